@@ -1,0 +1,92 @@
+# ecsbench — `make help` lists the targets. GNU make; one build/ tree; auto dependencies.
+
+CC       ?= gcc
+CXX      ?= g++
+PYTHON   ?= /usr/bin/python3
+BUILD    ?= build
+OPT      ?= -O2
+QUICK    ?=
+
+WARN     := -Wall -Wextra -Wpedantic
+CPPFLAGS := -I. -MMD -MP
+CFLAGS   := -std=c17 $(WARN) $(OPT) -g
+CXXFLAGS := -std=c++17 -Wall -Wextra $(OPT) -g
+SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+TEST_CFLAGS := -std=c17 $(WARN) -O1 -g $(SANITIZE)
+
+# Every strategy file is compiled (the registry in strategies/strategies.def picks which run).
+CORE_SRC  := harness/core.c harness/registry.c scenarios/scenarios.c scenarios/floor.c \
+             $(wildcard strategies/*.c)
+BENCH_SRC := $(filter-out harness/core.c harness/registry.c,$(wildcard harness/*.c))
+BENCH_CXX := $(wildcard harness/*.cc)
+TEST_SRC  := $(wildcard tests/*.c)
+
+REL := $(BUILD)/release
+TST := $(BUILD)/test
+CORE_OBJ  := $(CORE_SRC:%.c=$(REL)/%.o)
+BENCH_OBJ := $(BENCH_SRC:%.c=$(REL)/%.o) $(BENCH_CXX:%.cc=$(REL)/%.o)
+TEST_OBJ  := $(CORE_SRC:%.c=$(TST)/%.o) $(TEST_SRC:%.c=$(TST)/%.o)
+
+DEPS_STAMP := $(BUILD)/.deps-ok
+
+.PHONY: all deps bench test test-c test-scripts plots compare hyperfine clean help
+.DEFAULT_GOAL := help
+
+help: ## list the targets
+	@echo "ecsbench — ECS component-storage strategies side by side"
+	@echo
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | awk -F'\t' '{printf "  make %-12s %s\n", $$1, $$2}'
+	@echo
+	@echo "  Options: QUICK=1 (bench: small sizes, short min time)  RUN=results/<id>  A=... B=..."
+
+all: $(BUILD)/ecsbench ## build the benchmark binary (build/ecsbench)
+
+deps: ## install missing Debian packages (as root), or print the apt command
+	@scripts/setup.sh
+
+$(DEPS_STAMP): scripts/setup.sh
+	@scripts/setup.sh
+	@mkdir -p $(@D) && touch $@
+
+$(BUILD)/ecsbench: $(CORE_OBJ) $(BENCH_OBJ) | $(DEPS_STAMP)
+	$(CXX) $(OPT) -o $@ $^ -lbenchmark -lpthread
+
+$(REL)/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(REL)/%.o: %.cc | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c -o $@ $<
+
+$(TST)/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(TEST_CFLAGS) -c -o $@ $<
+
+$(TST)/ecsbench_tests: $(TEST_OBJ)
+	$(CC) $(SANITIZE) -o $@ $^ -lcmocka -lm
+
+test: test-c test-scripts ## build and run every test (sanitizers on)
+
+test-c: $(TST)/ecsbench_tests ## conformance, differential and bad-input tests, ASan+UBSan
+	$(TST)/ecsbench_tests
+
+test-scripts: $(BUILD)/ecsbench ## CLI errors, JSON->CSV, plots, compare, a QUICK pipeline run
+	@PYTHON=$(PYTHON) BUILD=$(BUILD) tests/scripts/run_all.sh
+
+bench: $(BUILD)/ecsbench ## run the default suite; results/<id>/ and plots/<id>/ (QUICK=1: < 1 min)
+	@PYTHON=$(PYTHON) QUICK=$(QUICK) scripts/bench.sh $(BUILD)/ecsbench
+
+plots: | $(DEPS_STAMP) ## redraw a run's plots: make plots RUN=results/<id>
+	@PYTHON=$(PYTHON) scripts/plots.sh "$(RUN)"
+
+compare: | $(DEPS_STAMP) ## compare two runs: make compare A=results/<id> B=results/<id>
+	@PYTHON=$(PYTHON) scripts/compare.sh "$(A)" "$(B)"
+
+hyperfine: $(BUILD)/ecsbench ## whole-process runs per strategy and scenario, with hyperfine
+	@PYTHON=$(PYTHON) scripts/hyperfine.sh $(BUILD)/ecsbench
+
+clean: ## remove build/ (results/ and plots/ are kept)
+	rm -rf $(BUILD)
+
+-include $(CORE_OBJ:.o=.d) $(BENCH_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

@@ -1,0 +1,212 @@
+/*
+ * ecsb.h — the public face of ecsbench: entities, statuses, world configuration, the
+ * type-erased strategy vtable (for tests and tools) and the strategy registry.
+ *
+ * A *world* owns entities and up to ECSB_MAX_TYPES component types, each registered with its
+ * size when the world is made. Every storage strategy implements the same world-level
+ * operations; see harness/strategy.h for the contract a strategy file fulfils, and
+ * strategies/template.c for a complete, commented example to copy.
+ *
+ * Timed code never goes through ecsb_vtable: each strategy's scenarios are compiled against its
+ * own static functions (harness/strategy_impl.h), so there is one indirect call per scenario
+ * pass, never one per entity. The vtable is for tests, the CLI and tools.
+ *
+ * Bad input is defined behaviour. Every operation below documents the status it returns for
+ * each kind of bad input; an operation that fails leaves the world unchanged and valid.
+ */
+#ifndef ECSB_H
+#define ECSB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- entities and types ------------------------------------------------------------------ */
+
+/*
+ * An entity handle. Opaque: each strategy encodes it as it likes (typically the slot index in
+ * the low 32 bits and a generation in the high 32 bits). ECSB_ENTITY_NULL is never a live
+ * entity. Handles of different worlds or strategies must not be mixed.
+ */
+typedef uint64_t ecsb_entity;
+#define ECSB_ENTITY_NULL ((ecsb_entity)0)
+
+/* A component type: its index in ecsb_world_config.type_size, 0 .. type_count - 1. */
+typedef uint32_t ecsb_type;
+
+#define ECSB_MAX_TYPES 16u          /* component types per world, at most */
+#define ECSB_MAX_TYPE_SIZE 1024u    /* bytes per component value, at most */
+#define ECSB_MAX_ENTITIES 0x7fffffffu /* live entities per world, at most (any strategy) */
+
+/* ---- statuses ---------------------------------------------------------------------------- */
+
+typedef enum ecsb_status {
+    ECSB_OK = 0,
+    ECSB_ERR_STALE,    /* entity handle is null, destroyed, never issued, or from a reused slot */
+    ECSB_ERR_ABSENT,   /* remove of a component the entity does not hold */
+    ECSB_ERR_PRESENT,  /* add of a component the entity already holds */
+    ECSB_ERR_TYPE,     /* component type index >= the world's type_count */
+    ECSB_ERR_CAPACITY, /* the world is full: max_entities live, or the id space is used up */
+    ECSB_ERR_NOMEM,    /* an allocation failed (or its size would overflow) */
+    ECSB_ERR_CONFIG,   /* world configuration out of range (type count, sizes, limits) */
+    ECSB_STATUS_COUNT
+} ecsb_status;
+
+/* A constant, human-readable description of a status ("ok", "stale entity", ...). */
+const char *ecsb_status_str(ecsb_status status);
+
+/* ---- allocation -------------------------------------------------------------------------- */
+
+/*
+ * Every byte a world holds comes through its allocator, so tests can inject failures.
+ * realloc follows C realloc (ptr NULL = allocate; returns NULL on failure leaving ptr intact),
+ * except that new_size is never 0; old_size is the size of ptr's block (0 when ptr is NULL).
+ */
+typedef struct ecsb_allocator {
+    void *(*realloc)(void *ctx, void *ptr, size_t old_size, size_t new_size);
+    void (*free)(void *ctx, void *ptr, size_t size);
+    void *ctx;
+} ecsb_allocator;
+
+/* The C library's allocator; used when ecsb_world_config.allocator is NULL. */
+extern const ecsb_allocator ecsb_libc_allocator;
+
+/* ---- world configuration ----------------------------------------------------------------- */
+
+typedef struct ecsb_world_config {
+    uint32_t type_count;                 /* 1 .. ECSB_MAX_TYPES */
+    uint32_t type_size[ECSB_MAX_TYPES];  /* bytes per value, 1 .. ECSB_MAX_TYPE_SIZE */
+    uint32_t max_entities;               /* live entities at most; 0 = ECSB_MAX_ENTITIES */
+    uint32_t initial_capacity;           /* entities to reserve up front (a hint); 0 = small */
+    const ecsb_allocator *allocator;     /* NULL = ecsb_libc_allocator */
+    /*
+     * Testing aid: the first id a strategy with a never-reusing id counter (flat_map) hands
+     * out; 0 = its default. Lets tests reach counter wrap-around without 2^32 creations.
+     * Strategies that reuse ids ignore it.
+     */
+    uint32_t first_id;
+} ecsb_world_config;
+
+/* ECSB_OK, or ECSB_ERR_CONFIG when a field is out of range. Shared by every strategy. */
+ecsb_status ecsb_config_check(const ecsb_world_config *config);
+
+/* ---- iteration callbacks ----------------------------------------------------------------- */
+
+/*
+ * Called once per visited entity. A callback may read and write the values it is handed; it
+ * must not change the world's structure (no create, destroy, add or remove) during the visit.
+ */
+typedef void (*ecsb_each_fn)(void *ctx, ecsb_entity entity, void *value);
+typedef void (*ecsb_join_fn)(void *ctx, ecsb_entity entity, void *value_a, void *value_b);
+
+/* ---- the type-erased strategy interface (tests and tools only) --------------------------- */
+
+/*
+ * One slot per world operation. `world` points to world_size bytes, aligned to 64, owned by
+ * the caller. Every slot but world_init requires a world that world_init made and world_fini
+ * has not yet released. Costs are the strategy's own (see its header comment).
+ */
+typedef struct ecsb_vtable {
+    size_t world_size; /* bytes of the strategy's world struct */
+
+    /* Make an empty world. ECSB_ERR_CONFIG or ECSB_ERR_NOMEM; on failure nothing to release. */
+    ecsb_status (*world_init)(void *world, const ecsb_world_config *config);
+    /* Release everything the world holds. */
+    void (*world_fini)(void *world);
+
+    /* New entity with no components into *out. ECSB_ERR_CAPACITY, ECSB_ERR_NOMEM. */
+    ecsb_status (*entity_create)(void *world, ecsb_entity *out);
+    /* Destroy an entity and every component it holds. ECSB_ERR_STALE. */
+    ecsb_status (*entity_destroy)(void *world, ecsb_entity entity);
+    /* True when the handle names a live entity of this world. */
+    bool (*entity_alive)(const void *world, ecsb_entity entity);
+    /* Live entities. */
+    size_t (*entity_count)(const void *world);
+
+    /*
+     * Attach a component of `type`; *value_out receives its storage, `type_size` bytes whose
+     * contents are unspecified until the caller writes them, valid until the next structural
+     * change. ECSB_ERR_TYPE, ECSB_ERR_STALE, ECSB_ERR_PRESENT, ECSB_ERR_NOMEM
+     * (checked in that order); on failure *value_out is NULL.
+     */
+    ecsb_status (*component_add)(void *world, ecsb_entity entity, ecsb_type type,
+                                 void **value_out);
+    /* Detach a component. ECSB_ERR_TYPE, ECSB_ERR_STALE, ECSB_ERR_ABSENT, in that order. */
+    ecsb_status (*component_remove)(void *world, ecsb_entity entity, ecsb_type type);
+    /* The component's value, or NULL when the type is bad, the entity stale, or it is absent. */
+    void *(*component_get)(void *world, ecsb_entity entity, ecsb_type type);
+    /* True when the live entity holds the component (false for bad type or stale entity). */
+    bool (*component_has)(const void *world, ecsb_entity entity, ecsb_type type);
+    /* Entities holding `type` (0 for a bad type). */
+    size_t (*component_count)(const void *world, ecsb_type type);
+
+    /* Visit every holder of `type` once, in the strategy's order. Nothing for a bad type. */
+    void (*each)(void *world, ecsb_type type, ecsb_each_fn fn, void *ctx);
+    /* Visit every entity holding both a and b once, with both values. Nothing for bad types. */
+    void (*join)(void *world, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void *ctx);
+
+    /* Check every internal invariant; true when the world is consistent. O(size). */
+    bool (*world_valid)(const void *world);
+    /* Bytes the world holds (its allocations plus world_size). */
+    size_t (*world_bytes)(const void *world);
+} ecsb_vtable;
+
+/* ---- scenarios, as a strategy provides them ---------------------------------------------- */
+
+/* The scenarios every strategy runs; order = scenarios/scenarios.def. */
+typedef enum ecsb_scenario_id {
+#define ECSB_SCENARIO(name, summary, item, consumes) ECSB_SCENARIO_##name,
+#include "scenarios/scenarios.def"
+#undef ECSB_SCENARIO
+    ECSB_SCENARIO_COUNT
+} ecsb_scenario_id;
+
+/*
+ * One scenario compiled against one strategy (or the floor). The harness calls
+ * prepare (untimed), then pass (timed) one or more times, then checksum and release (untimed).
+ * A scenario whose passes consume their set-up (platformer empties the world) is prepared
+ * again before every pass; see ecsb_scenario_info.consumes_setup.
+ */
+typedef struct ecsb_scenario_impl {
+    /* Build the scenario's starting state for size n into *state. */
+    ecsb_status (*prepare)(void **state, uint64_t n);
+    /* The timed work: one pass. */
+    ecsb_status (*pass)(void *state);
+    /* A checksum of everything the passes so far computed; every strategy must agree. */
+    uint64_t (*checksum)(void *state);
+    /* Free the state. */
+    void (*release)(void *state);
+} ecsb_scenario_impl;
+
+typedef struct ecsb_scenario_info {
+    const char *name;        /* "platformer", as in scenarios/scenarios.def */
+    const char *summary;     /* one line */
+    const char *item;        /* what one timed item is: "component op", "matched pair" */
+    bool consumes_setup;     /* each pass needs a fresh prepare */
+    /* Items one pass processes at size n (time per item = pass time / items). */
+    uint64_t (*items_per_pass)(uint64_t n);
+} ecsb_scenario_info;
+
+extern const ecsb_scenario_info ecsb_scenarios[ECSB_SCENARIO_COUNT];
+/* The floor: each scenario's arithmetic on plain packed arrays, the lower bound. */
+extern const ecsb_scenario_impl ecsb_floor[ECSB_SCENARIO_COUNT];
+
+/* ---- strategies and the registry ---------------------------------------------------------- */
+
+typedef struct ecsb_strategy {
+    const char *name;     /* = file name = registry entry = CSV value = plot legend */
+    const char *summary;  /* one line: the idea */
+    const ecsb_vtable *ops;
+    ecsb_scenario_impl scenarios[ECSB_SCENARIO_COUNT];
+} ecsb_strategy;
+
+/* Registered strategies, in strategies/strategies.def order (= legend order). */
+extern const ecsb_strategy *const ecsb_strategies[];
+extern const size_t ecsb_strategy_count;
+
+/* Lookup by name; NULL when unknown. */
+const ecsb_strategy *ecsb_strategy_find(const char *name);
+/* Lookup by name; ECSB_SCENARIO_COUNT when unknown. */
+ecsb_scenario_id ecsb_scenario_find(const char *name);
+
+#endif /* ECSB_H */

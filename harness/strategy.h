@@ -1,0 +1,116 @@
+/*
+ * strategy.h — the contract a strategy file fulfils, and the helpers it may use.
+ *
+ * A strategy is one file, strategies/<name>.c, registered by one line in
+ * strategies/strategies.def. It includes this header, defines the type `world` and the static
+ * functions below with exactly these names and signatures, and ends with
+ *
+ *     #define ECSB_STRATEGY_NAME    <name>
+ *     #define ECSB_STRATEGY_SUMMARY "one line: the idea"
+ *     #include "harness/strategy_impl.h"
+ *
+ * which compiles every scenario against those functions (direct calls the compiler can
+ * inline: no indirect call per entity) and emits the descriptor `ecsb_strategy_<name>`
+ * with a type-erased vtable for tests and tools. strategies/template.c is a complete example.
+ *
+ * The functions, their statuses and their checking order (see ecsb_vtable in ecsb.h for the
+ * full text; a failing call leaves the world unchanged and valid):
+ *
+ *   ecsb_status world_init(world *w, const ecsb_world_config *config);
+ *                               ECSB_ERR_CONFIG (use ecsb_config_check), ECSB_ERR_NOMEM
+ *   void        world_fini(world *w);
+ *   ecsb_status entity_create(world *w, ecsb_entity *out);     ECSB_ERR_CAPACITY, ECSB_ERR_NOMEM
+ *   ecsb_status entity_destroy(world *w, ecsb_entity e);        ECSB_ERR_STALE
+ *   bool        entity_alive(const world *w, ecsb_entity e);
+ *   size_t      entity_count(const world *w);
+ *   ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void **value_out);
+ *                               ECSB_ERR_TYPE, ECSB_ERR_STALE, ECSB_ERR_PRESENT, ECSB_ERR_NOMEM
+ *   ecsb_status component_remove(world *w, ecsb_entity e, ecsb_type t);
+ *                               ECSB_ERR_TYPE, ECSB_ERR_STALE, ECSB_ERR_ABSENT
+ *   void       *component_get(world *w, ecsb_entity e, ecsb_type t);     NULL if any is bad
+ *   bool        component_has(const world *w, ecsb_entity e, ecsb_type t);
+ *   size_t      component_count(const world *w, ecsb_type t);
+ *   void        each(world *w, ecsb_type t, ecsb_each_fn fn, void *ctx);
+ *   void        join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void *ctx);
+ *   bool        world_valid(const world *w);    every internal invariant, O(size)
+ *   size_t      world_bytes(const world *w);    allocated bytes + sizeof(world)
+ *
+ * Mark the hot ones (create, destroy, add, remove, get, has, each, join) ECSB_INLINE so that
+ * scenario code inlines them and the callbacks handed to each/join (constants at every call
+ * site) are inlined too. each/join must tolerate callbacks that write values, never ones that
+ * change structure.
+ */
+#ifndef ECSB_STRATEGY_H
+#define ECSB_STRATEGY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "harness/ecsb.h"
+
+/* Inline into scenario code, even at sizes the compiler would otherwise decline. */
+#define ECSB_INLINE static inline __attribute__((always_inline))
+#define ECSB_LIKELY(x) __builtin_expect(!!(x), 1)
+#define ECSB_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* ---- memory through the world's allocator ------------------------------------------------ */
+
+static inline const ecsb_allocator *ecsb_allocator_or_default(const ecsb_allocator *a)
+{
+    return a ? a : &ecsb_libc_allocator;
+}
+
+/*
+ * Resize *ptr from old_count to new_count elements of elem_size bytes. On success *ptr is
+ * updated and ECSB_OK returned; on failure (allocation, or a size that would overflow) *ptr is
+ * untouched and ECSB_ERR_NOMEM returned. new_count 0 frees.
+ */
+static inline ecsb_status ecsb_resize(const ecsb_allocator *a, void **ptr, size_t elem_size,
+                                      size_t old_count, size_t new_count)
+{
+    if (new_count == 0) {
+        if (*ptr)
+            a->free(a->ctx, *ptr, old_count * elem_size);
+        *ptr = NULL;
+        return ECSB_OK;
+    }
+    if (elem_size != 0 && new_count > SIZE_MAX / elem_size)
+        return ECSB_ERR_NOMEM;
+    void *p = a->realloc(a->ctx, *ptr, *ptr ? old_count * elem_size : 0, new_count * elem_size);
+    if (!p)
+        return ECSB_ERR_NOMEM;
+    *ptr = p;
+    return ECSB_OK;
+}
+
+static inline void ecsb_release(const ecsb_allocator *a, void *ptr, size_t bytes)
+{
+    if (ptr)
+        a->free(a->ctx, ptr, bytes);
+}
+
+/*
+ * Geometric growth: the capacity to grow to so that at least `needed` fit (doubling, starting
+ * at 16), capped at `limit`. Returns 0 when needed > limit.
+ */
+static inline size_t ecsb_grow_capacity(size_t current, size_t needed, size_t limit)
+{
+    if (needed > limit)
+        return 0;
+    size_t cap = current < 16 ? 16 : current;
+    while (cap < needed)
+        cap = cap > SIZE_MAX / 2 ? SIZE_MAX : cap * 2;
+    return cap < limit ? cap : limit;
+}
+
+/* Handles of the common shape: slot index low 32 bits, generation (never 0) high 32 bits. */
+ECSB_INLINE ecsb_entity ecsb_handle_make(uint32_t index, uint32_t generation)
+{
+    return ((uint64_t)generation << 32) | index;
+}
+ECSB_INLINE uint32_t ecsb_handle_index(ecsb_entity e) { return (uint32_t)e; }
+ECSB_INLINE uint32_t ecsb_handle_generation(ecsb_entity e) { return (uint32_t)(e >> 32); }
+
+#endif /* ECSB_STRATEGY_H */

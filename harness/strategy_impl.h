@@ -1,0 +1,85 @@
+/*
+ * strategy_impl.h — included once, at the end of each strategy file, after it has defined
+ * `world` and the functions listed in harness/strategy.h plus ECSB_STRATEGY_NAME and
+ * ECSB_STRATEGY_SUMMARY. It
+ *   1. compiles every scenario (scenarios/all.h) against the strategy's static functions, so
+ *      timed code calls them directly and the compiler inlines them;
+ *   2. wraps the same functions in a type-erased ecsb_vtable for tests and tools;
+ *   3. emits the descriptor `ecsb_strategy_<name>` that the registry lists.
+ */
+#ifndef ECSB_STRATEGY_NAME
+#error "define ECSB_STRATEGY_NAME (the file's base name) before including strategy_impl.h"
+#endif
+#ifndef ECSB_STRATEGY_SUMMARY
+#error "define ECSB_STRATEGY_SUMMARY (one line: the idea) before including strategy_impl.h"
+#endif
+
+#include "scenarios/all.h"
+
+#define ECSB_CAT_(a, b) a##b
+#define ECSB_CAT(a, b) ECSB_CAT_(a, b)
+#define ECSB_STR_(a) #a
+#define ECSB_STR(a) ECSB_STR_(a)
+
+/* ---- type-erased wrappers ---------------------------------------------------------------- */
+
+static ecsb_status vt_world_init(void *w, const ecsb_world_config *c) { return world_init(w, c); }
+static void vt_world_fini(void *w) { world_fini(w); }
+static ecsb_status vt_entity_create(void *w, ecsb_entity *out) { return entity_create(w, out); }
+static ecsb_status vt_entity_destroy(void *w, ecsb_entity e) { return entity_destroy(w, e); }
+static bool vt_entity_alive(const void *w, ecsb_entity e) { return entity_alive(w, e); }
+static size_t vt_entity_count(const void *w) { return entity_count(w); }
+static ecsb_status vt_component_add(void *w, ecsb_entity e, ecsb_type t, void **out)
+{
+    return component_add(w, e, t, out);
+}
+static ecsb_status vt_component_remove(void *w, ecsb_entity e, ecsb_type t)
+{
+    return component_remove(w, e, t);
+}
+static void *vt_component_get(void *w, ecsb_entity e, ecsb_type t) { return component_get(w, e, t); }
+static bool vt_component_has(const void *w, ecsb_entity e, ecsb_type t)
+{
+    return component_has(w, e, t);
+}
+static size_t vt_component_count(const void *w, ecsb_type t) { return component_count(w, t); }
+static void vt_each(void *w, ecsb_type t, ecsb_each_fn fn, void *ctx) { each(w, t, fn, ctx); }
+static void vt_join(void *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void *ctx)
+{
+    join(w, a, b, fn, ctx);
+}
+static bool vt_world_valid(const void *w) { return world_valid(w); }
+static size_t vt_world_bytes(const void *w) { return world_bytes(w); }
+
+static const ecsb_vtable vtable = {
+    .world_size = sizeof(world),
+    .world_init = vt_world_init,
+    .world_fini = vt_world_fini,
+    .entity_create = vt_entity_create,
+    .entity_destroy = vt_entity_destroy,
+    .entity_alive = vt_entity_alive,
+    .entity_count = vt_entity_count,
+    .component_add = vt_component_add,
+    .component_remove = vt_component_remove,
+    .component_get = vt_component_get,
+    .component_has = vt_component_has,
+    .component_count = vt_component_count,
+    .each = vt_each,
+    .join = vt_join,
+    .world_valid = vt_world_valid,
+    .world_bytes = vt_world_bytes,
+};
+
+/* ---- the descriptor ---------------------------------------------------------------------- */
+
+const ecsb_strategy ECSB_CAT(ecsb_strategy_, ECSB_STRATEGY_NAME) = {
+    .name = ECSB_STR(ECSB_STRATEGY_NAME),
+    .summary = ECSB_STRATEGY_SUMMARY,
+    .ops = &vtable,
+    .scenarios = {
+#define ECSB_SCENARIO(name, summary, item, consumes)                                          \
+    [ECSB_SCENARIO_##name] = {name##_prepare, name##_pass, name##_checksum, name##_release},
+#include "scenarios/scenarios.def"
+#undef ECSB_SCENARIO
+    },
+};

@@ -1,0 +1,118 @@
+/*
+ * platformer — article 002's Test 1, compiled against one strategy's static functions.
+ *
+ * Untimed set-up: N entities created in order, each with `hp` (int32). Timed pass, N rounds,
+ * until no hp is left: (1) create e1 and add hp; (2) create e2 and add hp; (3) remove hp from
+ * the newest remaining original entity (the one at the end before e1 and e2 arrived) and
+ * destroy it; (4) remove hp from e1 and destroy it; (5) the same for e2. 5N component
+ * operations. Each removed value is read first and mixed into the checksum, so a lost or
+ * misplaced component changes it. The pass empties the world: prepare again before the next.
+ */
+enum { PLATFORMER_HP = 0 };
+
+typedef struct platformer_state {
+    world w;
+    ecsb_entity *originals;
+    uint64_t n;
+    uint64_t checksum;
+    bool world_live;
+} platformer_state;
+
+static void platformer_release(void *state)
+{
+    platformer_state *s = state;
+    if (!s)
+        return;
+    if (s->world_live)
+        world_fini(&s->w);
+    free(s->originals);
+    free(s);
+}
+
+static ecsb_status platformer_prepare(void **out, uint64_t n)
+{
+    *out = NULL;
+    platformer_state *s = ecsb_state_alloc(sizeof *s);
+    if (!s)
+        return ECSB_ERR_NOMEM;
+    ecsb_world_config config = {
+        .type_count = 1,
+        .type_size = {sizeof(int32_t)},
+        .initial_capacity = (uint32_t)(n + 2),
+    };
+    ecsb_status st = world_init(&s->w, &config);
+    if (st != ECSB_OK) {
+        free(s);
+        return st;
+    }
+    s->world_live = true;
+    s->n = n;
+    s->checksum = ECSB_CHECKSUM_SEED;
+    s->originals = malloc((n ? n : 1) * sizeof *s->originals);
+    if (!s->originals) {
+        platformer_release(s);
+        return ECSB_ERR_NOMEM;
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        void *hp;
+        if ((st = entity_create(&s->w, &s->originals[i])) != ECSB_OK ||
+            (st = component_add(&s->w, s->originals[i], PLATFORMER_HP, &hp)) != ECSB_OK) {
+            platformer_release(s);
+            return st;
+        }
+        *(int32_t *)hp = platformer_original_hp(i);
+    }
+    *out = s;
+    return ECSB_OK;
+}
+
+/* Spawn one entity with hp; its handle into *out. */
+ECSB_INLINE ecsb_status platformer_spawn(world *w, int32_t hp, ecsb_entity *out)
+{
+    void *value;
+    ecsb_status st = entity_create(w, out);
+    if (ECSB_LIKELY(st == ECSB_OK))
+        st = component_add(w, *out, PLATFORMER_HP, &value);
+    if (ECSB_LIKELY(st == ECSB_OK))
+        *(int32_t *)value = hp;
+    return st;
+}
+
+/* Read an entity's hp into the checksum, remove it, destroy the entity. */
+ECSB_INLINE ecsb_status platformer_kill(world *w, ecsb_entity e, uint64_t *checksum)
+{
+    const int32_t *hp = component_get(w, e, PLATFORMER_HP);
+    if (ECSB_UNLIKELY(!hp))
+        return ECSB_ERR_ABSENT;
+    *checksum = ecsb_mix(*checksum, (uint32_t)*hp);
+    ecsb_status st = component_remove(w, e, PLATFORMER_HP);
+    if (ECSB_LIKELY(st == ECSB_OK))
+        st = entity_destroy(w, e);
+    return st;
+}
+
+static ecsb_status platformer_pass(void *state)
+{
+    platformer_state *s = state;
+    world *w = &s->w;
+    uint64_t h = s->checksum;
+    ecsb_status st = ECSB_OK;
+    for (uint64_t round = 0; round < s->n; round++) {
+        ecsb_entity e1, e2;
+        if (ECSB_UNLIKELY((st = platformer_spawn(w, platformer_spawn_hp(round, 0), &e1)) ||
+                          (st = platformer_spawn(w, platformer_spawn_hp(round, 1), &e2)) ||
+                          (st = platformer_kill(w, s->originals[s->n - 1 - round], &h)) ||
+                          (st = platformer_kill(w, e1, &h)) ||
+                          (st = platformer_kill(w, e2, &h))))
+            break;
+    }
+    s->checksum = h;
+    return st;
+}
+
+static uint64_t platformer_checksum(void *state)
+{
+    platformer_state *s = state;
+    /* A correct pass leaves nothing behind: fold the leftovers in so leaks show. */
+    return ecsb_mix(s->checksum, entity_count(&s->w) * 1000003u + component_count(&s->w, PLATFORMER_HP));
+}
