@@ -70,6 +70,18 @@ static ecsb_status grow(world *w, size_t needed)
     return ECSB_OK;
 }
 
+static void world_fini(world *w)
+{
+    /* The blocks may be larger than capacity after a failed grow; free needs no exact size. */
+    ecsb_release(w->alloc, w->generation, (size_t)w->capacity * 4);
+    ecsb_release(w->alloc, w->next_free, (size_t)w->capacity * 4);
+    for (uint32_t t = 0; t < w->type_count; t++) {
+        ecsb_release(w->alloc, w->present[t], w->capacity);
+        ecsb_release(w->alloc, w->values[t], (size_t)w->capacity * w->type_size[t]);
+    }
+    memset(w, 0, sizeof *w);
+}
+
 static ecsb_status world_init(world *w, const ecsb_world_config *config)
 {
     ecsb_status st = ecsb_config_check(config);
@@ -86,18 +98,6 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
         return st;
     }
     return ECSB_OK;
-}
-
-static void world_fini(world *w)
-{
-    /* The blocks may be larger than capacity after a failed grow; free needs no exact size. */
-    ecsb_release(w->alloc, w->generation, (size_t)w->capacity * 4);
-    ecsb_release(w->alloc, w->next_free, (size_t)w->capacity * 4);
-    for (uint32_t t = 0; t < w->type_count; t++) {
-        ecsb_release(w->alloc, w->present[t], w->capacity);
-        ecsb_release(w->alloc, w->values[t], (size_t)w->capacity * w->type_size[t]);
-    }
-    memset(w, 0, sizeof *w);
 }
 
 ECSB_INLINE ecsb_status entity_create(world *w, ecsb_entity *out)
