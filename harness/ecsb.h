@@ -60,7 +60,8 @@ const char *ecsb_status_str(ecsb_status status);
 /*
  * Every byte a world holds comes through its allocator, so tests can inject failures.
  * realloc follows C realloc (ptr NULL = allocate; returns NULL on failure leaving ptr intact),
- * except that new_size is never 0; old_size is the size of ptr's block (0 when ptr is NULL).
+ * except that new_size is never 0. The sizes handed to realloc (old_size) and free are hints:
+ * after a growth that failed part-way a block may be larger than the size given.
  */
 typedef struct ecsb_allocator {
     void *(*realloc)(void *ctx, void *ptr, size_t old_size, size_t new_size);

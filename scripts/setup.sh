@@ -13,11 +13,8 @@ packages=(
   libcmocka-dev             # the C test framework (make test)
   valgrind                  # cachegrind for noise-free instruction and miss counts
 )
-names=()
-for entry in "${packages[@]}"; do names+=("$entry"); done
-
 missing=()
-for p in "${names[@]}"; do
+for p in "${packages[@]}"; do
   status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
   [[ "$status" == "install ok installed" ]] || missing+=("$p")
 done
