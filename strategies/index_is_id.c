@@ -1,83 +1,139 @@
 /*
- * index_is_id — PLACEHOLDER (a copy of the template) until the real strategy lands.
+ * index_is_id — article 002's "Approach 1": the entity's slot index is the index into every
+ * component array.
  *
- * Idea: entity slots with a generation each (handle = slot index + generation); per component
- * type, a value array indexed by slot and a byte per slot saying "present". Destroyed slots go
- * on a LIFO free list threaded through `next_free`.
+ * Idea: an entity is a slot (handle = slot index + 32-bit generation). Each slot keeps one
+ * 64-bit word: while the slot is live it equals the live entity's handle exactly, so "is this
+ * handle live" is one load and one compare; while it is free it holds the next generation and
+ * the next free slot (a LIFO free list threaded through the slot array); a slot whose
+ * generation is used up is retired (generation 0) and never reused. Per component type, a
+ * value array indexed by slot (element size from the configuration, columns 64-byte aligned)
+ * and a presence bitmap of 64-bit words, plus a holder count. `each` walks the presence words
+ * and visits set bits with count-trailing-zeros and `w &= w - 1`; `join` does the same on the
+ * AND of two types' words; an all-ones word is visited as a dense run of 64.
  *
- * Costs: create/destroy O(1) (destroy also clears K presence bytes); add/remove/get/has O(1),
- * one generation check plus one presence byte; each/join walk every slot ever used,
- * O(highest slot), whether or not it holds the type.
- * Memory per entity: 8 B (generation + free link) + per type (size + 1) B, for every slot ever
- * used, live or not.
- * Wins: nothing in particular, it is the readable baseline. Loses: sparse types and joins over
- * few holders, since it scans every slot.
- *
- * To add your strategy (README "Add a strategy" has the whole path):
- *   1. cp strategies/template.c strategies/<name>.c; replace this comment with yours.
- *   2. Change the data layout and the functions below; keep their names and signatures
- *      (harness/strategy.h lists them with the statuses each must return).
- *   3. Set ECSB_STRATEGY_NAME to <name> at the bottom; add ECSB_STRATEGY(<name>) to
- *      strategies/strategies.def.
- *   4. make test (the conformance and differential suites run on it), then make bench.
- * This file itself is compiled and tested by make test (as strategy "template") but is not
- * in the benchmark registry.
+ * Costs (K = component types, S = highest slot ever used + 1):
+ *   create   O(1): pop the free list (one slot word) or append a slot; amortised growth of
+ *            K + 1 arrays (geometric, through the world's allocator).
+ *   destroy  O(K): the slot word, and one presence word per type (cleared without branches).
+ *   add      O(1): slot word + presence word; no allocation (arrays already cover every slot).
+ *   remove   O(1): slot word + presence word.
+ *   get/has  O(1): slot word + presence word (+ the value for get).
+ *   each     O(S/64 + holders): every presence word up to S, then each holder.
+ *   join     O(S/64 + matches): every word pair up to S, then each entity holding both.
+ * Memory per slot ever used (live or not): 8 B (slot word) + per type (size + 1/8) B, times
+ * up to 2 for geometric growth slack, + 63 B alignment pad per array. Memory grows with the
+ * highest slot ever used, never with the live count: a type held by few entities still costs
+ * its full size for every slot.
+ * Wins: random access (get/add/remove touch one or two cache lines, no indirection), churn
+ * (no moves, no swap-remove), and iteration/joins over types most entities hold (words of all
+ * ones are plain loops, memory is walked in address order, and churn never scrambles the
+ * order). Loses: sparse types in a large world (every word up to S is read, and each match
+ * brings its own cache line of values), and memory: every type pays for every slot, and a
+ * spike of entities leaves the arrays at their high-water mark (holes are never compacted).
  */
 #include "harness/strategy.h"
 
-#define TEMPLATE_RETIRED UINT32_MAX /* a slot whose generation is used up is never reused */
-#define TEMPLATE_NO_SLOT UINT32_MAX
+#define IDX_NONE UINT32_MAX              /* end of the free list */
+#define IDX_RETIRED ((uint64_t)UINT32_MAX) /* slot word of a retired slot: generation 0 */
+#define IDX_ALIGN 64u                    /* column alignment, bytes */
+
+/* One allocation, as the allocator saw it (data pointers are kept apart, in the hot part). */
+typedef struct idx_block {
+    void *ptr;    /* as returned by the allocator; NULL when none */
+    size_t bytes; /* its size */
+} idx_block;
 
 typedef struct world {
-    const ecsb_allocator *alloc;
+    /* hot: every operation reads these */
+    uint64_t *slot;        /* per slot: live -> its handle; free -> gen << 32 | next free */
+    uint32_t slots;        /* slots ever used: [0, slots) */
+    uint32_t free_head;    /* first free slot, IDX_NONE when none */
+    uint32_t live;         /* live entities */
+    uint32_t max_entities; /* live entities at most, and slots at most */
     uint32_t type_count;
+    uint32_t capacity;     /* slots every array has room for */
+    uint64_t *bits[ECSB_MAX_TYPES];          /* per type: presence bitmap, ceil(capacity/64) */
+    unsigned char *values[ECSB_MAX_TYPES];   /* per type: capacity values of type_size bytes */
+    size_t held[ECSB_MAX_TYPES];             /* per type: holders (= set bits) */
     uint32_t type_size[ECSB_MAX_TYPES];
-    uint32_t max_entities;
-    uint32_t slots;       /* slots ever used: [0, slots) */
-    uint32_t capacity;    /* slots allocated */
-    uint32_t live;        /* live entities */
-    uint32_t free_head;   /* first free slot, TEMPLATE_NO_SLOT if none */
-    uint32_t *generation; /* per slot; the live entity's generation, bumped on destroy */
-    uint32_t *next_free;  /* per slot: next free slot while free */
-    uint8_t *present[ECSB_MAX_TYPES]; /* per type, per slot: 1 when held */
-    unsigned char *values[ECSB_MAX_TYPES]; /* per type, per slot: the value */
-    size_t held[ECSB_MAX_TYPES];          /* per type: holders */
+    /* cold: allocation bookkeeping */
+    const ecsb_allocator *alloc;
+    idx_block slot_block;
+    idx_block bits_block[ECSB_MAX_TYPES];
+    idx_block values_block[ECSB_MAX_TYPES];
 } world;
 
-/* The slot a handle names, or TEMPLATE_NO_SLOT when it is not a live entity. */
-ECSB_INLINE uint32_t live_slot(const world *w, ecsb_entity e)
+ECSB_INLINE size_t words_for(size_t slots) { return (slots + 63) / 64; }
+
+/*
+ * Resize a 64-byte aligned column to hold data_bytes, keeping its first keep_bytes. On
+ * failure (allocation or overflow) the column is untouched and ECSB_ERR_NOMEM returned.
+ */
+static ecsb_status column_resize(const ecsb_allocator *a, idx_block *block, void **data,
+                                 size_t keep_bytes, size_t data_bytes)
 {
-    uint32_t i = ecsb_handle_index(e);
-    if (i >= w->slots || w->generation[i] != ecsb_handle_generation(e) || w->next_free[i] != 0)
-        return TEMPLATE_NO_SLOT;
-    return i;
+    if (data_bytes > SIZE_MAX - (IDX_ALIGN - 1))
+        return ECSB_ERR_NOMEM;
+    size_t bytes = data_bytes + (IDX_ALIGN - 1);
+    size_t old_off = block->ptr ? (size_t)((unsigned char *)*data - (unsigned char *)block->ptr)
+                                : 0;
+    unsigned char *p = a->realloc(a->ctx, block->ptr, block->ptr ? block->bytes : 0, bytes);
+    if (!p)
+        return ECSB_ERR_NOMEM;
+    size_t off = (size_t)(-(uintptr_t)p & (IDX_ALIGN - 1));
+    /* realloc kept the bytes at the old offset; move them when the alignment shifted. */
+    if (keep_bytes && off != old_off)
+        memmove(p + off, p + old_off, keep_bytes);
+    block->ptr = p;
+    block->bytes = bytes;
+    *data = p + off;
+    return ECSB_OK;
 }
 
+/*
+ * Make room for at least `needed` slots in every array. Nothing observable changes unless all
+ * succeed: a failure part-way leaves some blocks larger (their sizes are tracked), capacity
+ * unchanged.
+ */
 static ecsb_status grow(world *w, size_t needed)
 {
     size_t cap = ecsb_grow_capacity(w->capacity, needed, w->max_entities);
     if (cap == 0)
         return ECSB_ERR_CAPACITY;
-    /* Grow every array; a failure part-way leaves larger blocks but capacity unchanged. */
-    if (ecsb_resize(w->alloc, (void **)&w->generation, 4, w->capacity, cap) ||
-        ecsb_resize(w->alloc, (void **)&w->next_free, 4, w->capacity, cap))
+    if (cap > SIZE_MAX / 8)
         return ECSB_ERR_NOMEM;
-    for (uint32_t t = 0; t < w->type_count; t++)
-        if (ecsb_resize(w->alloc, (void **)&w->present[t], 1, w->capacity, cap) ||
-            ecsb_resize(w->alloc, (void **)&w->values[t], w->type_size[t], w->capacity, cap))
+    size_t old_words = words_for(w->capacity), new_words = words_for(cap);
+    void *data = w->slot;
+    if (column_resize(w->alloc, &w->slot_block, &data, (size_t)w->capacity * 8, cap * 8))
+        return ECSB_ERR_NOMEM;
+    w->slot = data;
+    for (uint32_t t = 0; t < w->type_count; t++) {
+        size_t size = w->type_size[t];
+        if (cap > SIZE_MAX / size)
             return ECSB_ERR_NOMEM;
+        data = w->bits[t];
+        if (column_resize(w->alloc, &w->bits_block[t], &data, old_words * 8, new_words * 8))
+            return ECSB_ERR_NOMEM;
+        w->bits[t] = data;
+        /* Bits beyond the slot count stay clear: new words start empty. */
+        memset(w->bits[t] + old_words, 0, (new_words - old_words) * 8);
+        data = w->values[t];
+        if (column_resize(w->alloc, &w->values_block[t], &data, (size_t)w->capacity * size,
+                          cap * size))
+            return ECSB_ERR_NOMEM;
+        w->values[t] = data;
+    }
     w->capacity = (uint32_t)cap;
     return ECSB_OK;
 }
 
 static void world_fini(world *w)
 {
-    /* The blocks may be larger than capacity after a failed grow; free needs no exact size. */
-    ecsb_release(w->alloc, w->generation, (size_t)w->capacity * 4);
-    ecsb_release(w->alloc, w->next_free, (size_t)w->capacity * 4);
+    ecsb_release(w->alloc, w->slot_block.ptr, w->slot_block.bytes);
     for (uint32_t t = 0; t < w->type_count; t++) {
-        ecsb_release(w->alloc, w->present[t], w->capacity);
-        ecsb_release(w->alloc, w->values[t], (size_t)w->capacity * w->type_size[t]);
+        ecsb_release(w->alloc, w->bits_block[t].ptr, w->bits_block[t].bytes);
+        ecsb_release(w->alloc, w->values_block[t].ptr, w->values_block[t].bytes);
     }
     memset(w, 0, sizeof *w);
 }
@@ -92,7 +148,7 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
     w->type_count = config->type_count;
     memcpy(w->type_size, config->type_size, sizeof w->type_size);
     w->max_entities = config->max_entities ? config->max_entities : ECSB_MAX_ENTITIES;
-    w->free_head = TEMPLATE_NO_SLOT;
+    w->free_head = IDX_NONE;
     if (config->initial_capacity && (st = grow(w, config->initial_capacity)) != ECSB_OK) {
         world_fini(w);
         return st;
@@ -100,69 +156,80 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
     return ECSB_OK;
 }
 
+/* True when the handle names a live entity: its slot word is exactly the handle. */
+ECSB_INLINE bool is_live(const world *w, ecsb_entity e)
+{
+    uint32_t i = ecsb_handle_index(e);
+    return i < w->slots && w->slot[i] == e;
+}
+
+ECSB_INLINE uint64_t bit_of(uint32_t i) { return (uint64_t)1 << (i & 63); }
+
 ECSB_INLINE ecsb_status entity_create(world *w, ecsb_entity *out)
 {
     *out = ECSB_ENTITY_NULL;
-    if (w->live >= w->max_entities)
+    if (ECSB_UNLIKELY(w->live >= w->max_entities))
         return ECSB_ERR_CAPACITY;
     uint32_t i = w->free_head;
-    if (i != TEMPLATE_NO_SLOT) {
-        w->free_head = w->next_free[i] == TEMPLATE_NO_SLOT - 1 ? TEMPLATE_NO_SLOT
-                                                                : w->next_free[i] - 1;
+    uint64_t generation;
+    if (i != IDX_NONE) {
+        uint64_t word = w->slot[i];
+        w->free_head = (uint32_t)word;
+        generation = word >> 32;
     } else {
-        if (w->slots == w->capacity) {
+        if (ECSB_UNLIKELY(w->slots == w->capacity)) {
             ecsb_status st = grow(w, (size_t)w->slots + 1);
             if (st != ECSB_OK)
                 return st;
         }
         i = w->slots++;
-        w->generation[i] = 1;
-        for (uint32_t t = 0; t < w->type_count; t++)
-            w->present[t][i] = 0;
+        generation = 1; /* the slot's presence bits are clear: bits beyond `slots` always are */
     }
-    w->next_free[i] = 0; /* 0 = live; a free slot stores (next free + 1) */
+    ecsb_entity e = generation << 32 | i;
+    w->slot[i] = e;
     w->live++;
-    *out = ecsb_handle_make(i, w->generation[i]);
+    *out = e;
     return ECSB_OK;
 }
 
 ECSB_INLINE ecsb_status entity_destroy(world *w, ecsb_entity e)
 {
-    uint32_t i = live_slot(w, e);
-    if (i == TEMPLATE_NO_SLOT)
+    if (ECSB_UNLIKELY(!is_live(w, e)))
         return ECSB_ERR_STALE;
+    uint32_t i = ecsb_handle_index(e), k = i >> 6;
+    uint64_t bit = bit_of(i);
     for (uint32_t t = 0; t < w->type_count; t++) {
-        w->held[t] -= w->present[t][i];
-        w->present[t][i] = 0;
+        uint64_t word = w->bits[t][k];
+        w->held[t] -= (word & bit) != 0;
+        w->bits[t][k] = word & ~bit;
     }
     w->live--;
-    if (++w->generation[i] == TEMPLATE_RETIRED) {
-        w->next_free[i] = TEMPLATE_RETIRED; /* not live, never reused */
+    uint32_t generation = ecsb_handle_generation(e);
+    if (ECSB_UNLIKELY(generation == UINT32_MAX)) {
+        w->slot[i] = IDX_RETIRED; /* the next generation would wrap to 0: never reuse */
         return ECSB_OK;
     }
-    w->next_free[i] = w->free_head == TEMPLATE_NO_SLOT ? TEMPLATE_NO_SLOT - 1 : w->free_head + 1;
+    w->slot[i] = (uint64_t)(generation + 1) << 32 | w->free_head;
     w->free_head = i;
     return ECSB_OK;
 }
 
-static bool entity_alive(const world *w, ecsb_entity e)
-{
-    return live_slot(w, e) != TEMPLATE_NO_SLOT;
-}
+static bool entity_alive(const world *w, ecsb_entity e) { return is_live(w, e); }
 
 static size_t entity_count(const world *w) { return w->live; }
 
 ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void **value_out)
 {
     *value_out = NULL;
-    if (t >= w->type_count)
+    if (ECSB_UNLIKELY(t >= w->type_count))
         return ECSB_ERR_TYPE;
-    uint32_t i = live_slot(w, e);
-    if (i == TEMPLATE_NO_SLOT)
+    if (ECSB_UNLIKELY(!is_live(w, e)))
         return ECSB_ERR_STALE;
-    if (w->present[t][i])
+    uint32_t i = ecsb_handle_index(e);
+    uint64_t *word = &w->bits[t][i >> 6], bit = bit_of(i);
+    if (ECSB_UNLIKELY(*word & bit))
         return ECSB_ERR_PRESENT;
-    w->present[t][i] = 1;
+    *word |= bit;
     w->held[t]++;
     *value_out = w->values[t] + (size_t)i * w->type_size[t];
     return ECSB_OK;
@@ -170,34 +237,31 @@ ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void
 
 ECSB_INLINE ecsb_status component_remove(world *w, ecsb_entity e, ecsb_type t)
 {
-    if (t >= w->type_count)
+    if (ECSB_UNLIKELY(t >= w->type_count))
         return ECSB_ERR_TYPE;
-    uint32_t i = live_slot(w, e);
-    if (i == TEMPLATE_NO_SLOT)
+    if (ECSB_UNLIKELY(!is_live(w, e)))
         return ECSB_ERR_STALE;
-    if (!w->present[t][i])
+    uint32_t i = ecsb_handle_index(e);
+    uint64_t *word = &w->bits[t][i >> 6], bit = bit_of(i);
+    if (ECSB_UNLIKELY(!(*word & bit)))
         return ECSB_ERR_ABSENT;
-    w->present[t][i] = 0;
+    *word &= ~bit;
     w->held[t]--;
     return ECSB_OK;
 }
 
 ECSB_INLINE void *component_get(world *w, ecsb_entity e, ecsb_type t)
 {
-    if (t >= w->type_count)
-        return NULL;
-    uint32_t i = live_slot(w, e);
-    if (i == TEMPLATE_NO_SLOT || !w->present[t][i])
+    uint32_t i = ecsb_handle_index(e);
+    if (t >= w->type_count || !is_live(w, e) || !(w->bits[t][i >> 6] & bit_of(i)))
         return NULL;
     return w->values[t] + (size_t)i * w->type_size[t];
 }
 
 ECSB_INLINE bool component_has(const world *w, ecsb_entity e, ecsb_type t)
 {
-    if (t >= w->type_count)
-        return false;
-    uint32_t i = live_slot(w, e);
-    return i != TEMPLATE_NO_SLOT && w->present[t][i];
+    uint32_t i = ecsb_handle_index(e);
+    return t < w->type_count && is_live(w, e) && (w->bits[t][i >> 6] & bit_of(i));
 }
 
 static size_t component_count(const world *w, ecsb_type t)
@@ -209,60 +273,128 @@ ECSB_INLINE void each(world *w, ecsb_type t, ecsb_each_fn fn, void *ctx)
 {
     if (t >= w->type_count)
         return;
-    const uint8_t *present = w->present[t];
+    const uint64_t *bits = w->bits[t];
+    const uint64_t *slot = w->slot;
     unsigned char *values = w->values[t];
-    size_t size = w->type_size[t];
-    for (uint32_t i = 0; i < w->slots; i++)
-        if (present[i])
-            fn(ctx, ecsb_handle_make(i, w->generation[i]), values + i * size);
+    size_t size = w->type_size[t], words = words_for(w->slots);
+    for (size_t k = 0; k < words; k++) {
+        uint64_t m = bits[k];
+        size_t base = k * 64;
+        if (m == UINT64_MAX) { /* dense run */
+            for (size_t i = base; i < base + 64; i++)
+                fn(ctx, slot[i], values + i * size);
+            continue;
+        }
+        while (m) {
+            size_t i = base + (size_t)__builtin_ctzll(m);
+            m &= m - 1;
+            fn(ctx, slot[i], values + i * size);
+        }
+    }
 }
 
 ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void *ctx)
 {
     if (a >= w->type_count || b >= w->type_count)
         return;
-    const uint8_t *pa = w->present[a], *pb = w->present[b];
+    const uint64_t *bits_a = w->bits[a], *bits_b = w->bits[b];
+    const uint64_t *slot = w->slot;
     unsigned char *va = w->values[a], *vb = w->values[b];
-    size_t sa = w->type_size[a], sb = w->type_size[b];
-    for (uint32_t i = 0; i < w->slots; i++)
-        if (pa[i] & pb[i])
-            fn(ctx, ecsb_handle_make(i, w->generation[i]), va + i * sa, vb + i * sb);
+    size_t sa = w->type_size[a], sb = w->type_size[b], words = words_for(w->slots);
+    for (size_t k = 0; k < words; k++) {
+        uint64_t m = bits_a[k] & bits_b[k];
+        size_t base = k * 64;
+        if (m == UINT64_MAX) { /* dense run */
+            for (size_t i = base; i < base + 64; i++)
+                fn(ctx, slot[i], va + i * sa, vb + i * sb);
+            continue;
+        }
+        while (m) {
+            size_t i = base + (size_t)__builtin_ctzll(m);
+            m &= m - 1;
+            fn(ctx, slot[i], va + i * sa, vb + i * sb);
+        }
+    }
+}
+
+/* The allocation behind a column covers `data_bytes` from its aligned data pointer. */
+static bool column_ok(const idx_block *block, const void *data, size_t data_bytes)
+{
+    if (!block->ptr)
+        return data_bytes == 0;
+    size_t off = (size_t)((const unsigned char *)data - (const unsigned char *)block->ptr);
+    return ((uintptr_t)data & (IDX_ALIGN - 1)) == 0 && off < IDX_ALIGN &&
+           block->bytes >= off && block->bytes - off >= data_bytes;
 }
 
 static bool world_valid(const world *w)
 {
-    if (w->slots > w->capacity || w->live > w->slots || w->live > w->max_entities)
+    if (w->type_count == 0 || w->type_count > ECSB_MAX_TYPES || !w->alloc ||
+        w->max_entities == 0 || w->max_entities > ECSB_MAX_ENTITIES ||
+        w->capacity > w->max_entities || w->slots > w->capacity || w->live > w->slots)
         return false;
-    size_t live = 0, free_count = 0, held[ECSB_MAX_TYPES] = {0};
-    for (uint32_t i = 0; i < w->slots; i++) {
-        bool is_live = w->next_free[i] == 0;
-        live += is_live;
+    size_t words = words_for(w->capacity);
+    if (!column_ok(&w->slot_block, w->slot, (size_t)w->capacity * 8))
+        return false;
+    for (uint32_t t = 0; t < w->type_count; t++)
+        if (w->type_size[t] == 0 || w->type_size[t] > ECSB_MAX_TYPE_SIZE ||
+            !column_ok(&w->bits_block[t], w->bits[t], words * 8) ||
+            !column_ok(&w->values_block[t], w->values[t],
+                       (size_t)w->capacity * w->type_size[t]))
+            return false;
+
+    /* Slot words: live (low half = own index, generation != 0), free, or retired. */
+    size_t live = 0, free_slots = 0, held[ECSB_MAX_TYPES] = {0};
+    for (size_t k = 0; k < words; k++) {
+        uint64_t live_mask = 0;
+        for (uint32_t j = 0; j < 64 && k * 64 + j < w->slots; j++) {
+            uint32_t i = (uint32_t)(k * 64 + j);
+            uint64_t word = w->slot[i];
+            uint32_t low = (uint32_t)word, generation = (uint32_t)(word >> 32);
+            if (low == i) {
+                if (generation == 0)
+                    return false;
+                live_mask |= (uint64_t)1 << j;
+                live++;
+            } else if (word != IDX_RETIRED) {
+                if (generation == 0 || (low != IDX_NONE && low >= w->slots))
+                    return false;
+                free_slots++;
+            }
+        }
+        /* Presence only on live slots (which also keeps bits beyond `slots` clear). */
         for (uint32_t t = 0; t < w->type_count; t++) {
-            if (w->present[t][i] > 1 || (w->present[t][i] && !is_live))
+            if (w->bits[t][k] & ~live_mask)
                 return false;
-            held[t] += w->present[t][i];
+            held[t] += (size_t)__builtin_popcountll(w->bits[t][k]);
         }
     }
-    for (uint32_t i = w->free_head; i != TEMPLATE_NO_SLOT; free_count++) {
-        if (i >= w->slots || w->next_free[i] == 0 || w->next_free[i] == TEMPLATE_RETIRED ||
-            free_count > w->slots)
-            return false;
-        i = w->next_free[i] == TEMPLATE_NO_SLOT - 1 ? TEMPLATE_NO_SLOT : w->next_free[i] - 1;
-    }
+    if (live != w->live)
+        return false;
     for (uint32_t t = 0; t < w->type_count; t++)
         if (held[t] != w->held[t])
             return false;
-    return live == w->live;
+
+    /* The free list visits exactly the free slots, each once (a cycle would run too long). */
+    size_t listed = 0;
+    for (uint32_t i = w->free_head; i != IDX_NONE; i = (uint32_t)w->slot[i]) {
+        if (i >= w->slots || listed++ == free_slots)
+            return false;
+        uint64_t word = w->slot[i];
+        if ((uint32_t)word == i || word == IDX_RETIRED)
+            return false;
+    }
+    return listed == free_slots;
 }
 
 static size_t world_bytes(const world *w)
 {
-    size_t per_slot = 8;
+    size_t bytes = sizeof *w + w->slot_block.bytes;
     for (uint32_t t = 0; t < w->type_count; t++)
-        per_slot += 1 + w->type_size[t];
-    return sizeof *w + per_slot * w->capacity;
+        bytes += w->bits_block[t].bytes + w->values_block[t].bytes;
+    return bytes;
 }
 
 #define ECSB_STRATEGY_NAME index_is_id
-#define ECSB_STRATEGY_SUMMARY "readable baseline to copy: per-type arrays indexed by slot, a presence byte per slot"
+#define ECSB_STRATEGY_SUMMARY "per type an array indexed by entity slot + presence bitmap; join ANDs bitmap words"
 #include "harness/strategy_impl.h"
