@@ -1,0 +1,37 @@
+# bars_n4000.gp — one scenario's time per item at N = 4000 (the articles' size): a bar per
+# strategy, the floor first in black, min–max error bars, each bar labelled with its median and
+# its ratio to the floor. Called by scripts/plots.sh as
+#   gnuplot -e 'vars="<dir>/<scenario>.vars.gp"' plots/common.gp plots/bars_n4000.gp
+load vars
+
+set title title_bars font ",15" offset 0,0.5
+set ylabel ylabel_text
+set xrange [-0.6:nbars-0.4]
+set yrange [0:bar_ymax]
+set format y "%g"
+set ytics autofreq
+set xtics scale 0 nomirror font ",11"
+set ytics nomirror out
+set grid ytics lc rgb "#e6e6e6" lw 1 dt 1
+set border 3 lw 1.2
+set key off
+set style fill solid 0.9 border lc rgb "#333333"
+set boxwidth 0.62
+set tmargin 4
+set bmargin 5
+set lmargin 11
+set rmargin 4
+set label 90 corner at screen 0.99, screen 0.025 right tc rgb "#555555" font ",9"
+
+# Columns: position, label, median, min, max, ratio to floor, colour (24-bit integer).
+plot barfile using 1:3:7:xtic(2) with boxes lc rgb variable, \
+     barfile using 1:4:(0):($5-$4) with vectors heads size screen 0.008,90 lc rgb "#222222" lw 1.5, \
+     barfile using 1:5:(sprintf("%.3g ns", $3).($6 > 0 && abs($6 - 1) > 1e-9 ? sprintf("\n%.2f× floor", $6) : "")) \
+        with labels center offset 0,1.6 font ",10" tc rgb "#222222"
+
+set output out_bars.".png"
+replot
+set terminal svg size 1000,640 dynamic font "DejaVu Sans,11" background "#ffffff" noenhanced
+set output out_bars.".svg"
+replot
+unset output
