@@ -1,87 +1,156 @@
 /*
- * sparse_set — PLACEHOLDER (a copy of the template) until the real strategy lands.
+ * sparse_set — per component type, a packed (dense) array of values, the entity slot of each
+ * value (the roster) and an entity-to-dense map (the sparse map); swap-remove keeps it packed.
  *
- * Idea: entity slots with a generation each (handle = slot index + generation); per component
- * type, a value array indexed by slot and a byte per slot saying "present". Destroyed slots go
- * on a LIFO free list threaded through `next_free`.
+ * Idea (articles 003 and 004): an entity is a slot index plus a 32-bit generation (handle =
+ * ecsb_handle_make(slot, generation)). Each slot is one 64-bit word: generation in the high
+ * half; in the low half SLOT_LIVE while the entity lives, or the next free slot while it is
+ * free (a LIFO free list threaded through the slots, as article 003's EntityService), so
+ * "is this handle live" is one load and one 64-bit compare. A slot whose generation would wrap
+ * is retired (SLOT_RETIRED) and never reused.
+ * Per type t: values[0..count) and roster[0..count) (the slot holding each value) in one
+ * block, and sparse[slot] = the value's dense index, or SPARSE_ABSENT (UINT32_MAX) when the
+ * slot does not hold t. The sentinel makes has/get one sparse load without touching the roster;
+ * world_valid checks both directions (roster[sparse[s]] == s and sparse[roster[k]] == k).
+ * Remove moves the LAST value (count - 1) into the hole, re-points its sparse entry, then
+ * shrinks. All K sparse maps and the slot words live in one block sized by the entity
+ * capacity; each type's roster + values in another; every grow is a single realloc made before
+ * anything is mutated, so a failure leaves the world untouched.
  *
- * Costs: create/destroy O(1) (destroy also clears K presence bytes); add/remove/get/has O(1),
- * one generation check plus one presence byte; each/join walk every slot ever used,
- * O(highest slot), whether or not it holds the type.
- * Memory per entity: 8 B (generation + free link) + per type (size + 1) B, for every slot ever
- * used, live or not.
- * Wins: nothing in particular, it is the readable baseline. Loses: sparse types and joins over
- * few holders, since it scans every slot.
- *
- * To add your strategy (README "Add a strategy" has the whole path):
- *   1. cp strategies/template.c strategies/<name>.c; replace this comment with yours.
- *   2. Change the data layout and the functions below; keep their names and signatures
- *      (harness/strategy.h lists them with the statuses each must return).
- *   3. Set ECSB_STRATEGY_NAME to <name> at the bottom; add ECSB_STRATEGY(<name>) to
- *      strategies/strategies.def.
- *   4. make test (the conformance and differential suites run on it), then make bench.
- * This file itself is compiled and tested by make test (as strategy "template") but is not
- * in the benchmark registry.
+ * Costs, in cache lines touched (steady state, K = type count, "random" = anywhere):
+ *   create  1: the free-list head's slot word (pop) or the next fresh slot word (append).
+ *   destroy 1 slot word + K sparse entries, plus a remove for each type the entity holds.
+ *   add     2 random (slot word, sparse[e]) + the dense tails (roster and value, hot).
+ *   remove  slot word, sparse[e], value and roster at the hole, sparse[moved]: 5 random lines
+ *           plus the (hot) tails; the moved value is copied (size bytes).
+ *   get     3 dependent: slot word -> sparse[e] -> value.   has: 2 (slot word, sparse[e]).
+ *   each    sequential roster + values (the slot word too, only if the callback reads the
+ *           entity handle).
+ *   join    walks the smaller type's roster + values sequentially; per visited entity one
+ *           sparse entry and one value of the other type, random unless both dense orders
+ *           follow slot order. Large joins prefetch those a few entities ahead.
+ * Memory per entity slot: 8 B (slot word) + 4 B per type (sparse map, held or not); per held
+ * component: size + 4 B (value + roster entry); geometric growth adds up to 2x slack.
+ * Wins: add/remove/has in O(1) with no holes; each is a packed walk; join costs the smaller
+ * type's size, whatever the bigger one holds; stale handles cost nothing extra to reject.
+ * Loses: K * 4 B per entity slot for the sparse maps even for rare types; remove touches the
+ * most lines of the four (three places in random memory); and with churn the dense order decays
+ * (article 004): every remove moves the newest value into an old hole, so the dense order
+ * drifts from creation order towards a random permutation, and the join's lookups into the
+ * other type (and each's handle lookups) go from sequential to one DRAM miss each at scale.
  */
 #include "harness/strategy.h"
 
-#define TEMPLATE_RETIRED UINT32_MAX /* a slot whose generation is used up is never reused */
-#define TEMPLATE_NO_SLOT UINT32_MAX
+#define SLOT_GEN_MASK 0xffffffff00000000ull /* the generation half of a slot word */
+#define SLOT_NONE UINT32_MAX                /* free-list end / empty free list */
+#define SLOT_LIVE (UINT32_MAX - 1)          /* low half of a live slot's word */
+#define SLOT_RETIRED (UINT32_MAX - 2)       /* low half of a slot whose generation is used up */
+#define SPARSE_ABSENT UINT32_MAX            /* sparse entry of a slot not holding the type */
+
+/* Joins whose lead type holds more than this prefetch the other type's entries ahead. */
+#define JOIN_PREFETCH_MIN 65536u
+#define JOIN_PREFETCH_AHEAD 16u /* entities ahead for the value; twice that for the sparse map */
+
+/* One component type: [roster: cap uint32][pad to 64][values: cap * size] in one block. */
+typedef struct pool {
+    uint32_t *sparse;         /* per entity slot, in the world's entity block */
+    uint32_t *roster;         /* dense index -> entity slot; = block */
+    unsigned char *values;    /* dense index -> value */
+    uint32_t count;           /* holders: dense entries in use */
+    uint32_t size;            /* bytes per value */
+    uint32_t cap;             /* dense entries allocated */
+    size_t bytes;             /* bytes of the block */
+} pool;
 
 typedef struct world {
     const ecsb_allocator *alloc;
-    uint32_t type_count;
-    uint32_t type_size[ECSB_MAX_TYPES];
+    uint64_t *slot;           /* per entity slot: generation << 32 | SLOT_LIVE / next free */
+    uint32_t slots;           /* slots ever used: [0, slots) */
+    uint32_t cap;             /* entity slots allocated (slot words and every sparse map) */
+    uint32_t live;            /* live entities */
+    uint32_t free_head;       /* first free slot, SLOT_NONE when empty */
     uint32_t max_entities;
-    uint32_t slots;       /* slots ever used: [0, slots) */
-    uint32_t capacity;    /* slots allocated */
-    uint32_t live;        /* live entities */
-    uint32_t free_head;   /* first free slot, TEMPLATE_NO_SLOT if none */
-    uint32_t *generation; /* per slot; the live entity's generation, bumped on destroy */
-    uint32_t *next_free;  /* per slot: next free slot while free */
-    uint8_t *present[ECSB_MAX_TYPES]; /* per type, per slot: 1 when held */
-    unsigned char *values[ECSB_MAX_TYPES]; /* per type, per slot: the value */
-    size_t held[ECSB_MAX_TYPES];          /* per type: holders */
+    uint32_t type_count;
+    pool pools[ECSB_MAX_TYPES];
 } world;
 
-/* The slot a handle names, or TEMPLATE_NO_SLOT when it is not a live entity. */
-ECSB_INLINE uint32_t live_slot(const world *w, ecsb_entity e)
+/* ---- memory ------------------------------------------------------------------------------ */
+
+/* Bytes of the entity block for cap slots: slot words, then type_count sparse maps. */
+static size_t entity_block_bytes(const world *w, size_t cap)
 {
-    uint32_t i = ecsb_handle_index(e);
-    if (i >= w->slots || w->generation[i] != ecsb_handle_generation(e) || w->next_free[i] != 0)
-        return TEMPLATE_NO_SLOT;
-    return i;
+    return cap * (sizeof(uint64_t) + (size_t)w->type_count * sizeof(uint32_t));
 }
 
-static ecsb_status grow(world *w, size_t needed)
+/* Offset of a pool's values in its block: after the roster, rounded up to a cache line. */
+static size_t pool_values_offset(size_t cap)
 {
-    size_t cap = ecsb_grow_capacity(w->capacity, needed, w->max_entities);
+    return (cap * sizeof(uint32_t) + 63) & ~(size_t)63;
+}
+
+/*
+ * Grow the entity block so that `needed` slots fit. The sparse maps move to their new offsets
+ * (last first: each moves up) and their new entries start SPARSE_ABSENT, so create never has
+ * to touch them. One realloc: on failure nothing changed.
+ */
+static ecsb_status grow_entities(world *w, size_t needed)
+{
+    size_t cap = ecsb_grow_capacity(w->cap, needed, w->max_entities);
     if (cap == 0)
         return ECSB_ERR_CAPACITY;
-    /* Grow every array; a failure part-way leaves larger blocks but capacity unchanged. */
-    if (ecsb_resize(w->alloc, (void **)&w->generation, 4, w->capacity, cap) ||
-        ecsb_resize(w->alloc, (void **)&w->next_free, 4, w->capacity, cap))
+    size_t old = w->cap;
+    void *block = w->slot;
+    ecsb_status st = ecsb_resize(w->alloc, &block, 1, entity_block_bytes(w, old),
+                                 entity_block_bytes(w, cap));
+    if (st != ECSB_OK)
+        return st;
+    w->slot = block;
+    uint32_t *old_maps = (uint32_t *)(w->slot + old), *maps = (uint32_t *)(w->slot + cap);
+    for (uint32_t t = w->type_count; t-- > 0;) {
+        uint32_t *sparse = maps + t * cap;
+        memmove(sparse, old_maps + t * old, old * sizeof *sparse);
+        memset(sparse + old, 0xff, (cap - old) * sizeof *sparse); /* = SPARSE_ABSENT */
+        w->pools[t].sparse = sparse;
+    }
+    w->cap = (uint32_t)cap;
+    return ECSB_OK;
+}
+
+/* Grow a pool so that `needed` values fit. One realloc: on failure nothing changed. */
+static ecsb_status grow_pool(world *w, pool *p, size_t needed)
+{
+    size_t cap = ecsb_grow_capacity(p->cap, needed, w->max_entities);
+    if (cap == 0)
+        return ECSB_ERR_CAPACITY;
+    size_t old_off = pool_values_offset(p->cap), off = pool_values_offset(cap);
+    if (cap > (SIZE_MAX - off) / p->size)
         return ECSB_ERR_NOMEM;
-    for (uint32_t t = 0; t < w->type_count; t++)
-        if (ecsb_resize(w->alloc, (void **)&w->present[t], 1, w->capacity, cap) ||
-            ecsb_resize(w->alloc, (void **)&w->values[t], w->type_size[t], w->capacity, cap))
-            return ECSB_ERR_NOMEM;
-    w->capacity = (uint32_t)cap;
+    size_t bytes = off + cap * p->size;
+    void *block = p->roster;
+    ecsb_status st = ecsb_resize(w->alloc, &block, 1, p->bytes, bytes);
+    if (st != ECSB_OK)
+        return st;
+    unsigned char *base = block;
+    memmove(base + off, base + old_off, (size_t)p->count * p->size);
+    p->roster = block;
+    p->values = base + off;
+    p->cap = (uint32_t)cap;
+    p->bytes = bytes;
     return ECSB_OK;
 }
 
 static void world_fini(world *w)
 {
-    /* The blocks may be larger than capacity after a failed grow; free needs no exact size. */
-    ecsb_release(w->alloc, w->generation, (size_t)w->capacity * 4);
-    ecsb_release(w->alloc, w->next_free, (size_t)w->capacity * 4);
-    for (uint32_t t = 0; t < w->type_count; t++) {
-        ecsb_release(w->alloc, w->present[t], w->capacity);
-        ecsb_release(w->alloc, w->values[t], (size_t)w->capacity * w->type_size[t]);
-    }
+    ecsb_release(w->alloc, w->slot, entity_block_bytes(w, w->cap));
+    for (uint32_t t = 0; t < w->type_count; t++)
+        ecsb_release(w->alloc, w->pools[t].roster, w->pools[t].bytes);
     memset(w, 0, sizeof *w);
 }
 
+/*
+ * initial_capacity reserves entity slots and, for every type, that many dense entries, so a
+ * workload that stays within it never reallocates.
+ */
 static ecsb_status world_init(world *w, const ecsb_world_config *config)
 {
     ecsb_status st = ecsb_config_check(config);
@@ -89,180 +158,315 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
         return st;
     memset(w, 0, sizeof *w);
     w->alloc = ecsb_allocator_or_default(config->allocator);
-    w->type_count = config->type_count;
-    memcpy(w->type_size, config->type_size, sizeof w->type_size);
     w->max_entities = config->max_entities ? config->max_entities : ECSB_MAX_ENTITIES;
-    w->free_head = TEMPLATE_NO_SLOT;
-    if (config->initial_capacity && (st = grow(w, config->initial_capacity)) != ECSB_OK) {
-        world_fini(w);
-        return st;
+    w->type_count = config->type_count;
+    w->free_head = SLOT_NONE;
+    for (uint32_t t = 0; t < w->type_count; t++)
+        w->pools[t].size = config->type_size[t];
+    if (config->initial_capacity) {
+        st = grow_entities(w, config->initial_capacity);
+        for (uint32_t t = 0; st == ECSB_OK && t < w->type_count; t++)
+            st = grow_pool(w, &w->pools[t], config->initial_capacity);
+        if (st != ECSB_OK) {
+            world_fini(w);
+            return st;
+        }
     }
     return ECSB_OK;
+}
+
+/* ---- entities ---------------------------------------------------------------------------- */
+
+/* True when the handle names a live entity; its slot index into *slot. */
+ECSB_INLINE bool live_slot(const world *w, ecsb_entity e, uint32_t *slot)
+{
+    uint32_t i = ecsb_handle_index(e);
+    *slot = i;
+    return i < w->slots && w->slot[i] == ((e & SLOT_GEN_MASK) | SLOT_LIVE);
+}
+
+/* The handle of live slot i. */
+ECSB_INLINE ecsb_entity slot_handle(const world *w, uint32_t i)
+{
+    return (w->slot[i] & SLOT_GEN_MASK) | i;
 }
 
 ECSB_INLINE ecsb_status entity_create(world *w, ecsb_entity *out)
 {
     *out = ECSB_ENTITY_NULL;
-    if (w->live >= w->max_entities)
+    if (ECSB_UNLIKELY(w->live >= w->max_entities))
         return ECSB_ERR_CAPACITY;
     uint32_t i = w->free_head;
-    if (i != TEMPLATE_NO_SLOT) {
-        w->free_head = w->next_free[i] == TEMPLATE_NO_SLOT - 1 ? TEMPLATE_NO_SLOT
-                                                                : w->next_free[i] - 1;
+    uint64_t gen;
+    if (i != SLOT_NONE) {
+        gen = w->slot[i] & SLOT_GEN_MASK;
+        w->free_head = (uint32_t)w->slot[i];
     } else {
-        if (w->slots == w->capacity) {
-            ecsb_status st = grow(w, (size_t)w->slots + 1);
+        if (ECSB_UNLIKELY(w->slots == w->cap)) {
+            ecsb_status st = grow_entities(w, (size_t)w->slots + 1);
             if (st != ECSB_OK)
                 return st;
         }
         i = w->slots++;
-        w->generation[i] = 1;
-        for (uint32_t t = 0; t < w->type_count; t++)
-            w->present[t][i] = 0;
+        gen = (uint64_t)1 << 32; /* generations start at 1: no handle is ECSB_ENTITY_NULL */
     }
-    w->next_free[i] = 0; /* 0 = live; a free slot stores (next free + 1) */
+    w->slot[i] = gen | SLOT_LIVE;
     w->live++;
-    *out = ecsb_handle_make(i, w->generation[i]);
+    *out = gen | i;
     return ECSB_OK;
+}
+
+/* Swap-remove dense entry j of slot i from pool p: the last entry fills the hole. */
+ECSB_INLINE void pool_remove(pool *p, uint32_t i, uint32_t j)
+{
+    uint32_t last = --p->count;
+    uint32_t moved = p->roster[last];
+    size_t size = p->size;
+    unsigned char *hole = p->values + (size_t)j * size, *tail = p->values + (size_t)last * size;
+    /* Constant sizes become plain loads and stores; memmove because hole may be tail. */
+    switch (size) {
+    case 4: memmove(hole, tail, 4); break;
+    case 8: memmove(hole, tail, 8); break;
+    default: memmove(hole, tail, size); break;
+    }
+    p->roster[j] = moved;
+    p->sparse[moved] = j;
+    p->sparse[i] = SPARSE_ABSENT; /* after the line above: moved == i when j == last */
 }
 
 ECSB_INLINE ecsb_status entity_destroy(world *w, ecsb_entity e)
 {
-    uint32_t i = live_slot(w, e);
-    if (i == TEMPLATE_NO_SLOT)
+    uint32_t i;
+    if (!live_slot(w, e, &i))
         return ECSB_ERR_STALE;
     for (uint32_t t = 0; t < w->type_count; t++) {
-        w->held[t] -= w->present[t][i];
-        w->present[t][i] = 0;
+        uint32_t j = w->pools[t].sparse[i];
+        if (j != SPARSE_ABSENT)
+            pool_remove(&w->pools[t], i, j);
+    }
+    uint32_t gen = ecsb_handle_generation(e);
+    if (ECSB_UNLIKELY(gen == UINT32_MAX)) {
+        w->slot[i] = (e & SLOT_GEN_MASK) | SLOT_RETIRED; /* never reused: no wrap to old ids */
+    } else {
+        w->slot[i] = ((uint64_t)(gen + 1) << 32) | w->free_head;
+        w->free_head = i;
     }
     w->live--;
-    if (++w->generation[i] == TEMPLATE_RETIRED) {
-        w->next_free[i] = TEMPLATE_RETIRED; /* not live, never reused */
-        return ECSB_OK;
-    }
-    w->next_free[i] = w->free_head == TEMPLATE_NO_SLOT ? TEMPLATE_NO_SLOT - 1 : w->free_head + 1;
-    w->free_head = i;
     return ECSB_OK;
 }
 
 static bool entity_alive(const world *w, ecsb_entity e)
 {
-    return live_slot(w, e) != TEMPLATE_NO_SLOT;
+    uint32_t i;
+    return live_slot(w, e, &i);
 }
 
 static size_t entity_count(const world *w) { return w->live; }
 
+/* ---- components -------------------------------------------------------------------------- */
+
 ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void **value_out)
 {
     *value_out = NULL;
-    if (t >= w->type_count)
+    if (ECSB_UNLIKELY(t >= w->type_count))
         return ECSB_ERR_TYPE;
-    uint32_t i = live_slot(w, e);
-    if (i == TEMPLATE_NO_SLOT)
+    uint32_t i;
+    if (ECSB_UNLIKELY(!live_slot(w, e, &i)))
         return ECSB_ERR_STALE;
-    if (w->present[t][i])
+    pool *p = &w->pools[t];
+    if (ECSB_UNLIKELY(p->sparse[i] != SPARSE_ABSENT))
         return ECSB_ERR_PRESENT;
-    w->present[t][i] = 1;
-    w->held[t]++;
-    *value_out = w->values[t] + (size_t)i * w->type_size[t];
+    if (ECSB_UNLIKELY(p->count == p->cap)) {
+        ecsb_status st = grow_pool(w, p, (size_t)p->count + 1);
+        if (st != ECSB_OK)
+            return st;
+    }
+    uint32_t j = p->count++;
+    p->roster[j] = i;
+    p->sparse[i] = j;
+    *value_out = p->values + (size_t)j * p->size;
     return ECSB_OK;
 }
 
 ECSB_INLINE ecsb_status component_remove(world *w, ecsb_entity e, ecsb_type t)
 {
-    if (t >= w->type_count)
+    if (ECSB_UNLIKELY(t >= w->type_count))
         return ECSB_ERR_TYPE;
-    uint32_t i = live_slot(w, e);
-    if (i == TEMPLATE_NO_SLOT)
+    uint32_t i;
+    if (ECSB_UNLIKELY(!live_slot(w, e, &i)))
         return ECSB_ERR_STALE;
-    if (!w->present[t][i])
+    pool *p = &w->pools[t];
+    uint32_t j = p->sparse[i];
+    if (ECSB_UNLIKELY(j == SPARSE_ABSENT))
         return ECSB_ERR_ABSENT;
-    w->present[t][i] = 0;
-    w->held[t]--;
+    pool_remove(p, i, j);
     return ECSB_OK;
 }
 
 ECSB_INLINE void *component_get(world *w, ecsb_entity e, ecsb_type t)
 {
-    if (t >= w->type_count)
+    uint32_t i;
+    if (ECSB_UNLIKELY(t >= w->type_count) || ECSB_UNLIKELY(!live_slot(w, e, &i)))
         return NULL;
-    uint32_t i = live_slot(w, e);
-    if (i == TEMPLATE_NO_SLOT || !w->present[t][i])
-        return NULL;
-    return w->values[t] + (size_t)i * w->type_size[t];
+    const pool *p = &w->pools[t];
+    uint32_t j = p->sparse[i];
+    return ECSB_LIKELY(j != SPARSE_ABSENT) ? p->values + (size_t)j * p->size : NULL;
 }
 
 ECSB_INLINE bool component_has(const world *w, ecsb_entity e, ecsb_type t)
 {
-    if (t >= w->type_count)
-        return false;
-    uint32_t i = live_slot(w, e);
-    return i != TEMPLATE_NO_SLOT && w->present[t][i];
+    uint32_t i;
+    return t < w->type_count && live_slot(w, e, &i) && w->pools[t].sparse[i] != SPARSE_ABSENT;
 }
 
 static size_t component_count(const world *w, ecsb_type t)
 {
-    return t < w->type_count ? w->held[t] : 0;
+    return t < w->type_count ? w->pools[t].count : 0;
 }
+
+/* ---- iteration --------------------------------------------------------------------------- */
 
 ECSB_INLINE void each(world *w, ecsb_type t, ecsb_each_fn fn, void *ctx)
 {
     if (t >= w->type_count)
         return;
-    const uint8_t *present = w->present[t];
-    unsigned char *values = w->values[t];
-    size_t size = w->type_size[t];
-    for (uint32_t i = 0; i < w->slots; i++)
-        if (present[i])
-            fn(ctx, ecsb_handle_make(i, w->generation[i]), values + i * size);
+    const pool *p = &w->pools[t];
+    const uint32_t *restrict roster = p->roster;
+    unsigned char *value = p->values;
+    size_t size = p->size;
+    for (uint32_t k = 0, n = p->count; k < n; k++, value += size)
+        fn(ctx, slot_handle(w, roster[k]), value);
+}
+
+/*
+ * Visit dense entries [from, to) of `lead`, looking each up in `other`. lead_is_a says which
+ * value goes first to fn; prefetch says whether to fetch the other type's sparse entry
+ * 2 * JOIN_PREFETCH_AHEAD entries ahead and its value JOIN_PREFETCH_AHEAD ahead (the caller
+ * guarantees to + 2 * JOIN_PREFETCH_AHEAD <= lead->count then). All constant at each call.
+ */
+ECSB_INLINE void join_run(const world *w, const pool *lead, const pool *other, uint32_t from,
+                          uint32_t to, bool lead_is_a, bool prefetch, ecsb_join_fn fn, void *ctx)
+{
+    const uint32_t *restrict roster = lead->roster;
+    const uint32_t *restrict sparse = other->sparse;
+    unsigned char *lead_values = lead->values, *other_values = other->values;
+    size_t lead_size = lead->size, other_size = other->size;
+    for (uint32_t k = from; k < to; k++) {
+        if (prefetch) {
+            __builtin_prefetch(&sparse[roster[k + 2 * JOIN_PREFETCH_AHEAD]]);
+            uint32_t ahead = sparse[roster[k + JOIN_PREFETCH_AHEAD]];
+            /* An absent entry prefetches value 0 instead: harmless, and no wild pointer. */
+            ahead = ahead == SPARSE_ABSENT ? 0 : ahead;
+            __builtin_prefetch(other_values + (size_t)ahead * other_size, 1);
+        }
+        uint32_t i = roster[k];
+        uint32_t j = sparse[i];
+        if (j == SPARSE_ABSENT)
+            continue;
+        void *lv = lead_values + (size_t)k * lead_size;
+        void *ov = other_values + (size_t)j * other_size;
+        if (lead_is_a)
+            fn(ctx, slot_handle(w, i), lv, ov);
+        else
+            fn(ctx, slot_handle(w, i), ov, lv);
+    }
+}
+
+/* Walk the lead type's dense entries; prefetch the other's only when the walk is long. */
+ECSB_INLINE void join_walk(const world *w, const pool *lead, const pool *other, bool lead_is_a,
+                           ecsb_join_fn fn, void *ctx)
+{
+    uint32_t n = lead->count, done = 0;
+    if (n > JOIN_PREFETCH_MIN) {
+        done = n - 2 * JOIN_PREFETCH_AHEAD;
+        join_run(w, lead, other, 0, done, lead_is_a, true, fn, ctx);
+    }
+    join_run(w, lead, other, done, n, lead_is_a, false, fn, ctx);
 }
 
 ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void *ctx)
 {
     if (a >= w->type_count || b >= w->type_count)
         return;
-    const uint8_t *pa = w->present[a], *pb = w->present[b];
-    unsigned char *va = w->values[a], *vb = w->values[b];
-    size_t sa = w->type_size[a], sb = w->type_size[b];
-    for (uint32_t i = 0; i < w->slots; i++)
-        if (pa[i] & pb[i])
-            fn(ctx, ecsb_handle_make(i, w->generation[i]), va + i * sa, vb + i * sb);
+    const pool *pa = &w->pools[a], *pb = &w->pools[b];
+    if (pb->count < pa->count)
+        join_walk(w, pb, pa, false, fn, ctx);
+    else
+        join_walk(w, pa, pb, true, fn, ctx);
 }
+
+/* ---- checks ------------------------------------------------------------------------------ */
 
 static bool world_valid(const world *w)
 {
-    if (w->slots > w->capacity || w->live > w->slots || w->live > w->max_entities)
+    if (w->type_count == 0 || w->type_count > ECSB_MAX_TYPES || w->cap > w->max_entities ||
+        w->slots > w->cap || w->live > w->slots || w->live > w->max_entities ||
+        (w->cap && !w->slot))
         return false;
-    size_t live = 0, free_count = 0, held[ECSB_MAX_TYPES] = {0};
+    /* Slots: every word is live, retired or free; generations are never 0. */
+    uint32_t live = 0, free_count = 0;
     for (uint32_t i = 0; i < w->slots; i++) {
-        bool is_live = w->next_free[i] == 0;
-        live += is_live;
-        for (uint32_t t = 0; t < w->type_count; t++) {
-            if (w->present[t][i] > 1 || (w->present[t][i] && !is_live))
+        uint64_t word = w->slot[i];
+        uint32_t low = (uint32_t)word, gen = (uint32_t)(word >> 32);
+        if (gen == 0)
+            return false;
+        if (low == SLOT_LIVE)
+            live++;
+        else if (low == SLOT_RETIRED) {
+            if (gen != UINT32_MAX)
                 return false;
-            held[t] += w->present[t][i];
+        } else {
+            if (low != SLOT_NONE && low >= w->slots)
+                return false;
+            free_count++;
         }
     }
-    for (uint32_t i = w->free_head; i != TEMPLATE_NO_SLOT; free_count++) {
-        if (i >= w->slots || w->next_free[i] == 0 || w->next_free[i] == TEMPLATE_RETIRED ||
-            free_count > w->slots)
+    if (live != w->live)
+        return false;
+    /* The free list reaches every free slot exactly once (a cycle would exceed free_count). */
+    uint32_t reached = 0;
+    for (uint32_t i = w->free_head; i != SLOT_NONE; i = (uint32_t)w->slot[i]) {
+        if (i >= w->slots || reached == free_count)
             return false;
-        i = w->next_free[i] == TEMPLATE_NO_SLOT - 1 ? TEMPLATE_NO_SLOT : w->next_free[i] - 1;
+        uint32_t low = (uint32_t)w->slot[i];
+        if (low == SLOT_LIVE || low == SLOT_RETIRED)
+            return false;
+        reached++;
     }
-    for (uint32_t t = 0; t < w->type_count; t++)
-        if (held[t] != w->held[t])
+    if (reached != free_count)
+        return false;
+    /* Types: roster -> sparse and sparse -> roster agree; holders are live. */
+    for (uint32_t t = 0; t < w->type_count; t++) {
+        const pool *p = &w->pools[t];
+        if (p->size == 0 || p->size > ECSB_MAX_TYPE_SIZE || p->count > p->cap ||
+            p->count > w->live || p->cap > w->max_entities ||
+            (p->cap && (!p->roster || p->bytes != pool_values_offset(p->cap) +
+                                                      (size_t)p->cap * p->size)))
             return false;
-    return live == w->live;
+        if (w->cap && p->sparse != (const uint32_t *)(w->slot + w->cap) + (size_t)t * w->cap)
+            return false;
+        for (uint32_t k = 0; k < p->count; k++) {
+            uint32_t i = p->roster[k];
+            if (i >= w->slots || (uint32_t)w->slot[i] != SLOT_LIVE || p->sparse[i] != k)
+                return false;
+        }
+        for (uint32_t i = 0; i < w->cap; i++) {
+            uint32_t j = p->sparse[i];
+            if (j != SPARSE_ABSENT && (i >= w->slots || j >= p->count || p->roster[j] != i))
+                return false;
+        }
+    }
+    return true;
 }
 
 static size_t world_bytes(const world *w)
 {
-    size_t per_slot = 8;
+    size_t bytes = sizeof *w + entity_block_bytes(w, w->cap);
     for (uint32_t t = 0; t < w->type_count; t++)
-        per_slot += 1 + w->type_size[t];
-    return sizeof *w + per_slot * w->capacity;
+        bytes += w->pools[t].bytes;
+    return bytes;
 }
 
 #define ECSB_STRATEGY_NAME sparse_set
-#define ECSB_STRATEGY_SUMMARY "readable baseline to copy: per-type arrays indexed by slot, a presence byte per slot"
+#define ECSB_STRATEGY_SUMMARY "per type: packed values + roster, entity-to-dense sparse map, swap-remove; free-list ids with generations"
 #include "harness/strategy_impl.h"
