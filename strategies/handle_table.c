@@ -1,83 +1,173 @@
 /*
- * handle_table — PLACEHOLDER (a copy of the template) until the real strategy lands.
+ * handle_table — article 002's "Approach 2: Handles", sokol style.
  *
- * Idea: entity slots with a generation each (handle = slot index + generation); per component
- * type, a value array indexed by slot and a byte per slot saying "present". Destroyed slots go
- * on a LIFO free list threaded through `next_free`.
+ * Idea: per component type, the values live in a dense array kept packed by swap-remove, with
+ * a parallel dense array of owners (the entity record each value belongs to). A value moves
+ * whenever a hole is filled, so nobody points at it directly: a component handle names a slot
+ * in the type's lookup table, and the slot says where the value is now. Slot and handle are
+ * both {index, generation}; freeing a slot bumps its generation, so a stale handle no longer
+ * matches. Free slots form a LIFO list threaded through the slots themselves; slot 0 is
+ * reserved (generation never 0) so the all-zero handle means "no component" and fails the
+ * generation check without a branch of its own. An entity is a record holding one component
+ * handle per type plus its own generation; the entity handle is record index + generation
+ * (ecsb_handle_make), and destroyed records go on a LIFO free list threaded through them.
+ * A generation (entity or slot) that would wrap retires its record or slot for good instead.
  *
- * Costs: create/destroy O(1) (destroy also clears K presence bytes); add/remove/get/has O(1),
- * one generation check plus one presence byte; each/join walk every slot ever used,
- * O(highest slot), whether or not it holds the type.
- * Memory per entity: 8 B (generation + free link) + per type (size + 1) B, for every slot ever
- * used, live or not.
- * Wins: nothing in particular, it is the readable baseline. Loses: sparse types and joins over
- * few holders, since it scans every slot.
+ *   record r:   [head {free link, generation}] [handle type 0] ... [handle type K-1]
+ *   type t:     slots[h.index] = {dense position, generation}  (free: {next free, generation})
+ *               values[pos], owners[pos] = r                   (packed, count of them)
  *
- * To add your strategy (README "Add a strategy" has the whole path):
- *   1. cp strategies/template.c strategies/<name>.c; replace this comment with yours.
- *   2. Change the data layout and the functions below; keep their names and signatures
- *      (harness/strategy.h lists them with the statuses each must return).
- *   3. Set ECSB_STRATEGY_NAME to <name> at the bottom; add ECSB_STRATEGY(<name>) to
- *      strategies/strategies.def.
- *   4. make test (the conformance and differential suites run on it), then make bench.
- * This file itself is compiled and tested by make test (as strategy "template") but is not
- * in the benchmark registry.
+ * Costs (cache lines; "->" is a dependent load, a miss each when the order is random):
+ *   create   free-list head record (its link gives the next), or a fresh record at the end.
+ *   destroy  record, then a remove per type it holds (K handles read from the record).
+ *   add      record -> popped free slot; value and owner at the dense tails (sequential).
+ *   remove   record -> slot -> dense[pos] (+ dense tail value and owner) -> tail owner's
+ *            record -> its slot: 4 dependent lines plus the two tails.
+ *   get      record -> slot -> value (3 dependent).   has: record -> slot (2 dependent).
+ *   each     sequential over values and owners (+ owner's record when the entity is used).
+ *   join     walk the smaller type densely: owner (sequential) -> record -> other type's slot
+ *            -> other value, 3 dependent loads per visited element; at large N a software
+ *            pipeline prefetches records, slots and values a few elements ahead.
+ * Memory per entity: 8 + 8K bytes of record for every record ever used (K = type count), plus
+ * per component held: value + 4 (owner) + 8 (slot), with capacities grown by doubling.
+ * Wins: add/remove are O(1) with no search or shifting; values are packed, so each() is a plain
+ * dense walk; handles survive any reshuffling and stale ones are caught. Loses: get and join pay
+ * one more dependent load than sparse_set (record, then slot, then value) and the record is
+ * 8 + 8K bytes instead of 4; joins over randomly ordered entities are bounded by those misses.
  */
 #include "harness/strategy.h"
 
-#define TEMPLATE_RETIRED UINT32_MAX /* a slot whose generation is used up is never reused */
-#define TEMPLATE_NO_SLOT UINT32_MAX
+#define HT_END UINT32_MAX                 /* empty free list (records) / retired record link */
+#define HT_RECORD_LIMIT (UINT32_MAX - 1u) /* records at most: link i + 1 never equals HT_END */
+#define HT_SLOT_LIMIT UINT32_MAX          /* slots per type at most (slot 0 reserved) */
+#define HT_RESERVED_GENERATION UINT32_MAX /* slot 0's: no handle carries it with index 0 */
+#define HT_PREFETCH_MIN 32768u            /* join elements from which prefetching pays */
+#define HT_AHEAD 8u                       /* prefetch distance per pipeline stage */
+
+/*
+ * The one shape of this file: an index and a generation. As a component handle: {slot,
+ * generation}, all zero = none. As a slot: {dense position, generation} while live, {next free
+ * slot or 0, generation} while free, generation 0 once retired. As a record head: {0,
+ * generation} while live, {next free record + 1 or HT_END, generation} while free, {HT_END, 0}
+ * once retired.
+ */
+typedef struct ht_ref {
+    uint32_t index;
+    uint32_t generation;
+} ht_ref;
+
+/* One component type's storage. */
+typedef struct ht_type {
+    unsigned char *values; /* dense values, `count` of them, `size` bytes each */
+    uint32_t *owners;      /* dense: the record index of each value's entity */
+    ht_ref *slots;         /* lookup table, [0, slots_used); slot 0 reserved */
+    uint32_t size;         /* bytes per value */
+    uint32_t count;        /* values held */
+    uint32_t dense_cap;    /* min(value_cap, owner_cap): values that fit */
+    uint32_t value_cap;    /* values allocated */
+    uint32_t owner_cap;    /* owners allocated */
+    uint32_t slots_used;   /* slots ever handed out, plus the reserved slot 0 */
+    uint32_t slot_cap;     /* slots allocated */
+    uint32_t free_slot;    /* first free slot, 0 when none */
+    uint32_t retired;      /* slots whose generation ran out */
+} ht_type;
 
 typedef struct world {
     const ecsb_allocator *alloc;
+    ht_ref *records;          /* record i at records + i * stride: head, then K handles */
+    uint32_t stride;          /* ht_refs per record: 1 + type_count */
     uint32_t type_count;
-    uint32_t type_size[ECSB_MAX_TYPES];
     uint32_t max_entities;
-    uint32_t slots;       /* slots ever used: [0, slots) */
-    uint32_t capacity;    /* slots allocated */
-    uint32_t live;        /* live entities */
-    uint32_t free_head;   /* first free slot, TEMPLATE_NO_SLOT if none */
-    uint32_t *generation; /* per slot; the live entity's generation, bumped on destroy */
-    uint32_t *next_free;  /* per slot: next free slot while free */
-    uint8_t *present[ECSB_MAX_TYPES]; /* per type, per slot: 1 when held */
-    unsigned char *values[ECSB_MAX_TYPES]; /* per type, per slot: the value */
-    size_t held[ECSB_MAX_TYPES];          /* per type: holders */
+    uint32_t live;            /* live entities */
+    uint32_t records_used;    /* records ever handed out: [0, records_used) */
+    uint32_t record_cap;      /* records allocated */
+    uint32_t free_record;     /* first free record + 1, HT_END when none */
+    uint32_t retired_records; /* records whose generation ran out */
+    ht_type types[ECSB_MAX_TYPES];
 } world;
 
-/* The slot a handle names, or TEMPLATE_NO_SLOT when it is not a live entity. */
-ECSB_INLINE uint32_t live_slot(const world *w, ecsb_entity e)
+ECSB_INLINE uint64_t ht_bits(ht_ref r)
 {
-    uint32_t i = ecsb_handle_index(e);
-    if (i >= w->slots || w->generation[i] != ecsb_handle_generation(e) || w->next_free[i] != 0)
-        return TEMPLATE_NO_SLOT;
-    return i;
+    uint64_t u;
+    memcpy(&u, &r, sizeof u);
+    return u;
 }
 
-static ecsb_status grow(world *w, size_t needed)
+ECSB_INLINE ht_ref *record_at(const world *w, uint32_t r)
 {
-    size_t cap = ecsb_grow_capacity(w->capacity, needed, w->max_entities);
+    return w->records + (size_t)r * w->stride;
+}
+
+/* The record a handle names, or NULL when it is not a live entity: one load, one compare. */
+ECSB_INLINE ht_ref *live_record(const world *w, ecsb_entity e)
+{
+    uint32_t r = ecsb_handle_index(e);
+    if (ECSB_UNLIKELY(r >= w->records_used))
+        return NULL;
+    ht_ref *rec = record_at(w, r);
+    ht_ref want = {0, ecsb_handle_generation(e)};
+    return ht_bits(rec[0]) == ht_bits(want) ? rec : NULL;
+}
+
+/* ---- growth: every array an operation needs is grown before anything changes -------------- */
+
+static ecsb_status grow_records(world *w, size_t needed)
+{
+    size_t limit = (size_t)w->max_entities + w->retired_records;
+    size_t cap = ecsb_grow_capacity(w->record_cap, needed,
+                                    limit < HT_RECORD_LIMIT ? limit : HT_RECORD_LIMIT);
     if (cap == 0)
         return ECSB_ERR_CAPACITY;
-    /* Grow every array; a failure part-way leaves larger blocks but capacity unchanged. */
-    if (ecsb_resize(w->alloc, (void **)&w->generation, 4, w->capacity, cap) ||
-        ecsb_resize(w->alloc, (void **)&w->next_free, 4, w->capacity, cap))
+    if (ecsb_resize(w->alloc, (void **)&w->records, sizeof(ht_ref) * w->stride, w->record_cap,
+                    cap))
         return ECSB_ERR_NOMEM;
-    for (uint32_t t = 0; t < w->type_count; t++)
-        if (ecsb_resize(w->alloc, (void **)&w->present[t], 1, w->capacity, cap) ||
-            ecsb_resize(w->alloc, (void **)&w->values[t], w->type_size[t], w->capacity, cap))
-            return ECSB_ERR_NOMEM;
-    w->capacity = (uint32_t)cap;
+    w->record_cap = (uint32_t)cap;
     return ECSB_OK;
 }
 
+static ecsb_status grow_slots(world *w, ht_type *ty, size_t needed)
+{
+    size_t limit = (size_t)w->max_entities + 1 + ty->retired;
+    size_t cap = ecsb_grow_capacity(ty->slot_cap, needed,
+                                    limit < HT_SLOT_LIMIT ? limit : HT_SLOT_LIMIT);
+    if (cap == 0)
+        return ECSB_ERR_CAPACITY;
+    if (ecsb_resize(w->alloc, (void **)&ty->slots, sizeof(ht_ref), ty->slot_cap, cap))
+        return ECSB_ERR_NOMEM;
+    ty->slot_cap = (uint32_t)cap;
+    return ECSB_OK;
+}
+
+/* Values and owners grow separately so each block's size stays exact when one fails. */
+static ecsb_status grow_dense(world *w, ht_type *ty, size_t needed)
+{
+    size_t cap = ecsb_grow_capacity(ty->dense_cap, needed, w->max_entities);
+    if (cap == 0)
+        return ECSB_ERR_CAPACITY;
+    if (ty->value_cap < cap) {
+        if (ecsb_resize(w->alloc, (void **)&ty->values, ty->size, ty->value_cap, cap))
+            return ECSB_ERR_NOMEM;
+        ty->value_cap = (uint32_t)cap;
+    }
+    if (ty->owner_cap < cap) {
+        if (ecsb_resize(w->alloc, (void **)&ty->owners, sizeof(uint32_t), ty->owner_cap, cap))
+            return ECSB_ERR_NOMEM;
+        ty->owner_cap = (uint32_t)cap;
+    }
+    ty->dense_cap = (uint32_t)cap;
+    return ECSB_OK;
+}
+
+/* ---- world ------------------------------------------------------------------------------- */
+
 static void world_fini(world *w)
 {
-    /* The blocks may be larger than capacity after a failed grow; free needs no exact size. */
-    ecsb_release(w->alloc, w->generation, (size_t)w->capacity * 4);
-    ecsb_release(w->alloc, w->next_free, (size_t)w->capacity * 4);
+    ecsb_release(w->alloc, w->records, (size_t)w->record_cap * w->stride * sizeof(ht_ref));
     for (uint32_t t = 0; t < w->type_count; t++) {
-        ecsb_release(w->alloc, w->present[t], w->capacity);
-        ecsb_release(w->alloc, w->values[t], (size_t)w->capacity * w->type_size[t]);
+        ht_type *ty = &w->types[t];
+        ecsb_release(w->alloc, ty->values, (size_t)ty->value_cap * ty->size);
+        ecsb_release(w->alloc, ty->owners, (size_t)ty->owner_cap * sizeof(uint32_t));
+        ecsb_release(w->alloc, ty->slots, (size_t)ty->slot_cap * sizeof(ht_ref));
     }
     memset(w, 0, sizeof *w);
 }
@@ -90,179 +180,388 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
     memset(w, 0, sizeof *w);
     w->alloc = ecsb_allocator_or_default(config->allocator);
     w->type_count = config->type_count;
-    memcpy(w->type_size, config->type_size, sizeof w->type_size);
+    w->stride = 1 + config->type_count;
     w->max_entities = config->max_entities ? config->max_entities : ECSB_MAX_ENTITIES;
-    w->free_head = TEMPLATE_NO_SLOT;
-    if (config->initial_capacity && (st = grow(w, config->initial_capacity)) != ECSB_OK) {
-        world_fini(w);
-        return st;
+    w->free_record = HT_END;
+    size_t reserve = config->initial_capacity;
+    if (reserve)
+        st = grow_records(w, reserve);
+    for (uint32_t t = 0; t < w->type_count && st == ECSB_OK; t++) {
+        ht_type *ty = &w->types[t];
+        ty->size = config->type_size[t];
+        /* Slot 0 always exists, so the empty handle can be checked like any other. */
+        if ((st = grow_slots(w, ty, reserve + 1)) != ECSB_OK)
+            break;
+        ty->slots[0] = (ht_ref){0, HT_RESERVED_GENERATION};
+        ty->slots_used = 1;
+        if (reserve)
+            st = grow_dense(w, ty, reserve);
     }
-    return ECSB_OK;
+    if (st != ECSB_OK)
+        world_fini(w);
+    return st;
 }
+
+/* ---- entities ---------------------------------------------------------------------------- */
 
 ECSB_INLINE ecsb_status entity_create(world *w, ecsb_entity *out)
 {
     *out = ECSB_ENTITY_NULL;
-    if (w->live >= w->max_entities)
+    if (ECSB_UNLIKELY(w->live >= w->max_entities))
         return ECSB_ERR_CAPACITY;
-    uint32_t i = w->free_head;
-    if (i != TEMPLATE_NO_SLOT) {
-        w->free_head = w->next_free[i] == TEMPLATE_NO_SLOT - 1 ? TEMPLATE_NO_SLOT
-                                                                : w->next_free[i] - 1;
+    uint32_t r;
+    ht_ref *rec;
+    if (w->free_record != HT_END) {
+        r = w->free_record - 1;
+        rec = record_at(w, r);
+        w->free_record = rec[0].index;
+        rec[0].index = 0; /* live; its handles were cleared when it was destroyed */
     } else {
-        if (w->slots == w->capacity) {
-            ecsb_status st = grow(w, (size_t)w->slots + 1);
+        if (ECSB_UNLIKELY(w->records_used == w->record_cap)) {
+            ecsb_status st = grow_records(w, (size_t)w->records_used + 1);
             if (st != ECSB_OK)
                 return st;
         }
-        i = w->slots++;
-        w->generation[i] = 1;
-        for (uint32_t t = 0; t < w->type_count; t++)
-            w->present[t][i] = 0;
+        r = w->records_used++;
+        rec = record_at(w, r);
+        rec[0] = (ht_ref){0, 1};
+        memset(rec + 1, 0, (size_t)w->type_count * sizeof *rec);
     }
-    w->next_free[i] = 0; /* 0 = live; a free slot stores (next free + 1) */
     w->live++;
-    *out = ecsb_handle_make(i, w->generation[i]);
+    *out = ecsb_handle_make(r, rec[0].generation);
     return ECSB_OK;
+}
+
+/* Detach the component `h` (valid, held by record `rec`) of type ty: swap-remove, free slot. */
+ECSB_INLINE void detach(world *w, ht_type *ty, uint32_t t, ht_ref *rec, ht_ref h)
+{
+    uint32_t pos = ty->slots[h.index].index;
+    uint32_t last = --ty->count;
+    if (pos != last) {
+        /* Fill the hole with the tail value and point the tail's slot at its new place. */
+        uint32_t mover = ty->owners[last];
+        size_t size = ty->size;
+        memcpy(ty->values + (size_t)pos * size, ty->values + (size_t)last * size, size);
+        ty->owners[pos] = mover;
+        ty->slots[record_at(w, mover)[1 + t].index].index = pos;
+    }
+    uint32_t next = h.generation + 1;
+    if (ECSB_UNLIKELY(next == 0)) {
+        ty->slots[h.index] = (ht_ref){0, 0}; /* generation used up: retired, never reused */
+        ty->retired++;
+    } else {
+        ty->slots[h.index] = (ht_ref){ty->free_slot, next};
+        ty->free_slot = h.index;
+    }
+    rec[1 + t] = (ht_ref){0, 0};
 }
 
 ECSB_INLINE ecsb_status entity_destroy(world *w, ecsb_entity e)
 {
-    uint32_t i = live_slot(w, e);
-    if (i == TEMPLATE_NO_SLOT)
+    ht_ref *rec = live_record(w, e);
+    if (ECSB_UNLIKELY(!rec))
         return ECSB_ERR_STALE;
     for (uint32_t t = 0; t < w->type_count; t++) {
-        w->held[t] -= w->present[t][i];
-        w->present[t][i] = 0;
+        ht_ref h = rec[1 + t];
+        if (h.generation)
+            detach(w, &w->types[t], t, rec, h);
     }
     w->live--;
-    if (++w->generation[i] == TEMPLATE_RETIRED) {
-        w->next_free[i] = TEMPLATE_RETIRED; /* not live, never reused */
-        return ECSB_OK;
+    uint32_t next = rec[0].generation + 1;
+    if (ECSB_UNLIKELY(next == 0)) {
+        rec[0] = (ht_ref){HT_END, 0}; /* generation used up: retired, never reused */
+        w->retired_records++;
+    } else {
+        rec[0] = (ht_ref){w->free_record, next};
+        w->free_record = ecsb_handle_index(e) + 1;
     }
-    w->next_free[i] = w->free_head == TEMPLATE_NO_SLOT ? TEMPLATE_NO_SLOT - 1 : w->free_head + 1;
-    w->free_head = i;
     return ECSB_OK;
 }
 
-static bool entity_alive(const world *w, ecsb_entity e)
-{
-    return live_slot(w, e) != TEMPLATE_NO_SLOT;
-}
+static bool entity_alive(const world *w, ecsb_entity e) { return live_record(w, e) != NULL; }
 
 static size_t entity_count(const world *w) { return w->live; }
+
+/* ---- components -------------------------------------------------------------------------- */
+
+/* The handle's slot when it names a live component (the empty handle fails on slot 0). */
+ECSB_INLINE bool handle_valid(const ht_type *ty, ht_ref h)
+{
+    return ty->slots[h.index].generation == h.generation;
+}
 
 ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void **value_out)
 {
     *value_out = NULL;
-    if (t >= w->type_count)
+    if (ECSB_UNLIKELY(t >= w->type_count))
         return ECSB_ERR_TYPE;
-    uint32_t i = live_slot(w, e);
-    if (i == TEMPLATE_NO_SLOT)
+    ht_ref *rec = live_record(w, e);
+    if (ECSB_UNLIKELY(!rec))
         return ECSB_ERR_STALE;
-    if (w->present[t][i])
+    if (ECSB_UNLIKELY(rec[1 + t].generation))
         return ECSB_ERR_PRESENT;
-    w->present[t][i] = 1;
-    w->held[t]++;
-    *value_out = w->values[t] + (size_t)i * w->type_size[t];
+    ht_type *ty = &w->types[t];
+    ecsb_status st;
+    if (ECSB_UNLIKELY(ty->count == ty->dense_cap) &&
+        (st = grow_dense(w, ty, (size_t)ty->count + 1)) != ECSB_OK)
+        return st;
+    if (ECSB_UNLIKELY(ty->free_slot == 0 && ty->slots_used == ty->slot_cap) &&
+        (st = grow_slots(w, ty, (size_t)ty->slots_used + 1)) != ECSB_OK)
+        return st;
+    uint32_t s = ty->free_slot, generation;
+    if (s != 0) {
+        ty->free_slot = ty->slots[s].index;
+        generation = ty->slots[s].generation;
+    } else {
+        s = ty->slots_used++;
+        generation = 1;
+    }
+    uint32_t pos = ty->count++;
+    ty->slots[s] = (ht_ref){pos, generation};
+    ty->owners[pos] = ecsb_handle_index(e);
+    rec[1 + t] = (ht_ref){s, generation};
+    *value_out = ty->values + (size_t)pos * ty->size;
     return ECSB_OK;
 }
 
 ECSB_INLINE ecsb_status component_remove(world *w, ecsb_entity e, ecsb_type t)
 {
-    if (t >= w->type_count)
+    if (ECSB_UNLIKELY(t >= w->type_count))
         return ECSB_ERR_TYPE;
-    uint32_t i = live_slot(w, e);
-    if (i == TEMPLATE_NO_SLOT)
+    ht_ref *rec = live_record(w, e);
+    if (ECSB_UNLIKELY(!rec))
         return ECSB_ERR_STALE;
-    if (!w->present[t][i])
+    ht_type *ty = &w->types[t];
+    ht_ref h = rec[1 + t];
+    if (ECSB_UNLIKELY(!handle_valid(ty, h)))
         return ECSB_ERR_ABSENT;
-    w->present[t][i] = 0;
-    w->held[t]--;
+    detach(w, ty, t, rec, h);
     return ECSB_OK;
 }
 
 ECSB_INLINE void *component_get(world *w, ecsb_entity e, ecsb_type t)
 {
-    if (t >= w->type_count)
+    if (ECSB_UNLIKELY(t >= w->type_count))
         return NULL;
-    uint32_t i = live_slot(w, e);
-    if (i == TEMPLATE_NO_SLOT || !w->present[t][i])
+    const ht_ref *rec = live_record(w, e);
+    if (ECSB_UNLIKELY(!rec))
         return NULL;
-    return w->values[t] + (size_t)i * w->type_size[t];
+    const ht_type *ty = &w->types[t];
+    ht_ref h = rec[1 + t];
+    ht_ref slot = ty->slots[h.index];
+    if (ECSB_UNLIKELY(slot.generation != h.generation))
+        return NULL;
+    return ty->values + (size_t)slot.index * ty->size;
 }
 
 ECSB_INLINE bool component_has(const world *w, ecsb_entity e, ecsb_type t)
 {
     if (t >= w->type_count)
         return false;
-    uint32_t i = live_slot(w, e);
-    return i != TEMPLATE_NO_SLOT && w->present[t][i];
+    const ht_ref *rec = live_record(w, e);
+    return rec && handle_valid(&w->types[t], rec[1 + t]);
 }
 
 static size_t component_count(const world *w, ecsb_type t)
 {
-    return t < w->type_count ? w->held[t] : 0;
+    return t < w->type_count ? w->types[t].count : 0;
 }
+
+/* ---- iteration --------------------------------------------------------------------------- */
 
 ECSB_INLINE void each(world *w, ecsb_type t, ecsb_each_fn fn, void *ctx)
 {
     if (t >= w->type_count)
         return;
-    const uint8_t *present = w->present[t];
-    unsigned char *values = w->values[t];
-    size_t size = w->type_size[t];
-    for (uint32_t i = 0; i < w->slots; i++)
-        if (present[i])
-            fn(ctx, ecsb_handle_make(i, w->generation[i]), values + i * size);
+    const ht_type *ty = &w->types[t];
+    const uint32_t *restrict owners = ty->owners;
+    const ht_ref *restrict records = w->records;
+    unsigned char *values = ty->values;
+    size_t size = ty->size, stride = w->stride;
+    for (uint32_t pos = 0, n = ty->count; pos < n; pos++) {
+        uint32_t r = owners[pos];
+        fn(ctx, ecsb_handle_make(r, records[(size_t)r * stride].generation),
+           values + (size_t)pos * size);
+    }
+}
+
+/*
+ * One step of the join: the lead type's element at `pos` -> owner's record -> the other
+ * type's handle -> its slot (validated) -> its value. Callback arguments in (a, b) order.
+ */
+ECSB_INLINE void join_step(const ht_ref *restrict records, size_t stride, uint32_t other,
+                           const uint32_t *restrict owners, const ht_ref *restrict slots,
+                           unsigned char *lead_values, size_t lead_size,
+                           unsigned char *other_values, size_t other_size, bool lead_is_a,
+                           uint32_t pos, ecsb_join_fn fn, void *ctx)
+{
+    uint32_t r = owners[pos];
+    const ht_ref *rec = records + (size_t)r * stride;
+    ht_ref h = rec[1 + other];
+    ht_ref slot = slots[h.index];
+    if (slot.generation != h.generation)
+        return;
+    ecsb_entity e = ecsb_handle_make(r, rec[0].generation);
+    void *lead = lead_values + (size_t)pos * lead_size;
+    void *peer = other_values + (size_t)slot.index * other_size;
+    if (lead_is_a)
+        fn(ctx, e, lead, peer);
+    else
+        fn(ctx, e, peer, lead);
+}
+
+ECSB_INLINE void join_walk(world *w, uint32_t lead_t, uint32_t other, bool lead_is_a,
+                           ecsb_join_fn fn, void *ctx)
+{
+    const ht_type *lt = &w->types[lead_t], *ot = &w->types[other];
+    const uint32_t *restrict owners = lt->owners;
+    const ht_ref *restrict slots = ot->slots;
+    const ht_ref *restrict records = w->records;
+    unsigned char *lv = lt->values, *ov = ot->values;
+    size_t ls = lt->size, os = ot->size, stride = w->stride;
+    uint32_t n = lt->count, pos = 0;
+    if (n >= HT_PREFETCH_MIN) {
+        /*
+         * Three-stage software pipeline for orders the hardware prefetcher cannot guess:
+         * records 3 steps ahead, the other type's slots 2 ahead (their handles come from
+         * records fetched a step earlier), values 1 ahead. Each stage is HT_AHEAD elements.
+         */
+        for (; pos < n - 3 * HT_AHEAD; pos++) {
+            __builtin_prefetch(records + (size_t)owners[pos + 3 * HT_AHEAD] * stride + 1 + other);
+            ht_ref h2 = records[(size_t)owners[pos + 2 * HT_AHEAD] * stride + 1 + other];
+            __builtin_prefetch(slots + h2.index);
+            ht_ref h1 = records[(size_t)owners[pos + HT_AHEAD] * stride + 1 + other];
+            __builtin_prefetch(ov + (size_t)slots[h1.index].index * os);
+            join_step(records, stride, other, owners, slots, lv, ls, ov, os, lead_is_a, pos,
+                      fn, ctx);
+        }
+    }
+    for (; pos < n; pos++)
+        join_step(records, stride, other, owners, slots, lv, ls, ov, os, lead_is_a, pos, fn,
+                  ctx);
 }
 
 ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void *ctx)
 {
     if (a >= w->type_count || b >= w->type_count)
         return;
-    const uint8_t *pa = w->present[a], *pb = w->present[b];
-    unsigned char *va = w->values[a], *vb = w->values[b];
-    size_t sa = w->type_size[a], sb = w->type_size[b];
-    for (uint32_t i = 0; i < w->slots; i++)
-        if (pa[i] & pb[i])
-            fn(ctx, ecsb_handle_make(i, w->generation[i]), va + i * sa, vb + i * sb);
+    /* Lead with the smaller type: fewer elements to walk, and each one likelier to match. */
+    if (w->types[b].count < w->types[a].count)
+        join_walk(w, b, a, false, fn, ctx);
+    else
+        join_walk(w, a, b, true, fn, ctx);
+}
+
+/* ---- checks ------------------------------------------------------------------------------ */
+
+static bool type_valid(const world *w, uint32_t t)
+{
+    const ht_type *ty = &w->types[t];
+    if (ty->slots_used < 1 || ty->slots_used > ty->slot_cap || ty->count > ty->dense_cap ||
+        ty->dense_cap != (ty->value_cap < ty->owner_cap ? ty->value_cap : ty->owner_cap) ||
+        ty->count > w->live || (size_t)ty->count + 1 + ty->retired > ty->slots_used)
+        return false;
+    if (ht_bits(ty->slots[0]) != ht_bits((ht_ref){0, HT_RESERVED_GENERATION}))
+        return false;
+    /* Dense -> owner record -> handle -> slot -> back to the same position. */
+    for (uint32_t pos = 0; pos < ty->count; pos++) {
+        uint32_t r = ty->owners[pos];
+        if (r >= w->records_used)
+            return false;
+        const ht_ref *rec = record_at(w, r);
+        ht_ref h = rec[1 + t];
+        if (rec[0].index != 0 || rec[0].generation == 0 || h.index == 0 ||
+            h.index >= ty->slots_used || h.generation == 0 ||
+            ty->slots[h.index].generation != h.generation || ty->slots[h.index].index != pos)
+            return false;
+    }
+    /* Retired slots have generation 0; live ones are exactly the count checked above. */
+    uint32_t retired = 0;
+    for (uint32_t s = 1; s < ty->slots_used; s++)
+        retired += ty->slots[s].generation == 0;
+    if (retired != ty->retired)
+        return false;
+    /*
+     * Free list: in range, not retired, no cycle, and not live: a live slot's position leads
+     * back to it through the owner's record, so a free slot's link must not. Together with
+     * the live and retired slots, it must account for every slot.
+     */
+    size_t free_count = 0;
+    for (uint32_t s = ty->free_slot; s != 0; s = ty->slots[s].index) {
+        if (s >= ty->slots_used || ty->slots[s].generation == 0 || ++free_count > ty->slots_used)
+            return false;
+        uint32_t pos = ty->slots[s].index;
+        if (pos < ty->count && record_at(w, ty->owners[pos])[1 + t].index == s)
+            return false;
+    }
+    return 1 + ty->count + free_count + ty->retired == ty->slots_used;
 }
 
 static bool world_valid(const world *w)
 {
-    if (w->slots > w->capacity || w->live > w->slots || w->live > w->max_entities)
+    if (w->stride != 1 + w->type_count || w->type_count == 0 ||
+        w->type_count > ECSB_MAX_TYPES || w->records_used > w->record_cap ||
+        w->live > w->max_entities || w->live > w->records_used)
         return false;
-    size_t live = 0, free_count = 0, held[ECSB_MAX_TYPES] = {0};
-    for (uint32_t i = 0; i < w->slots; i++) {
-        bool is_live = w->next_free[i] == 0;
-        live += is_live;
-        for (uint32_t t = 0; t < w->type_count; t++) {
-            if (w->present[t][i] > 1 || (w->present[t][i] && !is_live))
+    /* Records: live (link 0), free (link != 0, generation != 0), retired ({HT_END, 0}). */
+    uint32_t live = 0, free_scan = 0, retired = 0;
+    size_t held[ECSB_MAX_TYPES] = {0};
+    for (uint32_t r = 0; r < w->records_used; r++) {
+        const ht_ref *rec = record_at(w, r);
+        bool is_live = rec[0].index == 0 && rec[0].generation != 0;
+        if (rec[0].generation == 0) {
+            if (rec[0].index != HT_END)
                 return false;
-            held[t] += w->present[t][i];
+            retired++;
+        } else if (is_live) {
+            live++;
+        } else {
+            free_scan++;
+        }
+        for (uint32_t t = 0; t < w->type_count; t++) {
+            ht_ref h = rec[1 + t];
+            if (h.generation == 0 && h.index == 0)
+                continue;
+            /* A held handle: only on live records, and its slot must point back here. */
+            const ht_type *ty = &w->types[t];
+            if (!is_live || h.generation == 0 || h.index == 0 || h.index >= ty->slots_used ||
+                ty->slots[h.index].generation != h.generation ||
+                ty->slots[h.index].index >= ty->count || ty->owners[ty->slots[h.index].index] != r)
+                return false;
+            held[t]++;
         }
     }
-    for (uint32_t i = w->free_head; i != TEMPLATE_NO_SLOT; free_count++) {
-        if (i >= w->slots || w->next_free[i] == 0 || w->next_free[i] == TEMPLATE_RETIRED ||
-            free_count > w->slots)
+    if (live != w->live || retired != w->retired_records)
+        return false;
+    size_t free_count = 0;
+    for (uint32_t link = w->free_record; link != HT_END; free_count++) {
+        uint32_t r = link - 1;
+        if (link == 0 || r >= w->records_used || free_count >= w->records_used)
             return false;
-        i = w->next_free[i] == TEMPLATE_NO_SLOT - 1 ? TEMPLATE_NO_SLOT : w->next_free[i] - 1;
+        const ht_ref *rec = record_at(w, r);
+        if (rec[0].index == 0 || rec[0].generation == 0)
+            return false;
+        link = rec[0].index;
     }
+    if (free_count != free_scan)
+        return false;
     for (uint32_t t = 0; t < w->type_count; t++)
-        if (held[t] != w->held[t])
+        if (held[t] != w->types[t].count || !type_valid(w, t))
             return false;
-    return live == w->live;
+    return true;
 }
 
 static size_t world_bytes(const world *w)
 {
-    size_t per_slot = 8;
-    for (uint32_t t = 0; t < w->type_count; t++)
-        per_slot += 1 + w->type_size[t];
-    return sizeof *w + per_slot * w->capacity;
+    size_t bytes = sizeof *w + (size_t)w->record_cap * w->stride * sizeof(ht_ref);
+    for (uint32_t t = 0; t < w->type_count; t++) {
+        const ht_type *ty = &w->types[t];
+        bytes += (size_t)ty->value_cap * ty->size + (size_t)ty->owner_cap * sizeof(uint32_t) +
+                 (size_t)ty->slot_cap * sizeof(ht_ref);
+    }
+    return bytes;
 }
 
 #define ECSB_STRATEGY_NAME handle_table
-#define ECSB_STRATEGY_SUMMARY "readable baseline to copy: per-type arrays indexed by slot, a presence byte per slot"
+#define ECSB_STRATEGY_SUMMARY "per type a dense swap-remove array behind a {index, generation} slot table; entity records hold one handle per type"
 #include "harness/strategy_impl.h"
