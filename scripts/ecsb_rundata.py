@@ -46,18 +46,22 @@ def registry_order():
     return re.findall(r"^\s*ECSB_STRATEGY\(\s*(\w+)\s*\)", text, flags=re.M)
 
 
-def scenario_items():
-    """{scenario: what one timed item is} from scenarios/scenarios.def ("component operation")."""
-    items = {"platformer": "component operation", "dual_iterate": "matched pair"}
+def scenario_items(context=None):
+    """{scenario: what one timed item is, spelled out ("component operation")}: from the run's
+    context (ecsb_item_<scenario>), else scenarios/scenarios.def."""
+    items = {"platformer": "component op", "dual_iterate": "matched pair"}
     try:
         with open(os.path.join(TOP, "scenarios", "scenarios.def")) as f:
             text = f.read()
+        for name, item in re.findall(r'^\s*ECSB_SCENARIO\(\s*(\w+)\s*,\s*"(?:[^"\\]|\\.)*"\s*,'
+                                     r'\s*"([^"]*)"', text, flags=re.M):
+            items[name] = item
     except OSError:
-        return items
-    for name, item in re.findall(r'^\s*ECSB_SCENARIO\(\s*(\w+)\s*,\s*"(?:[^"\\]|\\.)*"\s*,'
-                                 r'\s*"([^"]*)"', text, flags=re.M):
-        items[name] = re.sub(r"\bop\b", "operation", item)
-    return items
+        pass
+    for key, value in (context or {}).items():
+        if key.startswith("ecsb_item_") and isinstance(value, str) and value.strip():
+            items[key[len("ecsb_item_"):]] = value.strip()
+    return {k: re.sub(r"\bop\b", "operation", v) for k, v in items.items()}
 
 
 def order_strategies(names, context):

@@ -35,15 +35,25 @@ bin=$1
 [[ -z $passes || $passes =~ ^[1-9][0-9]*$ ]] || ecsb_usage_error "HYPERFINE_PASSES=$passes: want a positive whole number"
 command -v "$HYPERFINE" >/dev/null || { echo "error: hyperfine not found; install it with: sudo apt-get install hyperfine" >&2; exit 1; }
 
-# Names from the registry files (the binary is built from them); overridable by the environment.
+# Names: the environment's lists, else the binary's own registry (`ecsbench list`: lines
+# "strategy <name> ..." and "scenario <name> ..."), else the registry files it is built from.
 def_names() { # def_names FILE MACRO: the first argument of each MACRO(...) line, comments skipped
   sed -e 's:/\*.*\*/::g' "$1" | sed -n "s/^[[:space:]]*$2([[:space:]]*\([A-Za-z0-9_]*\).*/\1/p"
 }
+list_names() { # list_names KIND: names the binary lists as KIND
+  "$bin" list 2>/dev/null | awk -v kind="$1" '$1 == kind && $2 ~ /^[A-Za-z0-9_]+$/ { print $2 }'
+}
 split_list() { tr ', ' '\n\n' <<<"$1" | sed '/^$/d'; }
 if [ -n "${HYPERFINE_SCENARIOS:-}" ]; then mapfile -t scenarios < <(split_list "$HYPERFINE_SCENARIOS")
-else mapfile -t scenarios < <(def_names "$top/scenarios/scenarios.def" ECSB_SCENARIO); fi
+else
+  mapfile -t scenarios < <(list_names scenario)
+  [ ${#scenarios[@]} -gt 0 ] || mapfile -t scenarios < <(def_names "$top/scenarios/scenarios.def" ECSB_SCENARIO)
+fi
 if [ -n "${HYPERFINE_STRATEGIES:-}" ]; then mapfile -t strategies < <(split_list "$HYPERFINE_STRATEGIES" | grep -vx floor)
-else mapfile -t strategies < <(def_names "$top/strategies/strategies.def" ECSB_STRATEGY); fi
+else
+  mapfile -t strategies < <(list_names strategy | grep -vx floor)
+  [ ${#strategies[@]} -gt 0 ] || mapfile -t strategies < <(def_names "$top/strategies/strategies.def" ECSB_STRATEGY)
+fi
 [ ${#scenarios[@]} -gt 0 ] || ecsb_usage_error "no scenarios (HYPERFINE_SCENARIOS, or scenarios/scenarios.def)"
 [ ${#strategies[@]} -gt 0 ] || ecsb_usage_error "no strategies (HYPERFINE_STRATEGIES, or strategies/strategies.def)"
 all=(floor "${strategies[@]}")

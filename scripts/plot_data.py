@@ -196,7 +196,7 @@ def main(argv):
         print(f"error: {e}", file=sys.stderr)
         return 2
     os.makedirs(argv[2], exist_ok=True)
-    items = scenario_items()
+    items = scenario_items(run.context)
     done = [s for s in run.scenarios if write_scenario(run, s, argv[2], items)]
     if not done:
         print(f"error: {run.path}/results.csv has no positive time_per_item figures to plot",
