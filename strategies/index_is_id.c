@@ -13,8 +13,9 @@
  * AND of two types' words; an all-ones word is visited as a dense run of 64.
  *
  * Costs (K = component types, S = highest slot ever used + 1):
- *   create   O(1): pop the free list (one slot word) or append a slot; amortised growth of
- *            K + 1 arrays (geometric, through the world's allocator).
+ *   create   O(1): pop the free list (one slot word) or append a slot. Amortised O(1)
+ *            growth: when full, all 2K + 1 arrays are allocated afresh at double size and
+ *            the used part copied (transactional: a failed allocation changes nothing).
  *   destroy  O(K): the slot word, and one presence word per type (cleared without branches).
  *   add      O(1): slot word + presence word; no allocation (arrays already cover every slot).
  *   remove   O(1): slot word + presence word.
@@ -38,6 +39,12 @@
 #define IDX_RETIRED ((uint64_t)UINT32_MAX) /* slot word of a retired slot: generation 0 */
 #define IDX_ALIGN 64u                    /* column alignment, bytes */
 
+/* Columns: the slot words, then per type its presence bits and its values. */
+#define IDX_COL_SLOT 0u
+#define IDX_COL_BITS(t) (1u + 2u * (t))
+#define IDX_COL_VALUES(t) (2u + 2u * (t))
+#define IDX_COLUMNS(type_count) (1u + 2u * (type_count))
+
 /* One allocation, as the allocator saw it (data pointers are kept apart, in the hot part). */
 typedef struct idx_block {
     void *ptr;    /* as returned by the allocator; NULL when none */
@@ -59,70 +66,69 @@ typedef struct world {
     uint32_t type_size[ECSB_MAX_TYPES];
     /* cold: allocation bookkeeping */
     const ecsb_allocator *alloc;
-    idx_block slot_block;
-    idx_block bits_block[ECSB_MAX_TYPES];
-    idx_block values_block[ECSB_MAX_TYPES];
+    idx_block block[IDX_COLUMNS(ECSB_MAX_TYPES)]; /* per column, IDX_COL_* order */
 } world;
 
 ECSB_INLINE size_t words_for(size_t slots) { return (slots + 63) / 64; }
 
-/*
- * Resize a 64-byte aligned column to hold data_bytes, keeping its first keep_bytes. On
- * failure (allocation or overflow) the column is untouched and ECSB_ERR_NOMEM returned.
- */
-static ecsb_status column_resize(const ecsb_allocator *a, idx_block *block, void **data,
-                                 size_t keep_bytes, size_t data_bytes)
+/* A fresh block for count elements of size bytes; its 64-byte aligned start, or NULL. */
+static void *column_alloc(const ecsb_allocator *a, idx_block *block, size_t count, size_t size)
 {
-    if (data_bytes > SIZE_MAX - (IDX_ALIGN - 1))
-        return ECSB_ERR_NOMEM;
-    size_t bytes = data_bytes + (IDX_ALIGN - 1);
-    size_t old_off = block->ptr ? (size_t)((unsigned char *)*data - (unsigned char *)block->ptr)
-                                : 0;
-    unsigned char *p = a->realloc(a->ctx, block->ptr, block->ptr ? block->bytes : 0, bytes);
+    if (count > (SIZE_MAX - (IDX_ALIGN - 1)) / size)
+        return NULL;
+    size_t bytes = count * size + (IDX_ALIGN - 1);
+    unsigned char *p = a->realloc(a->ctx, NULL, 0, bytes);
     if (!p)
-        return ECSB_ERR_NOMEM;
-    size_t off = (size_t)(-(uintptr_t)p & (IDX_ALIGN - 1));
-    /* realloc kept the bytes at the old offset; move them when the alignment shifted. */
-    if (keep_bytes && off != old_off)
-        memmove(p + off, p + old_off, keep_bytes);
+        return NULL;
     block->ptr = p;
     block->bytes = bytes;
-    *data = p + off;
-    return ECSB_OK;
+    return p + (-(uintptr_t)p & (IDX_ALIGN - 1));
 }
 
 /*
- * Make room for at least `needed` slots in every array. Nothing observable changes unless all
- * succeed: a failure part-way leaves some blocks larger (their sizes are tracked), capacity
- * unchanged.
+ * Make room for at least `needed` slots in every array. Every new column is allocated before
+ * anything is copied or freed, so a failure leaves the world exactly as it was.
  */
 static ecsb_status grow(world *w, size_t needed)
 {
     size_t cap = ecsb_grow_capacity(w->capacity, needed, w->max_entities);
     if (cap == 0)
         return ECSB_ERR_CAPACITY;
-    if (cap > SIZE_MAX / 8)
-        return ECSB_ERR_NOMEM;
     size_t old_words = words_for(w->capacity), new_words = words_for(cap);
-    void *data = w->slot;
-    if (column_resize(w->alloc, &w->slot_block, &data, (size_t)w->capacity * 8, cap * 8))
+    uint32_t columns = IDX_COLUMNS(w->type_count), c;
+    idx_block block[IDX_COLUMNS(ECSB_MAX_TYPES)];
+    void *data[IDX_COLUMNS(ECSB_MAX_TYPES)];
+    for (c = 0; c < columns; c++) {
+        bool values = c != IDX_COL_SLOT && c % 2 == 0;
+        size_t count = c == IDX_COL_SLOT || values ? cap : new_words;
+        size_t size = values ? w->type_size[(c - 2) / 2] : 8;
+        if (!(data[c] = column_alloc(w->alloc, &block[c], count, size)))
+            break;
+    }
+    if (c < columns) {
+        while (c--)
+            ecsb_release(w->alloc, block[c].ptr, block[c].bytes);
         return ECSB_ERR_NOMEM;
-    w->slot = data;
+    }
+    /* Keep the used part; bits beyond the slot count stay clear, so new words start empty. */
+    if (w->slots)
+        memcpy(data[IDX_COL_SLOT], w->slot, (size_t)w->slots * 8);
     for (uint32_t t = 0; t < w->type_count; t++) {
-        size_t size = w->type_size[t];
-        if (cap > SIZE_MAX / size)
-            return ECSB_ERR_NOMEM;
-        data = w->bits[t];
-        if (column_resize(w->alloc, &w->bits_block[t], &data, old_words * 8, new_words * 8))
-            return ECSB_ERR_NOMEM;
-        w->bits[t] = data;
-        /* Bits beyond the slot count stay clear: new words start empty. */
-        memset(w->bits[t] + old_words, 0, (new_words - old_words) * 8);
-        data = w->values[t];
-        if (column_resize(w->alloc, &w->values_block[t], &data, (size_t)w->capacity * size,
-                          cap * size))
-            return ECSB_ERR_NOMEM;
-        w->values[t] = data;
+        uint64_t *bits = data[IDX_COL_BITS(t)];
+        if (old_words)
+            memcpy(bits, w->bits[t], old_words * 8);
+        memset(bits + old_words, 0, (new_words - old_words) * 8);
+        if (w->slots)
+            memcpy(data[IDX_COL_VALUES(t)], w->values[t], (size_t)w->slots * w->type_size[t]);
+    }
+    for (c = 0; c < columns; c++) {
+        ecsb_release(w->alloc, w->block[c].ptr, w->block[c].bytes);
+        w->block[c] = block[c];
+    }
+    w->slot = data[IDX_COL_SLOT];
+    for (uint32_t t = 0; t < w->type_count; t++) {
+        w->bits[t] = data[IDX_COL_BITS(t)];
+        w->values[t] = data[IDX_COL_VALUES(t)];
     }
     w->capacity = (uint32_t)cap;
     return ECSB_OK;
@@ -130,11 +136,8 @@ static ecsb_status grow(world *w, size_t needed)
 
 static void world_fini(world *w)
 {
-    ecsb_release(w->alloc, w->slot_block.ptr, w->slot_block.bytes);
-    for (uint32_t t = 0; t < w->type_count; t++) {
-        ecsb_release(w->alloc, w->bits_block[t].ptr, w->bits_block[t].bytes);
-        ecsb_release(w->alloc, w->values_block[t].ptr, w->values_block[t].bytes);
-    }
+    for (uint32_t c = 0; c < IDX_COLUMNS(w->type_count); c++)
+        ecsb_release(w->alloc, w->block[c].ptr, w->block[c].bytes);
     memset(w, 0, sizeof *w);
 }
 
@@ -334,12 +337,12 @@ static bool world_valid(const world *w)
         w->capacity > w->max_entities || w->slots > w->capacity || w->live > w->slots)
         return false;
     size_t words = words_for(w->capacity);
-    if (!column_ok(&w->slot_block, w->slot, (size_t)w->capacity * 8))
+    if (!column_ok(&w->block[IDX_COL_SLOT], w->slot, (size_t)w->capacity * 8))
         return false;
     for (uint32_t t = 0; t < w->type_count; t++)
         if (w->type_size[t] == 0 || w->type_size[t] > ECSB_MAX_TYPE_SIZE ||
-            !column_ok(&w->bits_block[t], w->bits[t], words * 8) ||
-            !column_ok(&w->values_block[t], w->values[t],
+            !column_ok(&w->block[IDX_COL_BITS(t)], w->bits[t], words * 8) ||
+            !column_ok(&w->block[IDX_COL_VALUES(t)], w->values[t],
                        (size_t)w->capacity * w->type_size[t]))
             return false;
 
@@ -389,9 +392,9 @@ static bool world_valid(const world *w)
 
 static size_t world_bytes(const world *w)
 {
-    size_t bytes = sizeof *w + w->slot_block.bytes;
-    for (uint32_t t = 0; t < w->type_count; t++)
-        bytes += w->bits_block[t].bytes + w->values_block[t].bytes;
+    size_t bytes = sizeof *w;
+    for (uint32_t c = 0; c < IDX_COLUMNS(w->type_count); c++)
+        bytes += w->block[c].bytes;
     return bytes;
 }
 
