@@ -10,7 +10,6 @@ set xrange [-0.6:nbars-0.4]
 set yrange [0:bar_ymax]
 set format y "%g"
 set ytics autofreq
-set xtics scale 0 nomirror font ",11"
 set ytics nomirror out
 set grid ytics lc rgb "#e6e6e6" lw 1 dt 1
 set border 3 lw 1.2
@@ -23,8 +22,13 @@ set lmargin 11
 set rmargin 4
 set label 90 corner at screen 0.99, screen 0.025 right tc rgb "#555555" font ",9"
 
-# Columns: position, label, median, min, max, ratio to floor, colour (24-bit integer).
-plot barfile using 1:3:7:xtic(2) with boxes lc rgb variable, \
+# Category labels from the vars file; slanted when there are many bars.
+set xtics () scale 0 nomirror font ",11"
+do for [i=1:nbars] { set xtics add (bar_names[i] i-1) }
+if (bar_rotate > 0) { set xtics rotate by bar_rotate right; set bmargin 8 }
+
+# Data columns: position, label, median, min, max, ratio to floor, colour (24-bit integer).
+plot barfile using 1:3:7 with boxes lc rgb variable, \
      barfile using 1:4:(0):($5-$4) with vectors heads size screen 0.008,90 lc rgb "#222222" lw 1.5, \
      barfile using 1:5:(sprintf("%.3g ns", $3).($6 > 0 && abs($6 - 1) > 1e-9 ? sprintf("\n%.2f× floor", $6) : "")) \
         with labels center offset 0,1.6 font ",10" tc rgb "#222222"

@@ -27,7 +27,10 @@ do for [i=1:ncaches] {
 set label 90 corner at screen 0.99, screen 0.025 right tc rgb "#555555" font ",9"
 set label 91 cache_note at screen 0.01, screen 0.065 left tc rgb "#555555" font ",9"
 
-plot for [i=1:nseries] datafile index (i-1) using 1:2:3:4 with yerrorlines \
+# Error bars solid (a dashed bar would look broken), then the lines, dashed for the floor.
+plot for [i=1:nseries] datafile index (i-1) using 1:2:3:4 with yerrorbars \
+        lc rgb colours[i] lw 1.2 pt points[i] ps 1.1 notitle, \
+     for [i=1:nseries] datafile index (i-1) using 1:2 with linespoints \
         lc rgb colours[i] lw widths[i] dt dashes[i] pt points[i] ps 1.1 title titles[i]
 
 set output out_vs_n.".png"

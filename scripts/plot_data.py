@@ -36,7 +36,7 @@ POINTS = [7, 5, 9, 13, 11, 15, 4, 6, 8, 10]  # filled circle, square, triangles,
 
 def gp_str(s):
     """A gnuplot double-quoted string literal."""
-    return '"' + str(s).replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return '"' + str(s).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
 def gp_array(name, values):
@@ -109,16 +109,15 @@ def write_scenario(run, scenario, out_dir, items):
     # Bars at N = 4000 (or the nearest size the run has).
     bar_n = min(sizes, key=lambda n: (abs(math.log(n / BAR_N)), n))
     floor_t = run.time_per_item((scenario, FLOOR, bar_n))
-    bar_series = ([FLOOR] if floor_t else []) + [s for s in series if s != FLOOR]
+    bar_series = ([FLOOR] if floor_t else []) + [s for s in series if s != FLOOR and
+                                                 run.time_per_item((scenario, s, bar_n))]
     bar_max = 0.0
     with open(os.path.join(out_dir, f"{scenario}_bars.dat"), "w") as f:
         f.write(f"# position label median min max ratio_to_floor colour (ns per {item}, N = {bar_n})\n")
         for i, s in enumerate(bar_series):
             t = run.time_per_item((scenario, s, bar_n))
-            if not t:
-                continue
             ratio = t["median"] / floor_t["median"] if floor_t and floor_t["median"] > 0 else 0
-            colour = "#000000" if s == FLOOR else PALETTE[series.index(s) % len(PALETTE)]
+            colour = "#555555" if s == FLOOR else PALETTE[series.index(s) % len(PALETTE)]
             label = FLOOR_LABEL if s == FLOOR else s
             f.write(f"{i} {gp_str(label)} {t['median']:.6g} {t['min']:.6g} {t['max']:.6g} "
                     f"{ratio:.6g} {int(colour[1:], 16)}\n")
@@ -179,6 +178,9 @@ def write_scenario(run, scenario, out_dir, items):
         gp_array("cache_n", cache_n),
         gp_array("cache_label", cache_label),
         "set xtics (" + ", ".join(f"{gp_str(lab)} {v}" for lab, v in tics) + ")",
+        # The bar chart's category labels ("floor" on two lines, so long names do not collide).
+        gp_array("bar_names", ["floor\n(plain arrays)" if s == FLOOR else s for s in bar_series]),
+        f"bar_rotate = {30 if len(bar_series) > 7 else 0}",
         "set ytics (" + ", ".join(f"{gp_str(f'{v:g}')} {v!r}" for v in ytics(lo_y / 1.5, hi_y * 1.6)) + ")",
     ]
     with open(os.path.join(out_dir, f"{scenario}.vars.gp"), "w") as f:

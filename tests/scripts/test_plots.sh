@@ -28,7 +28,13 @@ ok = d[:8] == b"\x89PNG\r\n\x1a\n" and d[12:16] == b"IHDR" and struct.unpack(">I
 sys.exit(0 if ok else 1)
 PY
 }
-svg_ok() { head -c 400 "$1" | grep -q '<svg' && tail -c 100 "$1" | grep -q '</svg>'; }
+svg_ok() { # well-formed XML whose root is an <svg> 1000 x 640
+  "$PYTHON" - "$1" <<'PY'
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+sys.exit(0 if root.tag.endswith("svg") and root.get("viewBox") == "0 0 1000 640" else 1)
+PY
+}
 for scenario in platformer dual_iterate; do
   for chart in vs_n n4000; do
     f="$tmp/plots/$id/${scenario}_$chart"
