@@ -1,0 +1,212 @@
+/*
+ * provenance.c — what a run needs to be understood later, recorded in the JSON "context"
+ * under ecsb_* keys (Google Benchmark adds its own: date, host_name, executable, num_cpus,
+ * mhz_per_cpu, caches, load_avg, library_build_type).
+ *
+ * Build flags come from the Makefile when it defines ECSB_BUILD_CC / ECSB_BUILD_CFLAGS /
+ * ECSB_BUILD_CXXFLAGS for this file; otherwise they are recorded as unknown here and
+ * scripts/bench.sh adds the compilers' own record (DW_AT_producer) as ecsb_build_producer.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness/gbench.h"
+#include "harness/runner.h"
+
+#ifndef ECSB_BUILD_CFLAGS
+#define ECSB_BUILD_CFLAGS "unknown (the Makefile did not pass -DECSB_BUILD_CFLAGS)"
+#endif
+#ifndef ECSB_BUILD_CXXFLAGS
+#define ECSB_BUILD_CXXFLAGS "unknown (the Makefile did not pass -DECSB_BUILD_CXXFLAGS)"
+#endif
+#ifndef ECSB_BUILD_CC
+#define ECSB_BUILD_CC "unknown"
+#endif
+
+#if defined(__clang__)
+#define ECSB_C_COMPILER "clang " __clang_version__
+#elif defined(__GNUC__)
+#define ECSB_C_COMPILER "gcc " __VERSION__
+#else
+#define ECSB_C_COMPILER "unknown C compiler"
+#endif
+
+static void short_host(char *buf, size_t size)
+{
+    if (gethostname(buf, size) != 0 || !buf[0]) {
+        snprintf(buf, size, "host");
+        return;
+    }
+    buf[size - 1] = '\0';
+    char *dot = strchr(buf, '.');
+    if (dot)
+        *dot = '\0';
+}
+
+void ecsb_default_run_id(char *buf, size_t size)
+{
+    char host[256];
+    short_host(host, sizeof host);
+    for (char *p = host; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '-'))
+            *p = '-';
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    char stamp[32];
+    strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+    snprintf(buf, size, "%s-%s", stamp, host);
+}
+
+/* First "model name" of /proc/cpuinfo, or "unknown". */
+static void cpu_model(char *buf, size_t size)
+{
+    snprintf(buf, size, "unknown");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "model name", 10) != 0)
+            continue;
+        char *colon = strchr(line, ':');
+        if (!colon)
+            continue;
+        char *v = colon + 1;
+        while (*v == ' ' || *v == '\t')
+            v++;
+        v[strcspn(v, "\n")] = '\0';
+        snprintf(buf, size, "%s", v);
+        break;
+    }
+    fclose(f);
+}
+
+/* First line of a shell command's output (trailing newline dropped); false if none. */
+static bool command_line_out(const char *cmd, char *buf, size_t size, bool *any_output)
+{
+    FILE *f = popen(cmd, "r");
+    if (!f)
+        return false;
+    buf[0] = '\0';
+    bool got = fgets(buf, (int)size, f) != NULL;
+    if (any_output)
+        *any_output = got;
+    /* Drain the rest so the command is not killed by SIGPIPE. */
+    char sink[256];
+    while (fgets(sink, sizeof sink, f))
+        ;
+    int status = pclose(f);
+    buf[strcspn(buf, "\n")] = '\0';
+    return status == 0;
+}
+
+/* The git commit and dirty state of the tree holding this executable. */
+static void git_state(char *commit, size_t csize, char *dirty, size_t dsize)
+{
+    snprintf(commit, csize, "unknown");
+    snprintf(dirty, dsize, "unknown");
+    char exe[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len <= 0)
+        return;
+    exe[len] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash || strchr(exe, '\''))
+        return; /* no folder, or one the shell quoting below cannot carry */
+    *slash = '\0';
+    char cmd[PATH_MAX + 128], out[128];
+    snprintf(cmd, sizeof cmd, "git -C '%s' rev-parse HEAD 2>/dev/null", exe);
+    if (!command_line_out(cmd, out, sizeof out, NULL) || !out[0])
+        return;
+    snprintf(commit, csize, "%s", out);
+    bool changed = false;
+    snprintf(cmd, sizeof cmd, "git -C '%s' status --porcelain --untracked-files=no 2>/dev/null",
+             exe);
+    if (command_line_out(cmd, out, sizeof out, &changed))
+        snprintf(dirty, dsize, "%s", changed ? "dirty" : "clean");
+}
+
+/* Append to a bounded string; silently truncates. */
+static void append(char *buf, size_t size, const char *text)
+{
+    size_t used = strlen(buf);
+    if (used < size - 1)
+        snprintf(buf + used, size - used, "%s", text);
+}
+
+void ecsb_provenance_record(const ecsb_provenance *p)
+{
+    char buf[4096], tmp[512];
+
+    ecsb_gb_add_context("ecsb_run_id", p->run_id);
+
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(tmp, sizeof tmp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    ecsb_gb_add_context("ecsb_date_utc", tmp);
+
+    short_host(tmp, sizeof tmp);
+    ecsb_gb_add_context("ecsb_host", tmp);
+    cpu_model(tmp, sizeof tmp);
+    ecsb_gb_add_context("ecsb_cpu_model", tmp);
+
+    ecsb_gb_add_context("ecsb_compiler", ECSB_C_COMPILER);
+    ecsb_gb_add_context("ecsb_cxx_compiler", ecsb_gb_cxx_compiler());
+    ecsb_gb_add_context("ecsb_cc", ECSB_BUILD_CC);
+    ecsb_gb_add_context("ecsb_cflags", ECSB_BUILD_CFLAGS);
+    ecsb_gb_add_context("ecsb_cxxflags", ECSB_BUILD_CXXFLAGS);
+
+    char commit[128], dirty[32];
+    git_state(commit, sizeof commit, dirty, sizeof dirty);
+    ecsb_gb_add_context("ecsb_git_commit", commit);
+    ecsb_gb_add_context("ecsb_git_dirty", dirty);
+
+    buf[0] = '\0';
+    for (size_t i = 0; i < p->size_count; i++) {
+        snprintf(tmp, sizeof tmp, "%s%" PRIu64, i ? "," : "", p->sizes[i]);
+        append(buf, sizeof buf, tmp);
+    }
+    ecsb_gb_add_context("ecsb_sizes", buf);
+    snprintf(tmp, sizeof tmp, "%d", ecsb_gb_repetitions());
+    ecsb_gb_add_context("ecsb_repetitions", tmp);
+    snprintf(tmp, sizeof tmp, "%g", ecsb_gb_min_time());
+    ecsb_gb_add_context("ecsb_min_time", tmp);
+    ecsb_gb_add_context("ecsb_random_interleaving",
+                        ecsb_gb_random_interleaving() ? "true" : "false");
+    ecsb_gb_filter(tmp, sizeof tmp);
+    ecsb_gb_add_context("ecsb_filter", tmp);
+    ecsb_gb_add_context("ecsb_quick", p->quick ? "true" : "false");
+
+    buf[0] = '\0';
+    append(buf, sizeof buf, ECSB_FLOOR_NAME);
+    for (size_t i = 0; i < ecsb_strategy_count; i++) {
+        append(buf, sizeof buf, ",");
+        append(buf, sizeof buf, ecsb_strategies[i]->name);
+    }
+    ecsb_gb_add_context("ecsb_strategies", buf);
+    buf[0] = '\0';
+    for (int s = 0; s < ECSB_SCENARIO_COUNT; s++) {
+        append(buf, sizeof buf, s ? "," : "");
+        append(buf, sizeof buf, ecsb_scenarios[s].name);
+        char key[128];
+        snprintf(key, sizeof key, "ecsb_item_%s", ecsb_scenarios[s].name);
+        ecsb_gb_add_context(key, ecsb_scenarios[s].item);
+    }
+    ecsb_gb_add_context("ecsb_scenarios", buf);
+
+    buf[0] = '\0';
+    for (int i = 0; i < p->argc; i++) {
+        append(buf, sizeof buf, i ? " " : "");
+        append(buf, sizeof buf, p->argv[i]);
+    }
+    ecsb_gb_add_context("ecsb_command", buf);
+}

@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""json_to_csv.py — Google Benchmark JSON (raw.json, the source of truth) to ecsbench's tidy CSV.
+
+Usage: json_to_csv.py RAW_JSON [-o results.csv] [--errors errors.csv]
+
+results.csv (RFC 4180: CRLF line ends, header first, nothing before it), one row per
+scenario, strategy (the floor is strategy "floor"), N and metric, in the order the suite
+registered them (scenario, then floor and strategies in registry order, then N):
+
+  scenario,strategy,n,metric,unit,median,min,max,mean,stddev,cv,repetitions
+
+  metric time_per_item    unit ns  real time of one pass / items per pass
+  metric seconds_per_pass unit s   real time of one pass
+  metric error            unit ""  the benchmark failed its checksum check or a status: the
+                                   statistics are NaN, repetitions = failed repetitions, and
+                                   the message is in errors.csv (a benchmark whose repetitions
+                                   all failed has only this row)
+
+Statistics are over the per-repetition values (Google Benchmark's own aggregates are ignored):
+median, min, max, mean, stddev (sample, n - 1; 0 for one repetition), cv = stddev / mean,
+repetitions = how many repetitions succeeded. Numbers have 6 significant digits.
+
+errors.csv: scenario,strategy,n,repetitions,message — one row per failing benchmark (header
+only when none failed).
+
+Exit status: 0 ok, 2 bad arguments or unreadable input (the message says which).
+"""
+import argparse
+import csv
+import io
+import json
+import math
+import os
+import statistics
+import sys
+
+HEADER = ["scenario", "strategy", "n", "metric", "unit", "median", "min", "max", "mean",
+          "stddev", "cv", "repetitions"]
+ERROR_HEADER = ["scenario", "strategy", "n", "repetitions", "message"]
+
+# Google Benchmark time units, in seconds.
+UNIT_SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+
+
+class InputError(Exception):
+    """The JSON is not a Google Benchmark result this script understands."""
+
+
+def number(value):
+    """A statistic as CSV text: 6 significant digits, no trailing zeros."""
+    return format(value, ".6g")
+
+
+def parse_name(entry):
+    """(scenario, strategy, n) from "scenario/strategy/N" (extra components are ignored)."""
+    name = entry.get("run_name") or entry.get("name") or ""
+    parts = name.split("/")
+    if len(parts) < 3 or not parts[2].isdigit():
+        raise InputError(f"benchmark name {name!r} is not scenario/strategy/N")
+    return parts[0], parts[1], int(parts[2])
+
+
+def collect(doc):
+    """Group the per-repetition runs by (scenario, strategy, n), in registration order.
+
+    Returns a list of (key, good, failed) where good is a list of (seconds_per_pass,
+    items_per_pass) and failed a list of error messages.
+    """
+    if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks"), list):
+        raise InputError("no \"benchmarks\" list: is this Google Benchmark JSON output?")
+    groups = {}
+    for index, entry in enumerate(doc["benchmarks"]):
+        if not isinstance(entry, dict):
+            raise InputError(f"benchmark entry {index} is not an object")
+        if entry.get("run_type", "iteration") != "iteration" or "aggregate_name" in entry:
+            continue
+        key = parse_name(entry)
+        order = entry.get("family_index", index)
+        group = groups.setdefault(key, {"order": order, "good": [], "failed": []})
+        group["order"] = min(group["order"], order)
+        if entry.get("error_occurred"):
+            group["failed"].append(str(entry.get("error_message", "unknown error")))
+            continue
+        unit = entry.get("time_unit", "ns")
+        if unit not in UNIT_SECONDS:
+            raise InputError(f"{key}: unknown time_unit {unit!r}")
+        try:
+            seconds = float(entry["real_time"]) * UNIT_SECONDS[unit]
+            items = float(entry["items_per_pass"])
+        except (KeyError, TypeError, ValueError) as e:
+            raise InputError(f"{'/'.join(map(str, key))}: missing or bad field {e}") from e
+        if items <= 0 or not math.isfinite(seconds):
+            raise InputError(f"{'/'.join(map(str, key))}: bad items_per_pass or real_time")
+        group["good"].append((seconds, items))
+    ordered = sorted(groups.items(), key=lambda kv: kv[1]["order"])
+    return [(key, g["good"], g["failed"]) for key, g in ordered]
+
+
+def stats(values):
+    """[median, min, max, mean, stddev, cv] of a non-empty list."""
+    mean = math.fsum(values) / len(values)
+    stddev = statistics.stdev(values) if len(values) > 1 else 0.0
+    cv = stddev / mean if mean else 0.0
+    return [statistics.median(values), min(values), max(values), mean, stddev, cv]
+
+
+def tidy_rows(doc):
+    """The results.csv rows (without header) and the errors.csv rows (without header)."""
+    rows, errors = [], []
+    for (scenario, strategy, n), good, failed in collect(doc):
+        ident = [scenario, strategy, str(n)]
+        if good:
+            per_item = [s * 1e9 / items for s, items in good]
+            per_pass = [s for s, _ in good]
+            for metric, unit, values in (("time_per_item", "ns", per_item),
+                                         ("seconds_per_pass", "s", per_pass)):
+                rows.append(ident + [metric, unit] + [number(v) for v in stats(values)]
+                            + [str(len(values))])
+        if failed:
+            rows.append(ident + ["error", ""] + ["NaN"] * 6 + [str(len(failed))])
+            unique = list(dict.fromkeys(failed))
+            errors.append(ident + [str(len(failed)), " | ".join(unique)])
+    return rows, errors
+
+
+def csv_text(header, rows):
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def write_atomically(path, text):
+    """Write text to path through a temporary file in the same folder, then rename."""
+    tmp = f"{path}.tmp-{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8", newline="") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        description="Google Benchmark JSON (raw.json) to ecsbench's tidy results.csv")
+    parser.add_argument("raw_json", help="Google Benchmark JSON output (raw.json)")
+    parser.add_argument("-o", "--output", help="results.csv to write (default: stdout)")
+    parser.add_argument("--errors", help="errors.csv to write (failing benchmarks)")
+    args = parser.parse_args(argv)
+    try:
+        with open(args.raw_json, encoding="utf-8") as f:
+            doc = json.load(f)
+        rows, errors = tidy_rows(doc)
+    except OSError as e:
+        print(f"json_to_csv: cannot read {args.raw_json}: {e.strerror}", file=sys.stderr)
+        return 2
+    except json.JSONDecodeError as e:
+        print(f"json_to_csv: {args.raw_json} is not valid JSON ({e}); "
+              "was the benchmark run interrupted?", file=sys.stderr)
+        return 2
+    except InputError as e:
+        print(f"json_to_csv: {args.raw_json}: {e}", file=sys.stderr)
+        return 2
+    text = csv_text(HEADER, rows)
+    if args.output:
+        write_atomically(args.output, text)
+    else:
+        sys.stdout.write(text)
+    if args.errors:
+        write_atomically(args.errors, csv_text(ERROR_HEADER, errors))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
