@@ -25,6 +25,8 @@ do for [i=1:ncaches] {
     set label 100+i cache_label[i] at cache_n[i], graph 1.035 center tc rgb "#555555" font ",10"
 }
 set label 90 corner at screen 0.99, screen 0.025 right tc rgb "#555555" font ",9"
+set label 92 fail_note at screen 0.01, screen 0.105 left tc rgb "#b00000" font ",9"
+if (strlen(fail_note) > 0) { set bmargin 8.5 }
 set label 91 cache_note at screen 0.01, screen 0.065 left tc rgb "#555555" font ",9"
 
 # Error bars solid (a dashed bar would look broken), then the lines, dashed for the floor.

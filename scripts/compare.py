@@ -262,6 +262,12 @@ def compare(args):
     b = None if names else load_run(args.b)
     rows, notes = rows_between_strategies(a, names) if names else rows_between_runs(a, b)
 
+    for run in (a, b) if b else (a,):
+        if run.errors:
+            shown = ", ".join(f"{sc}/{st}/{n}" for sc, st, n in run.errors[:4])
+            notes.append(f"note: {len(run.errors)} benchmark(s) failed in {run.path} and are "
+                         f"not compared (its errors.csv says why): {shown}"
+                         + (" ..." if len(run.errors) > 4 else ""))
     pairs = {f"{i}": r["_samples"] for i, r in enumerate(rows)}
     pvalues = utest_pvalues(pairs)
     for i, r in enumerate(rows):

@@ -4,7 +4,8 @@ A run folder (results/<run-id>/, written by `make bench`) holds
   raw.json     Google Benchmark JSON: "context" (host, date, caches, our ecsb_* keys) and one
                "iteration" row per repetition of each benchmark `scenario/strategy/N[/...]`
   results.csv  tidy: scenario,strategy,n,metric,unit,median,min,max,mean,stddev,cv,repetitions
-               with metrics time_per_item (ns) and seconds_per_pass (s)
+               with metrics time_per_item (ns) and seconds_per_pass (s); metric "error" (no
+               figures) marks a benchmark that failed its checksum check or a status
 The figures (medians, min, max) come from results.csv, the one tidy source every table uses;
 the per-repetition samples for significance tests come from raw.json. Anything missing or
 malformed raises RunError with a message that says what is wrong; scripts exit 2 on it.
@@ -100,6 +101,8 @@ class Run:
         self.samples = {}
         self.scenarios = []
         self.strategies = []
+        # (scenario, strategy, n) of benchmarks that failed (results.csv metric "error")
+        self.errors = []
 
     # ---- loading ------------------------------------------------------------------------
     def load(self, need_csv=True):
@@ -162,6 +165,11 @@ class Run:
                     if len(rec) != len(CSV_HEADER):
                         raise RunError(f"{path}:{lineno}: {len(rec)} fields, want {len(CSV_HEADER)}")
                     row = dict(zip(CSV_HEADER, rec))
+                    if row["metric"] == "error" or row["median"] == "":
+                        # A benchmark that failed its checksum check or a status: no figures.
+                        n = int(row["n"]) if row["n"].isdigit() else row["n"]
+                        self.errors.append((row["scenario"], row["strategy"], n))
+                        continue
                     try:
                         key = (row["scenario"], row["strategy"], int(row["n"]))
                         stats = {k: float(row[k]) for k in ("median", "min", "max", "mean",

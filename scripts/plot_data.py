@@ -150,6 +150,15 @@ def write_scenario(run, scenario, out_dir, items):
     tics = xtics(xmin, xmax)
     bar_note = "" if bar_n == BAR_N else f" ({BAR_N} is not in this run)"
 
+    failed = [f"{st} N={n}" for sc, st, n in run.errors if sc == scenario]
+    fail_note = ""
+    if failed:
+        fail_note = (f"failed, not drawn (see errors.csv): {', '.join(failed[:6])}"
+                     + (f" and {len(failed) - 6} more" if len(failed) > 6 else ""))
+    bar_failed = [st for sc, st, n in run.errors if sc == scenario and n == bar_n]
+    bar_fail_note = (f"failed, not drawn (see errors.csv): {', '.join(bar_failed)}"
+                     if bar_failed else "")
+
     lines = [
         f"# gnuplot settings for {scenario} of run {run.run_id} (written by scripts/plot_data.py)",
         f"datafile = {gp_str(os.path.join(out_dir, scenario + '_vs_n.dat'))}",
@@ -162,6 +171,8 @@ def write_scenario(run, scenario, out_dir, items):
         f"xlabel_text = {gp_str('N (entities)')}",
         f"corner = {gp_str(corner)}",
         f"cache_note = {gp_str(cache_note)}",
+        f"fail_note = {gp_str(fail_note)}",
+        f"bar_fail_note = {gp_str(bar_fail_note)}",
         f"xmin = {xmin!r}",
         f"xmax = {xmax!r}",
         f"ymin = {lo_y / 1.5!r}",
@@ -199,6 +210,9 @@ def main(argv):
         return 2
     os.makedirs(argv[2], exist_ok=True)
     items = scenario_items(run.context)
+    if run.errors:
+        print(f"plots: warning: {len(run.errors)} benchmark(s) failed in {run.path} "
+              f"(errors.csv); they are left out of the plots", file=sys.stderr)
     done = [s for s in run.scenarios if write_scenario(run, s, argv[2], items)]
     if not done:
         print(f"error: {run.path}/results.csv has no positive time_per_item figures to plot",
