@@ -57,6 +57,19 @@ check "host and date in the corner" grep -q '2026-11-01 09:00 UTC' "$tmp/plots/$
 # A redraw replaces the images in place.
 check "redraw succeeds" env PLOTS_DIR="$tmp/plots" scripts/plots.sh "$run" >/dev/null
 
+# A failed benchmark (results.csv metric "error", CRLF lines as json_to_csv.py writes them) is
+# named on the plot, not drawn.
+mkdir -p "$tmp/failed"
+cp "$run/raw.json" "$tmp/failed/"
+sed -e '/^dual_iterate,sparse_set,65536,/d' -e 's/$/\r/' "$run/results.csv" >"$tmp/failed/results.csv"
+printf 'dual_iterate,sparse_set,65536,error,,,,,,,,5\r\n' >>"$tmp/failed/results.csv"
+if PLOTS_DIR="$tmp/pf" scripts/plots.sh "$tmp/failed" >/dev/null 2>&1; then
+  check "a failed benchmark is named on the plot" \
+    grep -q 'failed, not drawn (see errors.csv): sparse_set N=65536' "$tmp/pf/failed/dual_iterate_vs_n.svg"
+else
+  echo "  not ok: plots.sh failed on a run with a failed benchmark" >&2; fail=1
+fi
+
 # ---- unusable runs: exit 2, a message, nothing written ------------------------------------
 mkdir -p "$tmp/empty" "$tmp/badjson" "$tmp/nocsv" "$tmp/badcsv"
 echo '{"context": ' >"$tmp/badjson/raw.json"; cp "$run/results.csv" "$tmp/badjson/"
