@@ -240,6 +240,9 @@ def render(result, a, b, names, alpha, threshold, color):
         out.append(f"floor B/A geometric mean: {fg:.3f}"
                    + ("  <- the floor itself moved: part of every change is the machine, not the code"
                       if abs(fg - 1.0) >= threshold else "  (machine state comparable)"))
+        if abs(fg - 1.0) >= threshold and s.get("floor_relative_geomean") is not None:
+            out.append(gm("all rows, each divided by the floor's B/A at its N",
+                          s["floor_relative_geomean"]))
     return "\n".join(out)
 
 
@@ -289,7 +292,15 @@ def compare(args):
         "geomean_by_group": {k: geomean(v) for k, v in by_group.items()},
         "floor_geomean": None if names else geomean([r["ratio"] for r in rows
                                                       if r["strategy"] == FLOOR]),
+        "floor_relative_geomean": None,
     }
+    if not names:
+        # Each strategy's ratio divided by the floor's at the same scenario and N: what is left
+        # once the machine's own drift between the runs (the floor's) is taken out.
+        floor_ratio = {(r["scenario"], r["n"]): r["ratio"] for r in rows if r["strategy"] == FLOOR}
+        relative = [r["ratio"] / floor_ratio[(r["scenario"], r["n"])] for r in counted
+                    if floor_ratio.get((r["scenario"], r["n"]), 0) > 0]
+        summary["floor_relative_geomean"] = geomean(relative)
     result = {"mode": "strategies" if names else "runs", "a": a.path,
               "b": None if names else b.path, "strategies": names, "alpha": args.alpha,
               "threshold": args.threshold, "rows": rows, "summary": summary}

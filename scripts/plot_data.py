@@ -27,6 +27,7 @@ from ecsb_rundata import FLOOR, FLOOR_LABEL, RunError, human_bytes, load_run, sc
 FLOOR_BYTES_PER_ENTITY = {"platformer": 4, "dual_iterate": 10}
 DEFAULT_BYTES_PER_ENTITY = 16
 BAR_N = 4000
+DODGE = 1.035  # sideways nudge between neighbouring series on the log N axis (3.5 %)
 
 # Okabe–Ito colours (distinct for colour-blind readers), then a few more; the floor is black.
 PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#8C564B",
@@ -71,13 +72,17 @@ def xtics(lo, hi):
 
 
 def ytics(lo, hi):
-    """1-2-5 tics inside [lo, hi] (a log axis needs more than one label per decade)."""
-    tics = []
-    for e in range(math.floor(math.log10(lo)) - 1, math.ceil(math.log10(hi)) + 1):
-        for m in (1, 2, 5):
-            v = m * 10.0 ** e
-            if lo <= v <= hi:
-                tics.append(float(f"{v:.6g}"))
+    """1-2-5 tics inside [lo, hi] (a log axis needs more than one label per decade); finer
+    steps when the range spans less than a decade or so."""
+    for steps in ((1, 2, 5), (1, 1.5, 2, 3, 4, 5, 7), (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 9)):
+        tics = []
+        for e in range(math.floor(math.log10(lo)) - 1, math.ceil(math.log10(hi)) + 1):
+            for m in steps:
+                v = m * 10.0 ** e
+                if lo <= v <= hi:
+                    tics.append(float(f"{v:.6g}"))
+        if len(tics) >= 5:
+            break
     return tics
 
 
@@ -94,13 +99,17 @@ def write_scenario(run, scenario, out_dir, items):
 
     # Lines against N.
     lo_y, hi_y = math.inf, 0.0
+    # Each series is nudged sideways by a few per cent (DODGE per step, centred) so that error
+    # bars at the same N do not hide each other; the tics stay at the true N.
     with open(os.path.join(out_dir, f"{scenario}_vs_n.dat"), "w") as f:
-        for s in series:
-            f.write(f"# {s}: N median min max (ns per {item})\n")
+        for i, s in enumerate(series):
+            x_factor = DODGE ** (i - (len(series) - 1) / 2)
+            f.write(f"# {s}: x (N nudged x{x_factor:.3f}), median, min, max (ns per {item}), N\n")
             for n in sizes:
                 t = run.time_per_item((scenario, s, n))
                 if t and t["median"] > 0 and t["min"] > 0:
-                    f.write(f"{n} {t['median']:.6g} {t['min']:.6g} {t['max']:.6g}\n")
+                    f.write(f"{n * x_factor:.6g} {t['median']:.6g} {t['min']:.6g} "
+                            f"{t['max']:.6g} {n}\n")
                     lo_y, hi_y = min(lo_y, t["min"]), max(hi_y, t["max"])
             f.write("\n\n")
     if hi_y <= 0:
