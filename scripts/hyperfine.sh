@@ -28,9 +28,11 @@ results_dir=${RESULTS_DIR:-$top/results}
 
 [ $# -eq 1 ] || ecsb_usage_error "usage: scripts/hyperfine.sh build/ecsbench   (or: make hyperfine)"
 bin=$1
-[ -x "$bin" ] && [ -f "$bin" ] || ecsb_usage_error "$bin: no such executable; build it first with: make build/ecsbench"
+if [ ! -f "$bin" ] || [ ! -x "$bin" ]; then
+  ecsb_usage_error "$bin: no such executable; build it first with: make build/ecsbench"
+fi
 [[ $n =~ ^[1-9][0-9]*$ ]] || ecsb_usage_error "HYPERFINE_N=$n: want a positive whole number of entities"
-[[ $runs =~ ^[1-9][0-9]*$ ]] && [ "$runs" -ge 2 ] || ecsb_usage_error "HYPERFINE_RUNS=$runs: want a whole number >= 2"
+[[ $runs =~ ^[1-9][0-9]*$ && $runs -ge 2 ]] || ecsb_usage_error "HYPERFINE_RUNS=$runs: want a whole number >= 2"
 [[ $warmup =~ ^[0-9]+$ ]] || ecsb_usage_error "HYPERFINE_WARMUP=$warmup: want a whole number >= 0"
 [[ -z $passes || $passes =~ ^[1-9][0-9]*$ ]] || ecsb_usage_error "HYPERFINE_PASSES=$passes: want a positive whole number"
 command -v "$HYPERFINE" >/dev/null || { echo "error: hyperfine not found; install it with: sudo apt-get install hyperfine" >&2; exit 1; }
@@ -43,7 +45,7 @@ def_names() { # def_names FILE MACRO: the first argument of each MACRO(...) line
 list_names() { # list_names KIND: names the binary lists as KIND
   "$bin" list 2>/dev/null | awk -v kind="$1" '$1 == kind && $2 ~ /^[A-Za-z0-9_]+$/ { print $2 }'
 }
-split_list() { tr ', ' '\n\n' <<<"$1" | sed '/^$/d'; }
+split_list() { sed -e 's/[[:space:],][[:space:],]*/\n/g' <<<"$1" | sed '/^$/d'; }
 if [ -n "${HYPERFINE_SCENARIOS:-}" ]; then mapfile -t scenarios < <(split_list "$HYPERFINE_SCENARIOS")
 else
   mapfile -t scenarios < <(list_names scenario)
@@ -57,6 +59,8 @@ fi
 [ ${#scenarios[@]} -gt 0 ] || ecsb_usage_error "no scenarios (HYPERFINE_SCENARIOS, or scenarios/scenarios.def)"
 [ ${#strategies[@]} -gt 0 ] || ecsb_usage_error "no strategies (HYPERFINE_STRATEGIES, or strategies/strategies.def)"
 all=(floor "${strategies[@]}")
+pass_arg=()
+[ -z "$passes" ] || pass_arg=("$passes")
 
 staging=$(ecsb_staging_dir "$results_dir")
 trap 'rm -rf "$staging"' EXIT
@@ -66,9 +70,9 @@ mkdir -p "$out"
 # One run of one scenario and strategy; prints its checksum, or fails loudly.
 checksum_of() {
   local scenario=$1 strategy=$2 text
-  if ! text=$("$bin" run "$scenario" "$strategy" "$n" $passes 2>&1); then
-    echo "error: $bin run $scenario $strategy $n $passes failed:" >&2
-    echo "$text" | sed 's/^/  /' >&2
+  if ! text=$("$bin" run "$scenario" "$strategy" "$n" "${pass_arg[@]}" 2>&1); then
+    echo "error: $bin run $scenario $strategy $n ${pass_arg[*]} failed:" >&2
+    printf '  %s\n' "$text" >&2
     return 1
   fi
   if ! [[ $text =~ checksum=([0-9A-Fa-fx]+) ]]; then

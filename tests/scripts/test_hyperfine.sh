@@ -31,7 +31,7 @@ expect_run_files() {
     "${PYTHON:-/usr/bin/python3}" -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; sys.exit(0 if [x["command"] for x in r][0] == "floor" and len(r) >= 2 else 1)' "$run/$s.json" ||
       { echo "  not ok: $what: $s.json lacks the floor and strategy results" >&2; fail=1; }
   done
-  [ -s "$run/summary.md" ] && [ -s "$run/checksums.txt" ] ||
+  [[ -s $run/summary.md && -s $run/checksums.txt ]] ||
     { echo "  not ok: $what: summary.md or checksums.txt missing" >&2; fail=1; }
 }
 
@@ -52,8 +52,9 @@ fi
 
 FAKE_BAD=sparse_set RESULTS_DIR="$tmp/r2" HYPERFINE_N=1000 scripts/hyperfine.sh "$fake" >/dev/null 2>"$tmp/err"
 rc=$?
-[ $rc -eq 1 ] && grep -q 'CHECKSUM MISMATCH: sparse_set' "$tmp/err" ||
-  { echo "  not ok: a wrong checksum must fail loudly (exit $rc): $(cat "$tmp/err")" >&2; fail=1; }
+if [ $rc -ne 1 ] || ! grep -q 'CHECKSUM MISMATCH: sparse_set' "$tmp/err"; then
+  echo "  not ok: a wrong checksum must fail loudly (exit $rc): $(cat "$tmp/err")" >&2; fail=1
+fi
 [ -z "$(ls -A "$tmp/r2" 2>/dev/null)" ] ||
   { echo "  not ok: a failed run must publish nothing: $(ls -A "$tmp/r2")" >&2; fail=1; }
 
@@ -64,8 +65,9 @@ expect2() { # expect2 DESCRIPTION [VAR=value ...] -- ARGS...
   shift
   env "${envs[@]}" RESULTS_DIR="$tmp/r3" scripts/hyperfine.sh "$@" >/dev/null 2>"$tmp/err"
   local rc=$?
-  [ $rc -eq 2 ] && grep -q error "$tmp/err" ||
-    { echo "  not ok: $what: exit $rc, want 2 with a message" >&2; fail=1; }
+  if [ $rc -ne 2 ] || ! grep -q error "$tmp/err"; then
+    echo "  not ok: $what: exit $rc, want 2 with a message" >&2; fail=1
+  fi
 }
 expect2 "no binary" --
 expect2 "nonexistent binary" -- "$tmp/nonexistent"
