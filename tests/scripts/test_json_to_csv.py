@@ -1,0 +1,144 @@
+"""scripts/json_to_csv.py: Google Benchmark JSON -> tidy results.csv and errors.csv.
+
+The fixture tests/fixtures/gbench/raw.json is real ecsbench output with hand-set times (see
+its README); the expected CSVs were worked out by hand.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCRIPT = os.path.join(TOP, "scripts", "json_to_csv.py")
+FIXTURES = os.path.join(TOP, "tests", "fixtures", "gbench")
+RAW = os.path.join(FIXTURES, "raw.json")
+PYTHON = os.environ.get("PYTHON", sys.executable)
+
+
+def convert(*args):
+    return subprocess.run([PYTHON, SCRIPT, *args], capture_output=True, text=False)
+
+
+def read_bytes(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+class JsonToCsv(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+
+    def path(self, name):
+        return os.path.join(self.tmp.name, name)
+
+    def write_json(self, name, doc):
+        with open(self.path(name), "w") as f:
+            json.dump(doc, f)
+        return self.path(name)
+
+    def test_fixture_gives_exactly_the_expected_csvs(self):
+        r = convert(RAW, "-o", self.path("results.csv"), "--errors", self.path("errors.csv"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(read_bytes(self.path("results.csv")),
+                         read_bytes(os.path.join(FIXTURES, "results.expected.csv")))
+        self.assertEqual(read_bytes(self.path("errors.csv")),
+                         read_bytes(os.path.join(FIXTURES, "errors.expected.csv")))
+
+    def test_stdout_when_no_output_file(self):
+        r = convert(RAW)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, read_bytes(os.path.join(FIXTURES, "results.expected.csv")))
+
+    def test_header_first_crlf_twelve_columns(self):
+        text = convert(RAW).stdout.decode()
+        lines = text.split("\r\n")
+        self.assertEqual(lines[0], "scenario,strategy,n,metric,unit,median,min,max,mean,"
+                                   "stddev,cv,repetitions")
+        self.assertEqual(lines[-1], "")  # ends with CRLF
+        self.assertNotIn("\n", text.replace("\r\n", ""))
+        for line in lines[1:-1]:
+            self.assertEqual(len(line.split(",")), 12, line)
+
+    def test_hand_computed_statistics(self):
+        rows = {tuple(l.split(",")[:4]): l.split(",")[5:]
+                for l in convert(RAW).stdout.decode().split("\r\n")[1:-1]}
+        # 10, 5, 20 ns per item: median 10, mean 35/3, sample stddev 7.63763
+        self.assertEqual(rows[("platformer", "floor", "256", "time_per_item")],
+                         ["10", "5", "20", "11.6667", "7.63763", "0.654654", "3"])
+        # microseconds converted: 2, 4, 3 ns per item
+        self.assertEqual(rows[("dual_iterate", "floor", "256", "time_per_item")],
+                         ["3", "2", "4", "3", "1", "0.333333", "3"])
+        self.assertEqual(rows[("dual_iterate", "floor", "256", "seconds_per_pass")][:3],
+                         ["3.84e-07", "2.56e-07", "5.12e-07"])
+
+    def test_aggregates_are_ignored(self):
+        self.assertNotIn(b"999999", convert(RAW).stdout)
+
+    def test_partly_failed_benchmark_has_times_and_an_error_row(self):
+        lines = convert(RAW).stdout.decode().split("\r\n")
+        flat = [l for l in lines if l.startswith("platformer,flat_map,256,")]
+        self.assertEqual([l.split(",")[3] for l in flat],
+                         ["time_per_item", "seconds_per_pass", "error"])
+        self.assertTrue(flat[0].endswith(",2"))  # two good repetitions
+        self.assertEqual(flat[2], "platformer,flat_map,256,error,,NaN,NaN,NaN,NaN,NaN,NaN,1")
+
+    def test_failed_benchmark_is_only_an_error_row_never_a_time(self):
+        lines = convert(RAW).stdout.decode().split("\r\n")
+        flat = [l for l in lines if l.startswith("dual_iterate,flat_map,256,")]
+        self.assertEqual(flat, ["dual_iterate,flat_map,256,error,,NaN,NaN,NaN,NaN,NaN,NaN,3"])
+
+    def test_rows_follow_registration_order_not_completion_order(self):
+        lines = convert(RAW).stdout.decode().split("\r\n")[1:-1]
+        keys = list(dict.fromkeys(tuple(l.split(",")[:2]) for l in lines))
+        self.assertEqual(keys, [("platformer", "floor"), ("platformer", "flat_map"),
+                                ("dual_iterate", "floor"), ("dual_iterate", "flat_map")])
+
+    def test_one_repetition_has_zero_stddev(self):
+        doc = {"context": {}, "benchmarks": [
+            {"name": "s/x/10", "run_name": "s/x/10", "run_type": "iteration", "family_index": 0,
+             "real_time": 50.0, "time_unit": "ns", "items_per_pass": 5.0}]}
+        r = convert(self.write_json("one.json", doc))
+        self.assertEqual(r.stdout.decode().split("\r\n")[1],
+                         "s,x,10,time_per_item,ns,10,10,10,10,0,0,1")
+
+    def test_no_errors_gives_a_header_only_errors_csv(self):
+        doc = {"context": {}, "benchmarks": [
+            {"name": "s/x/10", "run_type": "iteration", "real_time": 1.0, "time_unit": "s",
+             "items_per_pass": 4.0}]}
+        r = convert(self.write_json("ok.json", doc), "-o", self.path("r.csv"),
+                    "--errors", self.path("e.csv"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(read_bytes(self.path("e.csv")),
+                         b"scenario,strategy,n,repetitions,message\r\n")
+        self.assertIn(b"s,x,10,time_per_item,ns,2.5e+08,", read_bytes(self.path("r.csv")))
+
+    def test_bad_inputs_exit_2_with_a_message(self):
+        truncated = self.path("truncated.json")
+        with open(RAW) as src, open(truncated, "w") as dst:
+            dst.write(src.read()[:5000])
+        cases = {
+            "missing file": self.path("absent.json"),
+            "truncated (interrupted run)": truncated,
+            "no benchmarks list": self.write_json("nolist.json", {"context": {}}),
+            "bad name": self.write_json("name.json", {"benchmarks": [
+                {"name": "no_slashes", "run_type": "iteration", "real_time": 1,
+                 "items_per_pass": 1}]}),
+            "missing items": self.write_json("items.json", {"benchmarks": [
+                {"name": "s/x/1", "run_type": "iteration", "real_time": 1}]}),
+            "bad unit": self.write_json("unit.json", {"benchmarks": [
+                {"name": "s/x/1", "run_type": "iteration", "real_time": 1,
+                 "time_unit": "ps", "items_per_pass": 1}]}),
+        }
+        for what, path in cases.items():
+            with self.subTest(what):
+                r = convert(path, "-o", self.path("out.csv"))
+                self.assertEqual(r.returncode, 2, what)
+                self.assertIn(b"json_to_csv:", r.stderr)
+                self.assertFalse(os.path.exists(self.path("out.csv")), "wrote output anyway")
+
+
+if __name__ == "__main__":
+    unittest.main()
