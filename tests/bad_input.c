@@ -1,0 +1,627 @@
+/*
+ * bad_input.c — every kind of bad input returns its documented status and leaves the world
+ * unchanged (a snapshot of everything the world shows, before and after the call, compares
+ * equal) and valid: absent and present components, stale entities, bad types, a full world,
+ * out-of-range configurations, failed allocations (the k-th allocation of a scripted sequence
+ * failing, for every k, including those in world_init), and the id counter's wrap-around. No
+ * test may leak: each world's allocator holds no block after world_fini.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/support.h"
+#include "tests/suites.h"
+
+/* ---- a world with every kind of entity, all tracked ------------------------------------- */
+
+typedef struct tracked {
+    ecsb_entity handle[256];
+    bool alive[256];
+    size_t n;
+} tracked;
+
+static ecsb_entity track(tracked *k, tst_world *tw)
+{
+    TST_CHECK(k->n < 256, "test bug: too many tracked entities");
+    k->alive[k->n] = true;
+    return k->handle[k->n++] = tw_create(tw);
+}
+
+/* 60 entities, mixed types, a few destroyed and their slots reused. */
+static void build(tracked *k, tst_world *tw)
+{
+    memset(k, 0, sizeof *k);
+    for (size_t i = 0; i < 60; i++) {
+        ecsb_entity e = track(k, tw);
+        for (ecsb_type t = 0; t < TST_TYPES; t++)
+            if ((i + t) % 3 != 0 && i % 7 != 6)
+                tw_add(tw, e, t, i * 8 + t);
+    }
+    for (size_t i = 2; i < 60; i += 9) {
+        tw_destroy(tw, k->handle[i]);
+        k->alive[i] = false;
+    }
+    for (size_t i = 0; i < 5; i++) {
+        ecsb_entity e = track(k, tw);
+        tw_add(tw, e, (ecsb_type)(i % 3), 1000 + i);
+    }
+}
+
+/* Run `call`, then assert it returned `want` and changed nothing the world shows. */
+#define EXPECT_UNCHANGED(tw, k, want, call, ...)                                                \
+    do {                                                                                       \
+        tst_snapshot before_, after_;                                                          \
+        tst_snapshot_take(&before_, (tw), (k)->handle, (k)->n);                                \
+        ecsb_status status_ = (call);                                                             \
+        tst_snapshot_take(&after_, (tw), (k)->handle, (k)->n);                                 \
+        const char *diff_ = tst_snapshot_diff(&before_, &after_);                              \
+        tst_snapshot_free(&before_);                                                           \
+        tst_snapshot_free(&after_);                                                            \
+        char what_[160];                                                                       \
+        snprintf(what_, sizeof what_, __VA_ARGS__);                                            \
+        TST_STATUS(status_, (want), what_);                                                       \
+        TST_CHECK(!diff_, "%s changed the world: %s", what_, diff_);                           \
+    } while (0)
+
+static ecsb_status add_status(tst_world *tw, ecsb_entity e, ecsb_type t)
+{
+    void *v = &v;
+    ecsb_status s = tw->ops->component_add(tw->w, e, t, &v);
+    TST_CHECK(s == ECSB_OK || v == NULL, "failed component_add left *value_out non-NULL");
+    return s;
+}
+
+void bad_input_remove_of_an_absent_component_returns_absent_and_changes_nothing(void **state)
+{
+    (void)state;
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    tw_init(&tw, &c);
+    tracked k;
+    build(&k, &tw);
+    size_t tried = 0;
+    for (size_t i = 0; i < k.n; i++)
+        for (ecsb_type t = 0; t < TST_TYPES; t++)
+            if (k.alive[i] && !tw.ops->component_has(tw.w, k.handle[i], t)) {
+                EXPECT_UNCHANGED(&tw, &k, ECSB_ERR_ABSENT,
+                                 tw.ops->component_remove(tw.w, k.handle[i], t),
+                                 "remove of absent type %u from entity #%zu", t, i);
+                tried++;
+            }
+    /* Removed just now, removed again. */
+    tw_remove(&tw, k.handle[1], 1);
+    EXPECT_UNCHANGED(&tw, &k, ECSB_ERR_ABSENT, tw.ops->component_remove(tw.w, k.handle[1], 1),
+                     "second remove of type 1 from entity #1");
+    TST_CHECK(tried > 20, "test bug: only %zu absent components tried", tried);
+    tw_fini(&tw);
+}
+
+void bad_input_add_of_a_present_component_returns_present_and_changes_nothing(void **state)
+{
+    (void)state;
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    tw_init(&tw, &c);
+    tracked k;
+    build(&k, &tw);
+    size_t tried = 0;
+    for (size_t i = 0; i < k.n; i++)
+        for (ecsb_type t = 0; t < TST_TYPES; t++)
+            if (k.alive[i] && tw.ops->component_has(tw.w, k.handle[i], t)) {
+                EXPECT_UNCHANGED(&tw, &k, ECSB_ERR_PRESENT, add_status(&tw, k.handle[i], t),
+                                 "add of present type %u to entity #%zu", t, i);
+                tried++;
+            }
+    TST_CHECK(tried > 20, "test bug: only %zu present components tried", tried);
+    tw_fini(&tw);
+}
+
+void bad_input_operations_on_a_stale_entity_return_stale_and_change_nothing(void **state)
+{
+    (void)state;
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    tw_init(&tw, &c);
+    tracked k;
+    build(&k, &tw);
+    ecsb_entity stale[64];
+    size_t n = 0;
+    for (size_t i = 0; i < k.n; i++)
+        if (!k.alive[i])
+            stale[n++] = k.handle[i];
+    stale[n++] = ECSB_ENTITY_NULL;
+    stale[n++] = UINT64_MAX;
+    stale[n++] = 0x123456789abcdef0ull;
+    for (size_t j = 0; j < n; j++) {
+        ecsb_entity e = stale[j];
+        for (ecsb_type t = 0; t < TST_TYPES; t++) {
+            EXPECT_UNCHANGED(&tw, &k, ECSB_ERR_STALE, add_status(&tw, e, t),
+                             "add(stale 0x%llx, %u)", (unsigned long long)e, t);
+            EXPECT_UNCHANGED(&tw, &k, ECSB_ERR_STALE, tw.ops->component_remove(tw.w, e, t),
+                             "remove(stale 0x%llx, %u)", (unsigned long long)e, t);
+        }
+        EXPECT_UNCHANGED(&tw, &k, ECSB_ERR_STALE, tw.ops->entity_destroy(tw.w, e),
+                         "destroy(stale 0x%llx)", (unsigned long long)e);
+        tw_expect_stale(&tw, e); /* alive, get, has too */
+    }
+    tw_fini(&tw);
+}
+
+static ecsb_status bad_type_calls(tst_world *tw, ecsb_entity e, ecsb_type t)
+{
+    const ecsb_vtable *ops = tw->ops;
+    ecsb_status add = add_status(tw, e, t), rm = ops->component_remove(tw->w, e, t);
+    TST_CHECK(add == rm, "add and remove of bad type %u disagree: %s, %s", t,
+              ecsb_status_str(add), ecsb_status_str(rm));
+    TST_CHECK(!ops->component_get(tw->w, e, t) && !ops->component_has(tw->w, e, t) &&
+                  ops->component_count(tw->w, t) == 0,
+              "get/has/count of bad type %u not NULL/false/0", t);
+    return add;
+}
+
+void bad_input_bad_type_returns_type_and_changes_nothing(void **state)
+{
+    (void)state;
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    tw_init(&tw, &c);
+    tracked k;
+    build(&k, &tw);
+    const ecsb_type bad[] = {TST_TYPES, ECSB_MAX_TYPES, UINT32_MAX};
+    for (size_t j = 0; j < sizeof bad / sizeof bad[0]; j++)
+        for (size_t i = 0; i < k.n; i += 4)
+            EXPECT_UNCHANGED(&tw, &k, ECSB_ERR_TYPE, bad_type_calls(&tw, k.handle[i], bad[j]),
+                             "add/remove of bad type %u on entity #%zu", bad[j], i);
+    tw_fini(&tw);
+}
+
+void bad_input_create_beyond_max_entities_returns_capacity_and_changes_nothing(void **state)
+{
+    (void)state;
+    const uint32_t limits[][2] = {{1, 0}, {2, 0}, {3, 3}, {17, 0}, {100, 100}, {130, 16}};
+    for (size_t j = 0; j < sizeof limits / sizeof limits[0]; j++) {
+        uint32_t max = limits[j][0];
+        tst_world tw;
+        ecsb_world_config c = tst_config3();
+        c.max_entities = max;
+        c.initial_capacity = limits[j][1];
+        tw_init(&tw, &c);
+        tracked k = {0};
+        for (uint32_t i = 0; i < max; i++) {
+            ecsb_entity e = track(&k, &tw);
+            tw_add(&tw, e, i % 3, i);
+        }
+        ecsb_entity out;
+        EXPECT_UNCHANGED(&tw, &k, ECSB_ERR_CAPACITY, tw.ops->entity_create(tw.w, &out),
+                         "create past max_entities %u", max);
+        /* Room again after a destroy, full again after one create. */
+        tw_destroy(&tw, k.handle[max / 2]);
+        k.alive[max / 2] = false;
+        tw_add(&tw, track(&k, &tw), 1, 999);
+        EXPECT_UNCHANGED(&tw, &k, ECSB_ERR_CAPACITY, tw.ops->entity_create(tw.w, &out),
+                         "create past max_entities %u after a destroy and a create", max);
+        TST_CHECK(tw.ops->entity_count(tw.w) == max, "entity_count %zu, want %u",
+                  tw.ops->entity_count(tw.w), max);
+        tw_fini(&tw);
+    }
+}
+
+/* world_init on `c` must return `want`; a refused config allocates nothing. */
+static void expect_init(const ecsb_world_config *c, ecsb_status want, const char *what)
+{
+    tst_world tw;
+    tw_open(&tw);
+    ecsb_status got = tw_try_init(&tw, c);
+    TST_STATUS(got, want, what);
+    if (got == ECSB_OK) { /* usable */
+        tw_expect_valid(&tw);
+        ecsb_entity e = tw_create(&tw);
+        for (ecsb_type t = 0; t < c->type_count; t++)
+            tw_add(&tw, e, t, t);
+        for (ecsb_type t = 0; t < c->type_count; t++)
+            tw_expect_value(&tw, e, t, t);
+    }
+    tw_fini(&tw); /* no leak either way */
+}
+
+void bad_input_world_init_rejects_out_of_range_configs(void **state)
+{
+    (void)state;
+    ecsb_world_config c;
+    c = tst_config3(), c.type_count = 0;
+    expect_init(&c, ECSB_ERR_CONFIG, "type_count 0");
+    c = tst_config3(), c.type_count = ECSB_MAX_TYPES + 1;
+    expect_init(&c, ECSB_ERR_CONFIG, "type_count ECSB_MAX_TYPES + 1");
+    c = tst_config3(), c.type_count = UINT32_MAX;
+    expect_init(&c, ECSB_ERR_CONFIG, "type_count UINT32_MAX");
+    for (uint32_t t = 0; t < TST_TYPES; t++) {
+        c = tst_config3(), c.type_size[t] = 0;
+        expect_init(&c, ECSB_ERR_CONFIG, "a type of size 0");
+        c = tst_config3(), c.type_size[t] = ECSB_MAX_TYPE_SIZE + 1;
+        expect_init(&c, ECSB_ERR_CONFIG, "a type of size ECSB_MAX_TYPE_SIZE + 1");
+        c = tst_config3(), c.type_size[t] = UINT32_MAX;
+        expect_init(&c, ECSB_ERR_CONFIG, "a type of size UINT32_MAX");
+    }
+    c = tst_config3(), c.max_entities = ECSB_MAX_ENTITIES + 1;
+    expect_init(&c, ECSB_ERR_CONFIG, "max_entities ECSB_MAX_ENTITIES + 1");
+    c = tst_config3(), c.max_entities = UINT32_MAX;
+    expect_init(&c, ECSB_ERR_CONFIG, "max_entities UINT32_MAX");
+    c = tst_config3(), c.max_entities = 10, c.initial_capacity = 11;
+    expect_init(&c, ECSB_ERR_CONFIG, "initial_capacity above max_entities");
+}
+
+void bad_input_world_init_accepts_the_config_boundaries(void **state)
+{
+    (void)state;
+    ecsb_world_config c;
+    uint32_t sizes[ECSB_MAX_TYPES];
+    for (int t = 0; t < (int)ECSB_MAX_TYPES; t++)
+        sizes[t] = t % 2 ? ECSB_MAX_TYPE_SIZE : 1;
+    c = tst_config(ECSB_MAX_TYPES, sizes);
+    expect_init(&c, ECSB_OK, "type_count ECSB_MAX_TYPES, sizes 1 and ECSB_MAX_TYPE_SIZE");
+    c = tst_config(1, sizes);
+    expect_init(&c, ECSB_OK, "one type of size 1");
+    c = tst_config3(), c.max_entities = ECSB_MAX_ENTITIES;
+    expect_init(&c, ECSB_OK, "max_entities ECSB_MAX_ENTITIES");
+    c = tst_config3(), c.max_entities = 10, c.initial_capacity = 10;
+    expect_init(&c, ECSB_OK, "initial_capacity equal to max_entities");
+    c = tst_config3(), c.max_entities = 1;
+    expect_init(&c, ECSB_OK, "max_entities 1");
+    c = tst_config3(), c.type_count = 2, c.type_size[2] = 0, c.type_size[3] = 99999;
+    expect_init(&c, ECSB_OK, "sizes beyond type_count are ignored");
+    c = tst_config3(), c.first_id = UINT32_MAX;
+    expect_init(&c, ECSB_OK, "first_id UINT32_MAX");
+}
+
+/* ---- failed allocations ------------------------------------------------------------------ */
+
+typedef enum { S_CREATE, S_DESTROY, S_ADD, S_REMOVE, S_SET } script_kind;
+
+typedef struct script_op {
+    script_kind kind;
+    uint16_t entity; /* index in creation order */
+    uint8_t type;
+} script_op;
+
+#define SCRIPT_MAX 1024
+
+typedef struct script {
+    script_op op[SCRIPT_MAX];
+    size_t n;
+} script;
+
+static void push(script *s, script_kind kind, size_t entity, ecsb_type type)
+{
+    TST_CHECK(s->n < SCRIPT_MAX, "test bug: script too long");
+    s->op[s->n++] = (script_op){kind, (uint16_t)entity, (uint8_t)type};
+}
+
+/*
+ * Growth of every array from nothing (adds interleaved with creates), removals at every
+ * position, destroys, slot reuse, growth again past 128 entities, churn.
+ */
+static void make_script(script *s)
+{
+    s->n = 0;
+    size_t e = 0;
+    for (; e < 40; e++) {
+        push(s, S_CREATE, e, 0);
+        push(s, S_ADD, e, 0);
+        if (e % 2 == 0)
+            push(s, S_ADD, e, 1);
+        if (e % 3 == 0)
+            push(s, S_ADD, e, 2);
+    }
+    for (size_t i = 0; i < 40; i += 4)
+        push(s, S_REMOVE, i, 0);
+    for (size_t i = 5; i < 40; i += 5)
+        push(s, S_DESTROY, i, 0);
+    for (; e < 60; e++) {
+        push(s, S_CREATE, e, 0);
+        push(s, S_ADD, e, 2);
+        if (e % 2)
+            push(s, S_ADD, e, 1);
+    }
+    for (; e < 150; e++) {
+        push(s, S_CREATE, e, 0);
+        push(s, S_ADD, e, (ecsb_type)(e % 2));
+        push(s, S_SET, e, (ecsb_type)(e % 2));
+    }
+    for (size_t i = 100; i < 150; i += 2)
+        push(s, S_DESTROY, i, 0);
+    for (size_t i = 61; i < 100; i += 3)
+        push(s, S_REMOVE, i, (ecsb_type)(i % 2));
+    for (; e < 200; e++) {
+        push(s, S_CREATE, e, 0);
+        push(s, S_ADD, e, 2);
+        push(s, S_ADD, e, 0);
+    }
+}
+
+static const char *const kind_name[] = {"create", "destroy", "add", "remove", "set"};
+
+/* One script step on the world; tracked handles by creation order. */
+static ecsb_status script_do(tst_world *tw, tracked *k, const script_op *op, size_t i)
+{
+    const ecsb_vtable *ops = tw->ops;
+    ecsb_entity *h = &k->handle[op->entity];
+    ecsb_status s;
+    switch (op->kind) {
+    case S_CREATE: {
+        ecsb_entity e = ECSB_ENTITY_NULL;
+        if ((s = ops->entity_create(tw->w, &e)) == ECSB_OK) {
+            *h = e;
+            k->alive[op->entity] = true;
+            if (k->n <= op->entity)
+                k->n = op->entity + 1u;
+        }
+        return s;
+    }
+    case S_DESTROY:
+        if ((s = ops->entity_destroy(tw->w, *h)) == ECSB_OK)
+            k->alive[op->entity] = false;
+        return s;
+    case S_ADD: {
+        void *v = &v;
+        if ((s = ops->component_add(tw->w, *h, op->type, &v)) == ECSB_OK)
+            tst_pattern(v, tw->config.type_size[op->type], i);
+        else
+            TST_CHECK(v == NULL, "failed component_add left *value_out non-NULL");
+        return s;
+    }
+    case S_REMOVE:
+        return ops->component_remove(tw->w, *h, op->type);
+    case S_SET: {
+        void *v = ops->component_get(tw->w, *h, op->type);
+        TST_CHECK(v != NULL, "script step %zu: get of a held component returned NULL", i);
+        tst_pattern(v, tw->config.type_size[op->type], i + 1000000);
+        return ECSB_OK;
+    }
+    }
+    return ECSB_OK;
+}
+
+/* The run without failures: allocation calls before/after each step (0 = world_init). */
+typedef struct sweep_ref {
+    size_t before[SCRIPT_MAX + 1], after[SCRIPT_MAX + 1];
+    size_t calls;
+    tst_snapshot final;
+} sweep_ref;
+
+static void sweep_reference(const script *s, const ecsb_world_config *c, sweep_ref *ref)
+{
+    tst_world tw;
+    tracked k = {0};
+    tw_open(&tw);
+    tw.check_valid = false;
+    TST_STATUS(tw_try_init(&tw, c), ECSB_OK, "world_init");
+    ref->before[0] = 0;
+    ref->after[0] = tw.alloc.calls;
+    for (size_t i = 0; i < s->n; i++) {
+        ref->before[i + 1] = tw.alloc.calls;
+        ecsb_status st = script_do(&tw, &k, &s->op[i], i);
+        TST_CHECK(st == ECSB_OK, "script step %zu (%s): %s", i, kind_name[s->op[i].kind],
+                  ecsb_status_str(st));
+        ref->after[i + 1] = tw.alloc.calls;
+    }
+    ref->calls = tw.alloc.calls;
+    tst_snapshot_take(&ref->final, &tw, k.handle, k.n);
+    tw_fini(&tw);
+}
+
+/*
+ * The script with its k-th allocation failing (and, when persistent, every later one until
+ * the failing call returns). The failing call must return ECSB_ERR_NOMEM (only world_init,
+ * create and add may) and change nothing, or succeed regardless; either way the script then
+ * goes on with allocations succeeding, and must end where the run without failures ended.
+ */
+static void sweep_one(const script *s, const ecsb_world_config *c, const sweep_ref *ref,
+                      size_t k, bool persistent)
+{
+    tst_world tw;
+    tracked tk = {0};
+    tw_open(&tw);
+    tw.check_valid = false;
+    tw_fail_in(&tw, k, persistent);
+    bool done = false; /* the injected failure has happened and been checked */
+    ecsb_status st = tw_try_init(&tw, c);
+    if (tw.alloc.failures) {
+        done = true;
+        tw_succeed(&tw);
+        if (st != ECSB_OK) {
+            TST_CHECK(st == ECSB_ERR_NOMEM, "allocation %zu failed in world_init: got %s, want %s",
+                      k, ecsb_status_str(st), ecsb_status_str(ECSB_ERR_NOMEM));
+            TST_CHECK(tw.alloc.block_count == 0,
+                      "allocation %zu failed in world_init, which returned %s but left %zu "
+                      "blocks allocated (nothing to release, says the contract)", k,
+                      ecsb_status_str(st), tw.alloc.block_count);
+            st = tw_try_init(&tw, c);
+        }
+    }
+    TST_STATUS(st, ECSB_OK, "world_init");
+    for (size_t i = 0; i < s->n; i++) {
+        const script_op *op = &s->op[i];
+        bool here = !done && ref->before[i + 1] < k && k <= ref->after[i + 1];
+        tst_snapshot before, after;
+        if (here)
+            tst_snapshot_take(&before, &tw, tk.handle, tk.n);
+        st = script_do(&tw, &tk, op, i);
+        if (!done && tw.alloc.failures) {
+            done = true;
+            tw_succeed(&tw);
+            TST_CHECK(here, "allocation %zu failed during step %zu (%s); in the same run without "
+                      "failures it happened elsewhere (allocations not deterministic?)", k, i,
+                      kind_name[op->kind]);
+            if (st != ECSB_OK) {
+                TST_CHECK(st == ECSB_ERR_NOMEM && (op->kind == S_CREATE || op->kind == S_ADD),
+                          "allocation %zu failed during step %zu, entity %s: it returned %s "
+                          "(only create and add may fail, with %s)", k, i, kind_name[op->kind],
+                          ecsb_status_str(st), ecsb_status_str(ECSB_ERR_NOMEM));
+                tst_snapshot_take(&after, &tw, tk.handle, tk.n);
+                const char *diff = tst_snapshot_diff(&before, &after);
+                tst_snapshot_free(&after);
+                TST_CHECK(!diff, "%s failed for lack of memory (allocation %zu, step %zu) but "
+                          "changed the world: %s", kind_name[op->kind], k, i, diff);
+                st = script_do(&tw, &tk, op, i); /* allocations succeed again */
+            }
+            tst_snapshot_free(&before);
+        } else if (here) {
+            tst_snapshot_free(&before);
+        }
+        TST_CHECK(st == ECSB_OK, "step %zu (%s) after allocation %zu failed: %s", i,
+                  kind_name[op->kind], k, ecsb_status_str(st));
+    }
+    TST_CHECK(done, "allocation %zu never happened (the run without failures made %zu)", k,
+              ref->calls);
+    tst_snapshot end;
+    tst_snapshot_take(&end, &tw, tk.handle, tk.n);
+    const char *diff = tst_snapshot_diff(&ref->final, &end);
+    tst_snapshot_free(&end);
+    TST_CHECK(!diff, "after allocation %zu failed (persistent %d), the script ended in another "
+              "state than without failures: %s", k, persistent, diff);
+    tw_fini(&tw); /* and nothing leaked */
+}
+
+static void sweep(bool persistent)
+{
+    static script s;
+    static sweep_ref ref;
+    make_script(&s);
+    const uint32_t initial[] = {0, 100};
+    size_t swept[2] = {0, 0};
+    for (size_t j = 0; j < 2; j++) {
+        ecsb_world_config c = tst_config3();
+        c.initial_capacity = initial[j];
+        sweep_reference(&s, &c, &ref);
+        TST_CHECK(ref.calls > 0, "the script made no allocation at all");
+        for (size_t k = 1; k <= ref.calls; k++)
+            sweep_one(&s, &c, &ref, k, persistent);
+        swept[j] = ref.calls;
+        tst_snapshot_free(&ref.final);
+    }
+    printf("    allocation sweep %s: %zu + %zu allocations, each failed %s\n", tst_strategy->name,
+           swept[0], swept[1], persistent ? "with every later one" : "alone");
+}
+
+void bad_input_each_failed_allocation_returns_nomem_and_changes_nothing(void **state)
+{
+    (void)state;
+    sweep(false);
+}
+
+void bad_input_allocations_failing_from_then_on_return_nomem_and_change_nothing(void **state)
+{
+    (void)state;
+    sweep(true);
+}
+
+void bad_input_failed_world_init_leaves_nothing_to_release(void **state)
+{
+    (void)state;
+    uint32_t sizes[ECSB_MAX_TYPES];
+    for (int t = 0; t < (int)ECSB_MAX_TYPES; t++)
+        sizes[t] = 4u + 12u * (uint32_t)t;
+    const uint32_t types[] = {1, TST_TYPES, ECSB_MAX_TYPES};
+    const uint32_t initial[] = {0, 1, 1000};
+    for (size_t a = 0; a < sizeof types / sizeof types[0]; a++)
+        for (size_t b = 0; b < sizeof initial / sizeof initial[0]; b++) {
+            ecsb_world_config c = tst_config(types[a], sizes);
+            c.initial_capacity = initial[b];
+            tst_world tw;
+            tw_open(&tw);
+            TST_STATUS(tw_try_init(&tw, &c), ECSB_OK, "world_init");
+            size_t calls = tw.alloc.calls;
+            tw_fini(&tw);
+            for (size_t k = 1; k <= calls; k++)
+                for (int persistent = 0; persistent < 2; persistent++) {
+                    tw_open(&tw);
+                    tw_fail_in(&tw, k, persistent);
+                    ecsb_status st = tw_try_init(&tw, &c);
+                    TST_CHECK(st == ECSB_ERR_NOMEM || (st == ECSB_OK && !persistent),
+                              "world_init (%u types, initial_capacity %u) with allocation %zu "
+                              "failing: %s", c.type_count, c.initial_capacity, k,
+                              ecsb_status_str(st));
+                    if (st != ECSB_OK) {
+                        TST_CHECK(tw.alloc.block_count == 0,
+                                  "failed world_init (%u types, initial_capacity %u, allocation "
+                                  "%zu) left %zu blocks allocated", c.type_count,
+                                  c.initial_capacity, k, tw.alloc.block_count);
+                        tw_succeed(&tw);
+                        TST_STATUS(tw_try_init(&tw, &c), ECSB_OK, "world_init after a failed one");
+                    }
+                    ecsb_entity e = tw_create(&tw);
+                    tw_add(&tw, e, c.type_count - 1, 5);
+                    tw_expect_value(&tw, e, c.type_count - 1, 5);
+                    tw_fini(&tw);
+                }
+        }
+}
+
+/* ---- the id counter's wrap-around -------------------------------------------------------- */
+
+/*
+ * With first_id just below the top (a never-reusing counter: flat_map), churn through the
+ * wrap: every handle ever issued is distinct, destroyed ones stay stale, live ones keep their
+ * values. A create may be refused with ECSB_ERR_CAPACITY once the id space is used up, and
+ * then changes nothing; strategies that reuse ids ignore first_id.
+ */
+void bad_input_id_space_wrap_keeps_handles_unique_and_stale_ones_rejected(void **state)
+{
+    (void)state;
+    const uint32_t firsts[] = {UINT32_MAX - 100, UINT32_MAX};
+    enum { ROUNDS = 700, LIVE = 40 };
+    for (size_t j = 0; j < sizeof firsts / sizeof firsts[0]; j++) {
+        tst_world tw;
+        ecsb_world_config c = tst_config3();
+        c.first_id = firsts[j];
+        tw_init(&tw, &c);
+        tw.check_valid = false;
+        uint64_t room = (uint64_t)UINT32_MAX + 1 - c.first_id;
+        ecsb_entity issued[ROUNDS];
+        bool alive[ROUNDS];
+        size_t n = 0, oldest = 0, live = 0, refused = 0;
+        for (size_t round = 0; round < ROUNDS; round++) {
+            if (live < LIVE) {
+                ecsb_entity e = ECSB_ENTITY_NULL;
+                size_t count = tw.ops->entity_count(tw.w);
+                ecsb_status st = tw.ops->entity_create(tw.w, &e);
+                if (st == ECSB_ERR_CAPACITY) {
+                    TST_CHECK(n >= room, "create refused (%s) after only %zu creates, first_id %u",
+                              ecsb_status_str(st), n, c.first_id);
+                    TST_CHECK(tw.ops->entity_count(tw.w) == count, "refused create changed count");
+                    refused++;
+                    continue;
+                }
+                TST_STATUS(st, ECSB_OK, "entity_create near the id counter's wrap");
+                TST_CHECK(e != ECSB_ENTITY_NULL, "create gave the null handle");
+                for (size_t i = 0; i < n; i++)
+                    TST_CHECK(issued[i] != e, "handle 0x%llx issued twice (creates #%zu and #%zu, "
+                              "first_id %u)", (unsigned long long)e, i, n, c.first_id);
+                tw_add(&tw, e, (ecsb_type)(n % 3), n);
+                issued[n] = e;
+                alive[n++] = true;
+                live++;
+            } else {
+                while (!alive[oldest])
+                    oldest++;
+                tw_destroy(&tw, issued[oldest]);
+                alive[oldest] = false;
+                live--;
+            }
+        }
+        for (size_t i = 0; i < n; i++) {
+            if (alive[i])
+                tw_expect_value(&tw, issued[i], (ecsb_type)(i % 3), i);
+            else
+                tw_expect_stale(&tw, issued[i]);
+        }
+        TST_CHECK(tw.ops->entity_count(tw.w) == live, "entity_count %zu, want %zu",
+                  tw.ops->entity_count(tw.w), live);
+        tw_expect_valid(&tw);
+        if (refused)
+            printf("    %s: creates refused after %zu ids from first_id %u\n", tst_strategy->name,
+                   n, c.first_id);
+        tw_fini(&tw);
+    }
+}

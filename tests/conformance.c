@@ -1,0 +1,1069 @@
+/*
+ * conformance.c — what every world operation does on good input (and on stale handles and bad
+ * types, which the contract defines too), checked through the vtable for the strategy under
+ * test. Each test changes a world and an expected state side by side and then checks
+ * everything the world shows (model_check): counts, alive/has/get of every entity, the each()
+ * visit set of every type and the join() visit set of every ordered pair of types.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tests/support.h"
+#include "tests/suites.h"
+
+/* ---- the expected state ------------------------------------------------------------------ */
+
+/*
+ * Every entity a test created, in creation order, with what it should hold: seed[i][t] is the
+ * tst_pattern seed of its value of type t, 0 when absent.
+ */
+typedef struct model {
+    uint32_t types;
+    size_t n, capacity;
+    ecsb_entity *handle;
+    bool *alive;
+    uint64_t *seed; /* n * types */
+} model;
+
+static void model_free(model *m)
+{
+    free(m->handle);
+    free(m->alive);
+    free(m->seed);
+    memset(m, 0, sizeof *m);
+}
+
+static uint64_t *seed_at(const model *m, size_t i, ecsb_type t) { return &m->seed[i * m->types + t]; }
+
+/* Create an entity in the world and the model; returns its model index. */
+static size_t model_create(model *m, tst_world *tw)
+{
+    if (m->n == m->capacity) {
+        size_t cap = m->capacity ? 2 * m->capacity : 64;
+        m->handle = realloc(m->handle, cap * sizeof *m->handle);
+        m->alive = realloc(m->alive, cap * sizeof *m->alive);
+        m->seed = realloc(m->seed, cap * m->types * sizeof *m->seed);
+        TST_CHECK(m->handle && m->alive && m->seed, "test: out of memory");
+        m->capacity = cap;
+    }
+    size_t i = m->n++;
+    m->handle[i] = tw_create(tw);
+    m->alive[i] = true;
+    for (ecsb_type t = 0; t < m->types; t++)
+        *seed_at(m, i, t) = 0;
+    return i;
+}
+
+static void model_init(model *m, const tst_world *tw)
+{
+    memset(m, 0, sizeof *m);
+    m->types = tw->config.type_count;
+}
+
+/* A seed nobody else uses: entity index, type and a version. */
+static uint64_t seed_for(size_t i, ecsb_type t, uint64_t version)
+{
+    return ((uint64_t)i << 24) ^ ((uint64_t)t << 16) ^ version ^ 0x5eed000000000000ull;
+}
+
+static void model_add(model *m, tst_world *tw, size_t i, ecsb_type t, uint64_t version)
+{
+    uint64_t s = seed_for(i, t, version);
+    tw_add(tw, m->handle[i], t, s);
+    *seed_at(m, i, t) = s;
+}
+
+static void model_remove(model *m, tst_world *tw, size_t i, ecsb_type t)
+{
+    tw_remove(tw, m->handle[i], t);
+    *seed_at(m, i, t) = 0;
+}
+
+static void model_destroy(model *m, tst_world *tw, size_t i)
+{
+    tw_destroy(tw, m->handle[i]);
+    m->alive[i] = false;
+    for (ecsb_type t = 0; t < m->types; t++)
+        *seed_at(m, i, t) = 0;
+}
+
+typedef struct handle_index {
+    ecsb_entity handle;
+    size_t index;
+} handle_index;
+
+static int cmp_handle_index(const void *x, const void *y)
+{
+    const handle_index *a = x, *b = y;
+    return a->handle < b->handle ? -1 : a->handle > b->handle;
+}
+
+/* Model index of the live entity `e`, via the sorted map; SIZE_MAX when none. */
+static size_t lookup(const handle_index *map, size_t live, ecsb_entity e)
+{
+    handle_index key = {e, 0};
+    const handle_index *hit = bsearch(&key, map, live, sizeof *map, cmp_handle_index);
+    return hit ? hit->index : SIZE_MAX;
+}
+
+/* Check one visit set against the model: exactly the holders of a (and b), once, with values. */
+static void check_visits(const model *m, const tst_visits *v, const handle_index *map,
+                         size_t live, ecsb_type a, ecsb_type b, bool is_join)
+{
+    const char *what = is_join ? "join" : "each";
+    size_t expected = 0;
+    for (size_t i = 0; i < m->n; i++)
+        expected += m->alive[i] && *seed_at(m, i, a) && (!is_join || *seed_at(m, i, b));
+    bool *seen = calloc(m->n ? m->n : 1, 1);
+    TST_CHECK(seen != NULL, "test: out of memory");
+    for (size_t k = 0; k < v->count; k++) {
+        size_t i = lookup(map, live, v->entities[k]);
+        TST_CHECK(i != SIZE_MAX, "%s(%u, %u) visited 0x%llx, which is not a live entity", what, a,
+                  b, (unsigned long long)v->entities[k]);
+        TST_CHECK(!seen[i], "%s(%u, %u) visited entity #%zu twice", what, a, b, i);
+        seen[i] = true;
+        TST_CHECK(*seed_at(m, i, a), "%s(%u, %u) visited entity #%zu, which does not hold type %u",
+                  what, a, b, i, a);
+        TST_CHECK(tst_pattern_is(tst_visit_a(v, k), v->size_a, *seed_at(m, i, a)),
+                  "%s(%u, %u) handed entity #%zu a wrong value of type %u", what, a, b, i, a);
+        if (is_join) {
+            TST_CHECK(*seed_at(m, i, b),
+                      "join(%u, %u) visited entity #%zu, which does not hold type %u", a, b, i, b);
+            TST_CHECK(tst_pattern_is(tst_visit_b(v, k), v->size_b, *seed_at(m, i, b)),
+                      "join(%u, %u) handed entity #%zu a wrong value of type %u", a, b, i, b);
+        }
+    }
+    free(seen);
+    TST_CHECK(v->count == expected, "%s(%u, %u) visited %zu entities, want %zu", what, a, b,
+              v->count, expected);
+}
+
+/*
+ * Everything the world shows equals the model: entity and component counts, alive/has/get of
+ * every entity (destroyed ones rejected by every operation), each() of every type, join() of
+ * every ordered pair, world_valid.
+ */
+static void model_check(const model *m, tst_world *tw)
+{
+    const ecsb_vtable *ops = tw->ops;
+    handle_index *map = malloc((m->n ? m->n : 1) * sizeof *map);
+    TST_CHECK(map != NULL, "test: out of memory");
+    size_t live = 0, held[ECSB_MAX_TYPES] = {0};
+    for (size_t i = 0; i < m->n; i++) {
+        if (!m->alive[i]) {
+            tw_expect_stale(tw, m->handle[i]);
+            continue;
+        }
+        map[live++] = (handle_index){m->handle[i], i};
+        for (ecsb_type t = 0; t < m->types; t++) {
+            uint64_t s = *seed_at(m, i, t);
+            held[t] += s != 0;
+            if (s)
+                tw_expect_value(tw, m->handle[i], t, s);
+            else
+                tw_expect_absent(tw, m->handle[i], t);
+        }
+    }
+    qsort(map, live, sizeof *map, cmp_handle_index);
+    for (size_t k = 1; k < live; k++)
+        TST_CHECK(map[k].handle != map[k - 1].handle, "two live entities share handle 0x%llx",
+                  (unsigned long long)map[k].handle);
+    TST_CHECK(ops->entity_count(tw->w) == live, "entity_count %zu, want %zu",
+              ops->entity_count(tw->w), live);
+    for (ecsb_type t = 0; t < m->types; t++)
+        TST_CHECK(ops->component_count(tw->w, t) == held[t], "component_count(%u) %zu, want %zu",
+                  t, ops->component_count(tw->w, t), held[t]);
+    tst_visits v = {0};
+    for (ecsb_type a = 0; a < m->types; a++) {
+        tst_visits_each(&v, tw, a);
+        check_visits(m, &v, map, live, a, a, false);
+        for (ecsb_type b = 0; b < m->types; b++) {
+            tst_visits_join(&v, tw, a, b);
+            check_visits(m, &v, map, live, a, b, true);
+        }
+    }
+    tst_visits_free(&v);
+    free(map);
+    tw_expect_valid(tw);
+}
+
+/* ---- good input -------------------------------------------------------------------------- */
+
+void conformance_new_world_is_empty_and_valid(void **state)
+{
+    (void)state;
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    tw_init(&tw, &c);
+    model m;
+    model_init(&m, &tw);
+    model_check(&m, &tw);
+    TST_CHECK(tw.ops->world_bytes(tw.w) >= tw.ops->world_size,
+              "world_bytes %zu < world_size %zu", tw.ops->world_bytes(tw.w), tw.ops->world_size);
+    model_free(&m);
+    tw_fini(&tw);
+}
+
+void conformance_created_entities_are_alive_distinct_and_hold_nothing(void **state)
+{
+    (void)state;
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    tw_init(&tw, &c);
+    model m;
+    model_init(&m, &tw);
+    for (int i = 0; i < 1000; i++) {
+        model_create(&m, &tw);
+        TST_CHECK(tw.ops->entity_count(tw.w) == m.n, "entity_count %zu after %zu creates",
+                  tw.ops->entity_count(tw.w), m.n);
+    }
+    model_check(&m, &tw); /* alive, distinct handles, nothing held, nothing visited */
+    model_free(&m);
+    tw_fini(&tw);
+}
+
+void conformance_get_returns_the_value_written_through_add(void **state)
+{
+    (void)state;
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    tw_init(&tw, &c);
+    model m;
+    model_init(&m, &tw);
+    size_t e = model_create(&m, &tw), f = model_create(&m, &tw);
+    for (ecsb_type t = 0; t < TST_TYPES; t++) {
+        model_add(&m, &tw, e, t, 1);
+        model_check(&m, &tw); /* the new value, and every earlier one, unchanged */
+    }
+    model_add(&m, &tw, f, 1, 1);
+    model_check(&m, &tw);
+    /* Values written later through get are what get returns. */
+    tw_set(&tw, m.handle[e], 2, seed_for(e, 2, 7));
+    *seed_at(&m, e, 2) = seed_for(e, 2, 7);
+    model_check(&m, &tw);
+    model_free(&m);
+    tw_fini(&tw);
+}
+
+void conformance_has_and_counts_follow_add_remove_and_destroy(void **state)
+{
+    (void)state;
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    tw_init(&tw, &c);
+    model m;
+    model_init(&m, &tw);
+    for (size_t i = 0; i < 12; i++) {
+        model_create(&m, &tw);
+        for (ecsb_type t = 0; t < TST_TYPES; t++)
+            if ((i + t) % 2)
+                model_add(&m, &tw, i, t, 1);
+        model_check(&m, &tw);
+    }
+    for (size_t i = 0; i < 12; i += 3) {
+        for (ecsb_type t = 0; t < TST_TYPES; t++)
+            if (*seed_at(&m, i, t)) {
+                model_remove(&m, &tw, i, t);
+                model_check(&m, &tw);
+            }
+        model_destroy(&m, &tw, i + 1);
+        model_check(&m, &tw);
+    }
+    model_free(&m);
+    tw_fini(&tw);
+}
+
+void conformance_values_survive_growth(void **state)
+{
+    (void)state;
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    tw_init(&tw, &c);
+    tw.check_valid = false; /* O(size) per call; model_check checks it at the end */
+    model m;
+    model_init(&m, &tw);
+    /* Values exist while every array grows, one entity at a time. */
+    for (size_t i = 0; i < 20000; i++) {
+        model_create(&m, &tw);
+        model_add(&m, &tw, i, 0, 1);
+        if (i % 2 == 0)
+            model_add(&m, &tw, i, 1, 1);
+        if (i % 3 == 0)
+            model_add(&m, &tw, i, 2, 1);
+    }
+    model_check(&m, &tw);
+    /* Then the sparser types grow on their own. */
+    for (size_t i = 0; i < m.n; i++) {
+        if (i % 2)
+            model_add(&m, &tw, i, 1, 2);
+        if (i % 3)
+            model_add(&m, &tw, i, 2, 2);
+    }
+    model_check(&m, &tw);
+    model_free(&m);
+    tw_fini(&tw);
+}
+
+/*
+ * Removing a component from one entity leaves every other entity's values alone: the check
+ * that catches a swap-remove moving the wrong element (article 003's off-by-one), whichever
+ * position is removed: the first added, the last added, the middle, then random order.
+ */
+void conformance_remove_keeps_every_other_value(void **state)
+{
+    (void)state;
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    tw_init(&tw, &c);
+    model m;
+    model_init(&m, &tw);
+    const size_t n = 100;
+    for (size_t i = 0; i < n; i++) {
+        model_create(&m, &tw);
+        for (ecsb_type t = 0; t < TST_TYPES; t++)
+            model_add(&m, &tw, i, t, 1);
+    }
+    tst_rng rng = {42};
+    for (ecsb_type t = 0; t < TST_TYPES; t++) {
+        size_t order[100];
+        for (size_t i = 0; i < n; i++)
+            order[i] = i;
+        /* first added, last added, middle, then the rest in random order */
+        size_t fixed[3] = {0, n - 1, n / 2};
+        for (int k = 0; k < 3; k++) {
+            size_t j = 0;
+            while (order[j] != fixed[k])
+                j++;
+            size_t tmp = order[k];
+            order[k] = order[j];
+            order[j] = tmp;
+        }
+        for (size_t k = 3; k < n; k++) {
+            size_t j = k + tst_rng_below(&rng, n - k);
+            size_t tmp = order[k];
+            order[k] = order[j];
+            order[j] = tmp;
+        }
+        for (size_t k = 0; k < n; k++) {
+            model_remove(&m, &tw, order[k], t);
+            model_check(&m, &tw);
+        }
+    }
+    model_free(&m);
+    tw_fini(&tw);
+}
+
+void conformance_add_after_remove_stores_the_new_value(void **state)
+{
+    (void)state;
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    tw_init(&tw, &c);
+    model m;
+    model_init(&m, &tw);
+    for (size_t i = 0; i < 40; i++) {
+        model_create(&m, &tw);
+        model_add(&m, &tw, i, 0, 1);
+        model_add(&m, &tw, i, 2, 1);
+    }
+    for (uint64_t round = 2; round < 6; round++) {
+        for (size_t i = round % 3; i < m.n; i += 3) {
+            model_remove(&m, &tw, i, 0);
+            model_remove(&m, &tw, i, 2);
+        }
+        for (size_t i = round % 3; i < m.n; i += 3) {
+            model_add(&m, &tw, i, 2, round);
+            model_add(&m, &tw, i, 0, round);
+        }
+        model_check(&m, &tw);
+    }
+    model_free(&m);
+    tw_fini(&tw);
+}
+
+/* A world with holes: mixed holders per type, some removals and destroyed entities. */
+static void build_mixed(model *m, tst_world *tw, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        model_create(m, tw);
+        if (i % 2 == 0)
+            model_add(m, tw, i, 0, 1);
+        if (i % 3 == 0)
+            model_add(m, tw, i, 1, 1);
+        if (i % 5 == 0 || i % 7 == 1)
+            model_add(m, tw, i, 2, 1);
+    }
+    for (size_t i = 0; i < n; i += 11)
+        if (*seed_at(m, i, 0))
+            model_remove(m, tw, i, 0);
+    for (size_t i = 4; i < n; i += 13)
+        model_destroy(m, tw, i);
+    /* Re-created entities land in reused slots. */
+    for (size_t k = 0; k < n / 20; k++) {
+        size_t i = model_create(m, tw);
+        model_add(m, tw, i, (ecsb_type)(k % 3), 1);
+        model_add(m, tw, i, (ecsb_type)((k + 1) % 3), 1);
+    }
+}
+
+void conformance_each_visits_every_holder_once_with_its_value(void **state)
+{
+    (void)state;
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    tw_init(&tw, &c);
+    tw.check_valid = false;
+    model m;
+    model_init(&m, &tw);
+    model_check(&m, &tw); /* no holders: no visits */
+    build_mixed(&m, &tw, 600);
+    model_check(&m, &tw);
+    for (size_t i = 0; i < m.n; i++) /* empty one type entirely */
+        if (m.alive[i] && *seed_at(&m, i, 1))
+            model_remove(&m, &tw, i, 1);
+    model_check(&m, &tw);
+    model_free(&m);
+    tw_fini(&tw);
+}
+
+typedef struct rewrite {
+    uint32_t size_a, size_b;
+    uint64_t version;
+    size_t calls;
+} rewrite;
+
+static uint64_t rewrite_seed(ecsb_entity e, uint64_t version, int which)
+{
+    return tst_mix64(e ^ (version << 40) ^ ((uint64_t)which << 60));
+}
+
+static void rewrite_each(void *ctx, ecsb_entity e, void *value)
+{
+    rewrite *r = ctx;
+    tst_pattern(value, r->size_a, rewrite_seed(e, r->version, 0));
+    r->calls++;
+}
+
+static void rewrite_join(void *ctx, ecsb_entity e, void *a, void *b)
+{
+    rewrite *r = ctx;
+    tst_pattern(a, r->size_a, rewrite_seed(e, r->version, 0));
+    tst_pattern(b, r->size_b, rewrite_seed(e, r->version, 1));
+    r->calls++;
+}
+
+void conformance_each_callback_writes_reach_the_stored_values(void **state)
+{
+    (void)state;
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    tw_init(&tw, &c);
+    tw.check_valid = false;
+    model m;
+    model_init(&m, &tw);
+    build_mixed(&m, &tw, 300);
+    for (ecsb_type t = 0; t < TST_TYPES; t++) {
+        rewrite r = {tst_sizes[t], 0, 100 + t, 0};
+        tw.ops->each(tw.w, t, rewrite_each, &r);
+        for (size_t i = 0; i < m.n; i++)
+            if (m.alive[i] && *seed_at(&m, i, t))
+                *seed_at(&m, i, t) = rewrite_seed(m.handle[i], r.version, 0);
+        model_check(&m, &tw);
+    }
+    model_free(&m);
+    tw_fini(&tw);
+}
+
+void conformance_join_visits_exactly_the_common_holders_with_both_values(void **state)
+{
+    (void)state;
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    tw_init(&tw, &c);
+    tw.check_valid = false;
+    model m;
+    model_init(&m, &tw);
+    /* model_check joins every ordered pair: both orders, the smaller set first and second. */
+    build_mixed(&m, &tw, 700);
+    model_check(&m, &tw);
+    /* Disjoint holders: joins visit nothing. */
+    for (size_t i = 0; i < m.n; i++)
+        if (m.alive[i] && *seed_at(&m, i, 0) && *seed_at(&m, i, 1))
+            model_remove(&m, &tw, i, (ecsb_type)(i % 2));
+    model_check(&m, &tw);
+    /* One type held by a single entity that also holds the others. */
+    for (size_t i = 0; i < m.n; i++)
+        if (m.alive[i] && *seed_at(&m, i, 2))
+            model_remove(&m, &tw, i, 2);
+    size_t last = model_create(&m, &tw);
+    for (ecsb_type t = 0; t < TST_TYPES; t++)
+        model_add(&m, &tw, last, t, 3);
+    model_check(&m, &tw);
+    model_free(&m);
+    tw_fini(&tw);
+}
+
+void conformance_join_callback_writes_reach_both_stored_values(void **state)
+{
+    (void)state;
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    tw_init(&tw, &c);
+    tw.check_valid = false;
+    model m;
+    model_init(&m, &tw);
+    build_mixed(&m, &tw, 400);
+    ecsb_type pairs[][2] = {{0, 1}, {1, 0}, {2, 0}, {1, 2}};
+    for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++) {
+        ecsb_type a = pairs[p][0], b = pairs[p][1];
+        rewrite r = {tst_sizes[a], tst_sizes[b], 200 + p, 0};
+        tw.ops->join(tw.w, a, b, rewrite_join, &r);
+        size_t expected = 0;
+        for (size_t i = 0; i < m.n; i++)
+            if (m.alive[i] && *seed_at(&m, i, a) && *seed_at(&m, i, b)) {
+                *seed_at(&m, i, a) = rewrite_seed(m.handle[i], r.version, 0);
+                *seed_at(&m, i, b) = rewrite_seed(m.handle[i], r.version, 1);
+                expected++;
+            }
+        TST_CHECK(r.calls == expected, "join(%u, %u) made %zu calls, want %zu", a, b, r.calls,
+                  expected);
+        model_check(&m, &tw);
+    }
+    model_free(&m);
+    tw_fini(&tw);
+}
+
+void conformance_join_of_a_type_with_itself_visits_each_holder_once(void **state)
+{
+    (void)state;
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    tw_init(&tw, &c);
+    tw.check_valid = false;
+    model m;
+    model_init(&m, &tw);
+    build_mixed(&m, &tw, 200);
+    model_check(&m, &tw); /* includes join(t, t) for every t */
+    model_free(&m);
+    tw_fini(&tw);
+}
+
+void conformance_destroy_removes_every_component(void **state)
+{
+    (void)state;
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    tw_init(&tw, &c);
+    model m;
+    model_init(&m, &tw);
+    for (size_t i = 0; i < 30; i++) {
+        model_create(&m, &tw);
+        for (ecsb_type t = 0; t < TST_TYPES; t++)
+            if (i % (t + 2) != 1)
+                model_add(&m, &tw, i, t, 1);
+    }
+    /* first, last, middle, entities with nothing and with everything */
+    size_t order[] = {0, 29, 15, 1, 7, 8, 2, 28, 14, 16, 3};
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+        model_destroy(&m, &tw, order[k]);
+        model_check(&m, &tw); /* counts drop, has false, get NULL, not visited, stale */
+    }
+    for (size_t i = 0; i < 30; i++)
+        if (m.alive[i])
+            model_destroy(&m, &tw, i);
+    model_check(&m, &tw);
+    model_free(&m);
+    tw_fini(&tw);
+}
+
+void conformance_reused_slot_gives_a_fresh_entity(void **state)
+{
+    (void)state;
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    tw_init(&tw, &c);
+    model m;
+    model_init(&m, &tw);
+    for (size_t i = 0; i < 10; i++) { /* bystanders */
+        model_create(&m, &tw);
+        model_add(&m, &tw, i, (ecsb_type)(i % 3), 1);
+    }
+    /* Destroy and re-create over and over: each new entity starts empty, old handles stay dead. */
+    size_t e = model_create(&m, &tw);
+    for (int round = 0; round < 200; round++) {
+        for (ecsb_type t = 0; t < TST_TYPES; t++)
+            model_add(&m, &tw, e, t, (uint64_t)round + 1);
+        model_destroy(&m, &tw, e);
+        e = model_create(&m, &tw);
+        for (ecsb_type t = 0; t < TST_TYPES; t++)
+            tw_expect_absent(&tw, m.handle[e], t);
+        if (round % 20 == 0)
+            model_check(&m, &tw); /* every old handle rejected, bystanders intact */
+    }
+    model_check(&m, &tw);
+    model_free(&m);
+    tw_fini(&tw);
+}
+
+void conformance_destroyed_handles_are_rejected_by_every_operation(void **state)
+{
+    (void)state;
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    tw_init(&tw, &c);
+    model m;
+    model_init(&m, &tw);
+    for (size_t i = 0; i < 50; i++) {
+        model_create(&m, &tw);
+        for (ecsb_type t = 0; t < TST_TYPES; t++)
+            model_add(&m, &tw, i, t, 1);
+    }
+    /* Destroyed, and destroyed then slot reused by an entity that holds every type. */
+    for (size_t i = 0; i < 50; i += 2)
+        model_destroy(&m, &tw, i);
+    for (size_t k = 0; k < 10; k++) {
+        size_t i = model_create(&m, &tw);
+        for (ecsb_type t = 0; t < TST_TYPES; t++)
+            model_add(&m, &tw, i, t, 1);
+    }
+    tst_snapshot before, after;
+    tst_snapshot_take(&before, &tw, m.handle, m.n);
+    for (size_t i = 0; i < m.n; i++)
+        if (!m.alive[i])
+            tw_expect_stale(&tw, m.handle[i]);
+    tst_snapshot_take(&after, &tw, m.handle, m.n);
+    const char *diff = tst_snapshot_diff(&before, &after);
+    TST_CHECK(!diff, "operations on stale handles changed the world: %s", diff);
+    tst_snapshot_free(&before);
+    tst_snapshot_free(&after);
+    model_check(&m, &tw);
+    model_free(&m);
+    tw_fini(&tw);
+}
+
+static bool is_live_handle(const model *m, ecsb_entity e)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (m->alive[i] && m->handle[i] == e)
+            return true;
+    return false;
+}
+
+void conformance_never_issued_handles_are_rejected_by_every_operation(void **state)
+{
+    (void)state;
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    tw_init(&tw, &c);
+    model m;
+    model_init(&m, &tw);
+    for (size_t i = 0; i < 64; i++) {
+        model_create(&m, &tw);
+        for (ecsb_type t = 0; t < TST_TYPES; t++)
+            model_add(&m, &tw, i, t, 1);
+    }
+    for (size_t i = 5; i < 64; i += 9)
+        model_destroy(&m, &tw, i);
+    /* Any value that is not a live handle is stale: null, crafted neighbours, random. */
+    ecsb_entity fixed[] = {ECSB_ENTITY_NULL, 1, 2, 63, 64, 65, UINT32_MAX, (uint64_t)UINT32_MAX + 1,
+                           UINT64_MAX, UINT64_MAX - 1, 1ull << 63, (1ull << 32) | 1};
+    tst_snapshot before, after;
+    tst_snapshot_take(&before, &tw, m.handle, m.n);
+    size_t tried = 0;
+    tst_rng rng = {7};
+    for (size_t k = 0; k < sizeof fixed / sizeof fixed[0] + 64 * 6 + 1000; k++) {
+        ecsb_entity e;
+        size_t j = k - sizeof fixed / sizeof fixed[0];
+        if (k < sizeof fixed / sizeof fixed[0])
+            e = fixed[k];
+        else if (j < 64 * 6) { /* a live handle with bits changed */
+            ecsb_entity h = m.handle[j / 6];
+            const ecsb_entity delta[6] = {1, 1ull << 32, 1ull << 63, 1ull << 31, 1ull << 48,
+                                          0xffffffffull};
+            e = h ^ delta[j % 6];
+        } else
+            e = tst_rng_next(&rng);
+        if (e != ECSB_ENTITY_NULL && is_live_handle(&m, e))
+            continue;
+        tw_expect_stale(&tw, e);
+        tried++;
+    }
+    TST_CHECK(tried > 1000, "test bug: only %zu never-issued handles tried", tried);
+    tst_snapshot_take(&after, &tw, m.handle, m.n);
+    const char *diff = tst_snapshot_diff(&before, &after);
+    TST_CHECK(!diff, "operations on never-issued handles changed the world: %s", diff);
+    tst_snapshot_free(&before);
+    tst_snapshot_free(&after);
+    model_check(&m, &tw);
+    model_free(&m);
+    tw_fini(&tw);
+}
+
+static void count_visit(void *ctx, ecsb_entity e, void *v)
+{
+    (void)e;
+    (void)v;
+    ++*(size_t *)ctx;
+}
+
+static void count_join_visit(void *ctx, ecsb_entity e, void *a, void *b)
+{
+    (void)e;
+    (void)a;
+    (void)b;
+    ++*(size_t *)ctx;
+}
+
+void conformance_bad_type_is_rejected_by_every_operation(void **state)
+{
+    (void)state;
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    tw_init(&tw, &c);
+    model m;
+    model_init(&m, &tw);
+    for (size_t i = 0; i < 20; i++) {
+        model_create(&m, &tw);
+        for (ecsb_type t = 0; t < TST_TYPES; t++)
+            model_add(&m, &tw, i, t, 1);
+    }
+    const ecsb_type bad[] = {TST_TYPES, TST_TYPES + 1, ECSB_MAX_TYPES - 1, ECSB_MAX_TYPES,
+                             ECSB_MAX_TYPES + 1, 0x80000000u, UINT32_MAX};
+    const ecsb_vtable *ops = tw.ops;
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        ecsb_type t = bad[k];
+        ecsb_entity e = m.handle[k];
+        void *v = &v;
+        TST_STATUS(ops->component_add(tw.w, e, t, &v), ECSB_ERR_TYPE, "component_add(bad type)");
+        TST_CHECK(v == NULL, "component_add(bad type %u) left *value_out non-NULL", t);
+        TST_STATUS(ops->component_remove(tw.w, e, t), ECSB_ERR_TYPE,
+                   "component_remove(bad type)");
+        TST_CHECK(ops->component_get(tw.w, e, t) == NULL, "component_get(bad type %u) not NULL",
+                  t);
+        TST_CHECK(!ops->component_has(tw.w, e, t), "component_has(bad type %u) true", t);
+        TST_CHECK(ops->component_count(tw.w, t) == 0, "component_count(bad type %u) %zu", t,
+                  ops->component_count(tw.w, t));
+        size_t visits = 0;
+        ops->each(tw.w, t, count_visit, &visits);
+        ops->join(tw.w, t, 0, count_join_visit, &visits);
+        ops->join(tw.w, 0, t, count_join_visit, &visits);
+        ops->join(tw.w, t, t, count_join_visit, &visits);
+        TST_CHECK(visits == 0, "each/join with bad type %u visited %zu entities", t, visits);
+        tw_expect_valid(&tw);
+    }
+    model_check(&m, &tw); /* nothing changed */
+    model_free(&m);
+    tw_fini(&tw);
+}
+
+/* ecsb.h: add checks TYPE, STALE, PRESENT, NOMEM; remove checks TYPE, STALE, ABSENT. */
+void conformance_statuses_follow_the_documented_checking_order(void **state)
+{
+    (void)state;
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    tw_init(&tw, &c);
+    model m;
+    model_init(&m, &tw);
+    size_t held = model_create(&m, &tw);
+    model_add(&m, &tw, held, 0, 1);
+    size_t dead = model_create(&m, &tw);
+    model_add(&m, &tw, dead, 0, 1);
+    model_destroy(&m, &tw, dead);
+    /* The dead entity's slot is likely reused by this one, which holds type 0. */
+    size_t heir = model_create(&m, &tw);
+    model_add(&m, &tw, heir, 0, 1);
+    const ecsb_vtable *ops = tw.ops;
+    ecsb_entity stale = m.handle[dead];
+    void *v;
+
+    TST_STATUS(ops->component_add(tw.w, stale, TST_TYPES, &v), ECSB_ERR_TYPE,
+               "add(stale entity, bad type)");
+    TST_STATUS(ops->component_add(tw.w, m.handle[held], TST_TYPES, &v), ECSB_ERR_TYPE,
+               "add(live entity, bad type)");
+    TST_STATUS(ops->component_add(tw.w, stale, 0, &v), ECSB_ERR_STALE,
+               "add(stale entity whose slot's new owner holds the type)");
+    TST_STATUS(ops->component_add(tw.w, ECSB_ENTITY_NULL, 0, &v), ECSB_ERR_STALE,
+               "add(null entity)");
+    TST_STATUS(ops->component_add(tw.w, m.handle[held], 0, &v), ECSB_ERR_PRESENT,
+               "add(live entity, held type)");
+    TST_STATUS(ops->component_remove(tw.w, stale, TST_TYPES), ECSB_ERR_TYPE,
+               "remove(stale entity, bad type)");
+    TST_STATUS(ops->component_remove(tw.w, m.handle[held], UINT32_MAX), ECSB_ERR_TYPE,
+               "remove(live entity, bad type)");
+    TST_STATUS(ops->component_remove(tw.w, stale, 0), ECSB_ERR_STALE,
+               "remove(stale entity whose slot's new owner holds the type)");
+    TST_STATUS(ops->component_remove(tw.w, stale, 1), ECSB_ERR_STALE,
+               "remove(stale entity, type nobody holds)");
+    TST_STATUS(ops->component_remove(tw.w, m.handle[held], 1), ECSB_ERR_ABSENT,
+               "remove(live entity, absent type)");
+    TST_STATUS(ops->entity_destroy(tw.w, stale), ECSB_ERR_STALE, "destroy(stale entity)");
+    model_check(&m, &tw); /* and none of it changed anything */
+    model_free(&m);
+    tw_fini(&tw);
+}
+
+void conformance_every_type_index_and_size_round_trips(void **state)
+{
+    (void)state;
+    static const uint32_t sizes[ECSB_MAX_TYPES] = {1,  2,  3,   4,   5,   7,   8,   12,
+                                                   16, 24, 33,  64,  100, 255, 512, ECSB_MAX_TYPE_SIZE};
+    tst_world tw;
+    ecsb_world_config c = tst_config(ECSB_MAX_TYPES, sizes);
+    tw_init(&tw, &c);
+    tw.check_valid = false;
+    model m;
+    model_init(&m, &tw);
+    for (size_t i = 0; i < 120; i++) {
+        model_create(&m, &tw);
+        for (ecsb_type t = 0; t < ECSB_MAX_TYPES; t++)
+            if ((i * 7 + t * 3) % 4 != 0)
+                model_add(&m, &tw, i, t, 1);
+    }
+    model_check(&m, &tw); /* 16 each() and 256 join() visit sets */
+    for (size_t i = 0; i < m.n; i += 3)
+        for (ecsb_type t = 0; t < ECSB_MAX_TYPES; t += 2)
+            if (*seed_at(&m, i, t))
+                model_remove(&m, &tw, i, t);
+    for (size_t i = 1; i < m.n; i += 10)
+        model_destroy(&m, &tw, i);
+    model_check(&m, &tw);
+    model_free(&m);
+    tw_fini(&tw);
+}
+
+void conformance_worlds_are_independent(void **state)
+{
+    (void)state;
+    static const uint32_t other_sizes[2] = {16, 4};
+    tst_world x, y;
+    ecsb_world_config cx = tst_config3(), cy = tst_config(2, other_sizes);
+    tw_init(&x, &cx);
+    tw_init(&y, &cy);
+    model mx, my;
+    model_init(&mx, &x);
+    model_init(&my, &y);
+    for (size_t i = 0; i < 300; i++) {
+        model_create(&mx, &x);
+        model_add(&mx, &x, i, (ecsb_type)(i % 3), 1);
+        model_create(&my, &y);
+        model_add(&my, &y, i, (ecsb_type)(i % 2), 2);
+        if (i % 4 == 3) {
+            model_destroy(&mx, &x, i - 1);
+            model_remove(&my, &y, i - 2, (ecsb_type)((i - 2) % 2));
+        }
+    }
+    model_check(&mx, &x);
+    model_check(&my, &y);
+    model_free(&mx);
+    tw_fini(&x);
+    model_check(&my, &y); /* releasing one world leaves the other intact */
+    model_free(&my);
+    tw_fini(&y);
+}
+
+void conformance_initial_capacity_is_a_hint_not_a_limit(void **state)
+{
+    (void)state;
+    const uint32_t caps[][2] = {{1, 0}, {10, 0}, {5000, 0}, {64, 64}, {1, 1}};
+    for (size_t k = 0; k < sizeof caps / sizeof caps[0]; k++) {
+        tst_world tw;
+        ecsb_world_config c = tst_config3();
+        c.initial_capacity = caps[k][0];
+        c.max_entities = caps[k][1];
+        tw_init(&tw, &c);
+        tw.check_valid = false;
+        model m;
+        model_init(&m, &tw);
+        size_t n = c.max_entities ? c.max_entities : 1000;
+        for (size_t i = 0; i < n; i++) {
+            model_create(&m, &tw);
+            model_add(&m, &tw, i, (ecsb_type)(i % 3), 1);
+        }
+        model_check(&m, &tw);
+        model_free(&m);
+        tw_fini(&tw);
+    }
+}
+
+/* A short random sequence of good and bad calls, world_valid after each one. */
+void conformance_world_stays_valid_after_every_operation(void **state)
+{
+    (void)state;
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    tw_init(&tw, &c);
+    model m;
+    model_init(&m, &tw);
+    tst_rng rng = {99};
+    const ecsb_vtable *ops = tw.ops;
+    for (int step = 0; step < 3000; step++) {
+        uint64_t r = tst_rng_below(&rng, 100);
+        size_t i = m.n ? tst_rng_below(&rng, m.n) : 0;
+        ecsb_type t = (ecsb_type)tst_rng_below(&rng, TST_TYPES);
+        if (m.n == 0 || r < 25 - (m.n > 200 ? 15 : 0)) {
+            model_create(&m, &tw);
+        } else if (r < 35) {
+            if (m.alive[i])
+                model_destroy(&m, &tw, i);
+            else
+                TST_STATUS(ops->entity_destroy(tw.w, m.handle[i]), ECSB_ERR_STALE, "destroy");
+        } else if (r < 70) {
+            if (m.alive[i] && !*seed_at(&m, i, t))
+                model_add(&m, &tw, i, t, (uint64_t)step);
+            else {
+                void *v;
+                TST_STATUS(ops->component_add(tw.w, m.handle[i], t, &v),
+                           m.alive[i] ? ECSB_ERR_PRESENT : ECSB_ERR_STALE, "add");
+            }
+        } else {
+            if (m.alive[i] && *seed_at(&m, i, t))
+                model_remove(&m, &tw, i, t);
+            else
+                TST_STATUS(ops->component_remove(tw.w, m.handle[i], t),
+                           m.alive[i] ? ECSB_ERR_ABSENT : ECSB_ERR_STALE, "remove");
+        }
+        TST_CHECK(ops->world_valid(tw.w), "world_valid false after step %d", step);
+    }
+    model_check(&m, &tw);
+    model_free(&m);
+    tw_fini(&tw);
+}
+
+/* ecsb.h: world_bytes = the world's allocations plus world_size. */
+void conformance_world_bytes_counts_the_world_and_its_allocations(void **state)
+{
+    (void)state;
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    tw_init(&tw, &c);
+    tw.check_valid = false;
+    model m;
+    model_init(&m, &tw);
+    for (int round = 0; round < 4; round++) {
+        size_t bytes = tw.ops->world_bytes(tw.w), want = tw.ops->world_size + tw.alloc.live_bytes;
+        TST_CHECK(bytes == want,
+                  "world_bytes %zu, want world_size %zu + allocated %zu = %zu (after %zu entities)",
+                  bytes, tw.ops->world_size, tw.alloc.live_bytes, want, m.n);
+        for (size_t k = 0; k < 3000; k++) {
+            size_t i = model_create(&m, &tw);
+            model_add(&m, &tw, i, (ecsb_type)(k % 3), 1);
+        }
+    }
+    model_free(&m);
+    tw_fini(&tw);
+}
+
+/* ---- scale ------------------------------------------------------------------------------- */
+
+#define GROWTH_N (4194304u + 3u)
+
+static uint32_t growth_a(uint32_t i) { return i * 2654435761u ^ 0x5a5a5a5au; } /* bijective */
+static uint64_t growth_b(uint32_t i) { return (uint64_t)i * 3 + 1; }
+
+typedef struct growth_sum {
+    uint64_t count, sum;
+    bool mismatch;
+} growth_sum;
+
+static void growth_each(void *ctx, ecsb_entity e, void *value)
+{
+    growth_sum *g = ctx;
+    uint32_t a;
+    memcpy(&a, value, 4);
+    (void)e;
+    g->count++;
+    g->sum += a;
+}
+
+static void growth_join(void *ctx, ecsb_entity e, void *b, void *a)
+{
+    growth_sum *g = ctx;
+    uint64_t vb;
+    uint32_t va;
+    memcpy(&vb, b, 8);
+    memcpy(&va, a, 4);
+    (void)e;
+    g->count++;
+    g->sum += vb;
+    g->mismatch |= (vb - 1) % 3 != 0 || va != growth_a((uint32_t)((vb - 1) / 3));
+}
+
+/*
+ * 4,194,307 entities, each with a 4-byte value and every 64th with an 8-byte one, grown from
+ * nothing one entity at a time: counts, spot-checked values, each() and join() totals, and a
+ * shrink at both ends.
+ */
+void conformance_grows_to_4194304_entities(void **state)
+{
+    (void)state;
+    static const uint32_t sizes[2] = {4, 8};
+    tst_world tw;
+    ecsb_world_config c = tst_config(2, sizes);
+    tw_init(&tw, &c);
+    tw.check_valid = false;
+    const ecsb_vtable *ops = tw.ops;
+    ecsb_entity *h = malloc(GROWTH_N * sizeof *h);
+    TST_CHECK(h != NULL, "test: out of memory");
+    uint64_t sum_a = 0, sum_b = 0, count_b = 0;
+    for (uint32_t i = 0; i < GROWTH_N; i++) {
+        void *v;
+        ecsb_status st = ops->entity_create(tw.w, &h[i]);
+        if (st == ECSB_OK)
+            st = ops->component_add(tw.w, h[i], 0, &v);
+        if (st != ECSB_OK) {
+            free(h);
+            TST_FAIL("entity %u: %s", i, ecsb_status_str(st));
+        }
+        uint32_t a = growth_a(i);
+        memcpy(v, &a, 4);
+        sum_a += a;
+        if (i % 64 == 5) {
+            uint64_t b = growth_b(i);
+            if ((st = ops->component_add(tw.w, h[i], 1, &v)) != ECSB_OK) {
+                free(h);
+                TST_FAIL("entity %u, type 1: %s", i, ecsb_status_str(st));
+            }
+            memcpy(v, &b, 8);
+            sum_b += b;
+            count_b++;
+        }
+    }
+    bool ok = ops->entity_count(tw.w) == GROWTH_N && ops->component_count(tw.w, 0) == GROWTH_N &&
+              ops->component_count(tw.w, 1) == count_b;
+    for (uint32_t i = 0; ok && i < GROWTH_N; i += (i < 1000 || i > GROWTH_N - 1000) ? 1 : 4099) {
+        const void *a = ops->component_get(tw.w, h[i], 0);
+        const void *b = ops->component_get(tw.w, h[i], 1);
+        uint32_t va;
+        uint64_t vb;
+        ok = a && (memcpy(&va, a, 4), va == growth_a(i)) && (b != NULL) == (i % 64 == 5) &&
+             (!b || (memcpy(&vb, b, 8), vb == growth_b(i)));
+        if (!ok)
+            printf("    entity %u: wrong value or presence\n", i);
+    }
+    growth_sum ea = {0}, jb = {0};
+    ops->each(tw.w, 0, growth_each, &ea);
+    ops->join(tw.w, 1, 0, growth_join, &jb);
+    ok = ok && ea.count == GROWTH_N && ea.sum == sum_a && jb.count == count_b &&
+         jb.sum == sum_b && !jb.mismatch;
+    /* Shrink at both ends, then the rest still holds. */
+    for (uint32_t i = 0; ok && i < 1000; i++)
+        ok = ops->entity_destroy(tw.w, h[i]) == ECSB_OK &&
+             ops->entity_destroy(tw.w, h[GROWTH_N - 1 - i]) == ECSB_OK;
+    for (uint32_t i = 1000; ok && i < GROWTH_N - 1000; i += 997) {
+        const void *a = ops->component_get(tw.w, h[i], 0);
+        uint32_t va;
+        ok = a && (memcpy(&va, a, 4), va == growth_a(i));
+    }
+    ok = ok && ops->entity_count(tw.w) == GROWTH_N - 2000 && ops->world_valid(tw.w);
+    free(h);
+    TST_CHECK(ok, "at %u entities: counts %zu/%zu/%zu (want %u/%u/%llu), each %llu visits, "
+              "join %llu visits%s, or a spot check or world_valid failed", GROWTH_N,
+              ops->entity_count(tw.w), ops->component_count(tw.w, 0),
+              ops->component_count(tw.w, 1), GROWTH_N, GROWTH_N, (unsigned long long)count_b,
+              (unsigned long long)ea.count, (unsigned long long)jb.count,
+              jb.mismatch ? " with mismatched pairs" : "");
+    tw_fini(&tw);
+}

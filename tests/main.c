@@ -1,0 +1,134 @@
+/*
+ * main.c — runs every test suite on every strategy: one cmocka group per strategy (each entry
+ * of ecsb_strategies[] plus the unregistered template), named "strategy <name>", and one
+ * group for the floor.
+ *
+ * Usage: ecsbench_tests [<strategy>|floor|all [<test-pattern>]]
+ *   <strategy>     run only that strategy's group ("floor": only the floor's)
+ *   <test-pattern> run only tests whose name matches (cmocka pattern, * and ?)
+ * Environment: ECSB_SEED=<n> [ECSB_OPS=<n>] replays one differential run (the failure message
+ * prints both); ECSB_OPS alone sets the operations of every default differential run.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/support.h"
+#include "tests/suites.h"
+
+uint64_t tst_replay_seed;
+uint64_t tst_replay_ops;
+
+#define STRATEGY_TEST(name) cmocka_unit_test_setup_teardown(name, tst_setup, tst_teardown),
+
+static const struct CMUnitTest strategy_tests[] = {
+    ECSB_CONFORMANCE_TESTS(STRATEGY_TEST)
+    ECSB_BAD_INPUT_TESTS(STRATEGY_TEST)
+#define ECSB_SCENARIO(name, summary, item, consumes)                                          \
+    {"scenario_" #name "_checksum_equals_the_floor", scenario_checksum_equals_the_floor,        \
+     tst_setup, tst_teardown, (void *)&tst_scenario_ids[ECSB_SCENARIO_##name]},
+#include "scenarios/scenarios.def"
+#undef ECSB_SCENARIO
+    ECSB_DIFFERENTIAL_TESTS(STRATEGY_TEST)
+};
+
+static const struct CMUnitTest floor_tests[] = {ECSB_FLOOR_TESTS(STRATEGY_TEST)};
+
+/* Registered strategies, then the template unless it is registered too. */
+static size_t strategies_to_test(const ecsb_strategy **out)
+{
+    size_t n = 0;
+    bool template_listed = false;
+    for (size_t i = 0; i < ecsb_strategy_count; i++) {
+        out[n++] = ecsb_strategies[i];
+        template_listed |= ecsb_strategies[i] == &ecsb_strategy_template;
+    }
+    if (!template_listed)
+        out[n++] = &ecsb_strategy_template;
+    return n;
+}
+
+static bool env_u64(const char *name, uint64_t *out)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return true;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || *end) {
+        fprintf(stderr, "ecsbench_tests: %s=%s is not a number\n", name, s);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+static void usage(FILE *f, const ecsb_strategy **list, size_t n)
+{
+    fprintf(f, "usage: ecsbench_tests [<strategy>|floor|all [<test-pattern>]]\n"
+               "  env ECSB_SEED=<n> ECSB_OPS=<n>: replay one differential run\n"
+               "strategies:");
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, " %s", list[i]->name);
+    fprintf(f, "\n");
+}
+
+int main(int argc, char **argv)
+{
+    /* Line-buffered, so the last test started is on screen when a sanitizer aborts. */
+    setvbuf(stdout, NULL, _IOLBF, 0);
+
+    const ecsb_strategy *list[64];
+    size_t n = strategies_to_test(list);
+    const char *only = argc > 1 && strcmp(argv[1], "all") != 0 ? argv[1] : NULL;
+    if (argc > 3 || (only && (strcmp(only, "-h") == 0 || strcmp(only, "--help") == 0))) {
+        usage(argc > 3 ? stderr : stdout, list, n);
+        return argc > 3 ? 2 : 0;
+    }
+    bool known = !only || strcmp(only, "floor") == 0;
+    for (size_t i = 0; i < n && !known; i++)
+        known = strcmp(list[i]->name, only) == 0;
+    if (!known) {
+        fprintf(stderr, "ecsbench_tests: unknown strategy '%s'\n", only);
+        usage(stderr, list, n);
+        return 2;
+    }
+    if (argc > 2)
+        cmocka_set_test_filter(argv[2]);
+    if (!env_u64("ECSB_SEED", &tst_replay_seed) || !env_u64("ECSB_OPS", &tst_replay_ops))
+        return 2;
+
+    /* cmocka's standard output does not name groups: name each one, and the failed ones. */
+    int failed = 0;
+    char failures[1024] = "";
+    if (!only || strcmp(only, "floor") == 0) {
+        tst_strategy = NULL;
+        printf("[==========] floor: each scenario's arithmetic on packed arrays\n");
+        int f = cmocka_run_group_tests_name("floor", floor_tests, NULL, NULL);
+        if (f)
+            snprintf(failures + strlen(failures), sizeof failures - strlen(failures),
+                     " floor (%d)", f);
+        failed += f;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (only && strcmp(list[i]->name, only) != 0)
+            continue;
+        char group[128];
+        snprintf(group, sizeof group, "strategy %s", list[i]->name);
+        tst_strategy = list[i];
+        printf("[==========] %s: %s\n", group, list[i]->summary);
+        int f = cmocka_run_group_tests_name(group, strategy_tests, NULL, NULL);
+        if (f)
+            snprintf(failures + strlen(failures), sizeof failures - strlen(failures),
+                     " %s (%d)", list[i]->name, f);
+        failed += f;
+    }
+    if (failed)
+        printf("ecsbench_tests: FAILED, %d test%s in:%s\n", failed, failed == 1 ? "" : "s",
+               failures);
+    else
+        printf("ecsbench_tests: all passed\n");
+    return failed ? 1 : 0;
+}

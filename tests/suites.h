@@ -1,0 +1,77 @@
+/*
+ * suites.h — the list of every test, suite by suite. tests/main.c runs the strategy tests
+ * once per strategy (one cmocka group each) and the floor tests once.
+ *
+ * Add a test: write `void <name>(void **state)` in its suite's file and add X(<name>) to the
+ * suite's list below. Tests get the strategy from tst_strategy (tests/support.h).
+ */
+#ifndef ECSB_TESTS_SUITES_H
+#define ECSB_TESTS_SUITES_H
+
+#include "harness/ecsb.h"
+
+/* tests/conformance.c: what every operation does on good input. */
+#define ECSB_CONFORMANCE_TESTS(X)                                                              \
+    X(conformance_new_world_is_empty_and_valid)                                                \
+    X(conformance_created_entities_are_alive_distinct_and_hold_nothing)                        \
+    X(conformance_get_returns_the_value_written_through_add)                                   \
+    X(conformance_has_and_counts_follow_add_remove_and_destroy)                                \
+    X(conformance_values_survive_growth)                                                       \
+    X(conformance_remove_keeps_every_other_value)                                              \
+    X(conformance_add_after_remove_stores_the_new_value)                                       \
+    X(conformance_each_visits_every_holder_once_with_its_value)                                \
+    X(conformance_each_callback_writes_reach_the_stored_values)                                \
+    X(conformance_join_visits_exactly_the_common_holders_with_both_values)                     \
+    X(conformance_join_callback_writes_reach_both_stored_values)                               \
+    X(conformance_join_of_a_type_with_itself_visits_each_holder_once)                          \
+    X(conformance_destroy_removes_every_component)                                             \
+    X(conformance_reused_slot_gives_a_fresh_entity)                                            \
+    X(conformance_destroyed_handles_are_rejected_by_every_operation)                           \
+    X(conformance_never_issued_handles_are_rejected_by_every_operation)                        \
+    X(conformance_bad_type_is_rejected_by_every_operation)                                     \
+    X(conformance_statuses_follow_the_documented_checking_order)                               \
+    X(conformance_every_type_index_and_size_round_trips)                                       \
+    X(conformance_worlds_are_independent)                                                      \
+    X(conformance_initial_capacity_is_a_hint_not_a_limit)                                      \
+    X(conformance_world_stays_valid_after_every_operation)                                     \
+    X(conformance_world_bytes_counts_the_world_and_its_allocations)                            \
+    X(conformance_grows_to_4194304_entities)
+
+/* tests/differential.c: long seeded random runs against a simple reference model. */
+#define ECSB_DIFFERENTIAL_TESTS(X) X(differential_matches_the_reference_model)
+
+/* tests/bad_input.c: every kind of bad input returns its status and changes nothing. */
+#define ECSB_BAD_INPUT_TESTS(X)                                                                \
+    X(bad_input_remove_of_an_absent_component_returns_absent_and_changes_nothing)              \
+    X(bad_input_add_of_a_present_component_returns_present_and_changes_nothing)                \
+    X(bad_input_operations_on_a_stale_entity_return_stale_and_change_nothing)                  \
+    X(bad_input_bad_type_returns_type_and_changes_nothing)                                     \
+    X(bad_input_create_beyond_max_entities_returns_capacity_and_changes_nothing)               \
+    X(bad_input_world_init_rejects_out_of_range_configs)                                       \
+    X(bad_input_world_init_accepts_the_config_boundaries)                                      \
+    X(bad_input_failed_world_init_leaves_nothing_to_release)                                   \
+    X(bad_input_each_failed_allocation_returns_nomem_and_changes_nothing)                      \
+    X(bad_input_allocations_failing_from_then_on_return_nomem_and_change_nothing)              \
+    X(bad_input_id_space_wrap_keeps_handles_unique_and_stale_ones_rejected)
+
+/* tests/scenarios.c: every scenario's checksum equals the floor's (one test per scenario). */
+void scenario_checksum_equals_the_floor(void **state);
+extern const ecsb_scenario_id tst_scenario_ids[ECSB_SCENARIO_COUNT];
+
+/* tests/scenarios.c: the floor itself, against a direct computation (run once). */
+#define ECSB_FLOOR_TESTS(X)                                                                    \
+    X(floor_platformer_checksum_matches_a_direct_computation)                                  \
+    X(floor_dual_iterate_checksum_matches_a_direct_computation)
+
+#define ECSB_DECLARE_TEST(name) void name(void **state);
+ECSB_CONFORMANCE_TESTS(ECSB_DECLARE_TEST)
+ECSB_DIFFERENTIAL_TESTS(ECSB_DECLARE_TEST)
+ECSB_BAD_INPUT_TESTS(ECSB_DECLARE_TEST)
+ECSB_FLOOR_TESTS(ECSB_DECLARE_TEST)
+#undef ECSB_DECLARE_TEST
+
+/* The differential suite's replay settings, from ECSB_SEED and ECSB_OPS (0 = unset). */
+extern uint64_t tst_replay_seed;
+extern uint64_t tst_replay_ops;
+
+#endif /* ECSB_TESTS_SUITES_H */

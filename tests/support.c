@@ -1,0 +1,590 @@
+/* support.c — the shared test machinery declared in tests/support.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/support.h"
+
+const ecsb_strategy *tst_strategy;
+
+const uint32_t tst_sizes[TST_TYPES] = {4, 8, 24};
+
+void tst_fail_at(const char *file, int line, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    print_error("[%s] %s:%d: %s\n", tst_strategy ? tst_strategy->name : "-", file, line, msg);
+    _fail(file, line);
+    abort(); /* _fail does not return inside a test */
+}
+
+/* ---- the test allocator ------------------------------------------------------------------ */
+
+static size_t block_find(const tst_alloc *a, const void *ptr)
+{
+    for (size_t i = 0; i < a->block_count; i++)
+        if (a->blocks[i].ptr == ptr)
+            return i;
+    return SIZE_MAX;
+}
+
+static void *tst_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size)
+{
+    tst_alloc *a = ctx;
+    (void)old_size; /* a hint only: may be smaller than the block */
+    TST_CHECK(new_size != 0, "allocator: realloc with new_size 0 (the contract says never)");
+    a->calls++;
+    if (a->fail_at && (a->calls == a->fail_at || (a->persistent && a->calls > a->fail_at))) {
+        a->failures++;
+        return NULL;
+    }
+    size_t i = SIZE_MAX, was = 0;
+    if (ptr) {
+        i = block_find(a, ptr);
+        TST_CHECK(i != SIZE_MAX, "allocator: realloc of %p, a block this world does not hold",
+                  ptr);
+        was = a->blocks[i].size;
+    } else if (a->block_count == a->block_capacity) {
+        size_t cap = a->block_capacity ? 2 * a->block_capacity : 64;
+        tst_block *b = realloc(a->blocks, cap * sizeof *b);
+        TST_CHECK(b != NULL, "test allocator: out of memory for its own table");
+        a->blocks = b;
+        a->block_capacity = cap;
+    }
+    unsigned char *p = realloc(ptr, new_size);
+    if (!p)
+        return NULL; /* a real failure: the caller must cope like with an injected one */
+    if (new_size > was)
+        memset(p + was, TST_POISON, new_size - was);
+    if (i == SIZE_MAX)
+        i = a->block_count++;
+    a->blocks[i].ptr = p;
+    a->blocks[i].size = new_size;
+    a->live_bytes = a->live_bytes - was + new_size;
+    return p;
+}
+
+static void tst_free(void *ctx, void *ptr, size_t size)
+{
+    tst_alloc *a = ctx;
+    (void)size; /* a hint only */
+    if (!ptr)
+        return;
+    size_t i = block_find(a, ptr);
+    TST_CHECK(i != SIZE_MAX, "allocator: free of %p, a block this world does not hold", ptr);
+    a->live_bytes -= a->blocks[i].size;
+    a->blocks[i] = a->blocks[--a->block_count];
+    free(ptr);
+}
+
+static void alloc_init(tst_alloc *a)
+{
+    memset(a, 0, sizeof *a);
+    a->allocator.realloc = tst_realloc;
+    a->allocator.free = tst_free;
+    a->allocator.ctx = a;
+}
+
+/* Free every block still held (after a failed test: the world that held them is gone). */
+static void alloc_release_all(tst_alloc *a)
+{
+    for (size_t i = 0; i < a->block_count; i++)
+        free(a->blocks[i].ptr);
+    free(a->blocks);
+    alloc_init(a);
+}
+
+/* ---- worlds ------------------------------------------------------------------------------ */
+
+#define MAX_OPEN_WORLDS 8
+static tst_world *open_worlds[MAX_OPEN_WORLDS];
+
+static void forget_world(tst_world *tw)
+{
+    for (int i = 0; i < MAX_OPEN_WORLDS; i++)
+        if (open_worlds[i] == tw)
+            open_worlds[i] = NULL;
+}
+
+int tst_setup(void **state)
+{
+    (void)state;
+    return 0;
+}
+
+int tst_teardown(void **state)
+{
+    (void)state;
+    /* Only a failed test leaves worlds open: free their memory without world_fini. */
+    for (int i = 0; i < MAX_OPEN_WORLDS; i++) {
+        tst_world *tw = open_worlds[i];
+        if (!tw)
+            continue;
+        alloc_release_all(&tw->alloc);
+        free(tw->w);
+        tw->w = NULL;
+        open_worlds[i] = NULL;
+    }
+    return 0;
+}
+
+ecsb_world_config tst_config(uint32_t type_count, const uint32_t *sizes)
+{
+    ecsb_world_config c;
+    memset(&c, 0, sizeof c);
+    c.type_count = type_count;
+    for (uint32_t t = 0; t < type_count && t < ECSB_MAX_TYPES; t++)
+        c.type_size[t] = sizes[t];
+    return c;
+}
+
+ecsb_world_config tst_config3(void) { return tst_config(TST_TYPES, tst_sizes); }
+
+void tw_open(tst_world *tw)
+{
+    memset(tw, 0, sizeof *tw);
+    tw->ops = tst_strategy->ops;
+    size_t size = (tw->ops->world_size + 63) & ~(size_t)63;
+    tw->w = aligned_alloc(64, size ? size : 64);
+    TST_CHECK(tw->w != NULL, "out of memory for a world of %zu bytes", tw->ops->world_size);
+    alloc_init(&tw->alloc);
+    tw->check_valid = true;
+    int i = 0;
+    while (i < MAX_OPEN_WORLDS && open_worlds[i])
+        i++;
+    TST_CHECK(i < MAX_OPEN_WORLDS, "test bug: more than %d worlds open", MAX_OPEN_WORLDS);
+    open_worlds[i] = tw;
+}
+
+ecsb_status tw_try_init(tst_world *tw, const ecsb_world_config *config)
+{
+    TST_CHECK(!tw->live, "test bug: world_init on a live world");
+    tw->config = *config;
+    tw->config.allocator = &tw->alloc.allocator;
+    memset(tw->w, TST_POISON, tw->ops->world_size); /* world_init must set every field */
+    ecsb_status st = tw->ops->world_init(tw->w, &tw->config);
+    tw->live = st == ECSB_OK;
+    return st;
+}
+
+void tw_init(tst_world *tw, const ecsb_world_config *config)
+{
+    tw_open(tw);
+    TST_STATUS(tw_try_init(tw, config), ECSB_OK, "world_init");
+    tw_expect_valid(tw);
+}
+
+void tw_fini(tst_world *tw)
+{
+    if (tw->live) {
+        tw->ops->world_fini(tw->w);
+        tw->live = false;
+    }
+    TST_CHECK(tw->alloc.block_count == 0, "leak: %zu blocks (%zu bytes) still allocated after "
+              "world_fini (or after a world_init that failed)", tw->alloc.block_count,
+              tw->alloc.live_bytes);
+    alloc_release_all(&tw->alloc);
+    free(tw->w);
+    tw->w = NULL;
+    forget_world(tw);
+}
+
+void tw_fail_in(tst_world *tw, size_t k, bool persistent)
+{
+    tw->alloc.fail_at = k ? tw->alloc.calls + k : 0;
+    tw->alloc.persistent = persistent;
+    tw->alloc.failures = 0;
+}
+
+void tw_succeed(tst_world *tw) { tw->alloc.fail_at = 0; }
+
+void tw_expect_valid(tst_world *tw)
+{
+    TST_CHECK(tw->ops->world_valid(tw->w), "world_valid returned false");
+}
+
+static void after_call(tst_world *tw, const char *what)
+{
+    if (tw->check_valid)
+        TST_CHECK(tw->ops->world_valid(tw->w), "world_valid false after %s", what);
+}
+
+ecsb_entity tw_create(tst_world *tw)
+{
+    ecsb_entity e = ECSB_ENTITY_NULL;
+    TST_STATUS(tw->ops->entity_create(tw->w, &e), ECSB_OK, "entity_create");
+    TST_CHECK(e != ECSB_ENTITY_NULL, "entity_create gave ECSB_ENTITY_NULL");
+    after_call(tw, "entity_create");
+    return e;
+}
+
+void tw_destroy(tst_world *tw, ecsb_entity e)
+{
+    TST_STATUS(tw->ops->entity_destroy(tw->w, e), ECSB_OK, "entity_destroy");
+    after_call(tw, "entity_destroy");
+}
+
+void *tw_add(tst_world *tw, ecsb_entity e, ecsb_type type, uint64_t seed)
+{
+    void *v = NULL;
+    TST_STATUS(tw->ops->component_add(tw->w, e, type, &v), ECSB_OK, "component_add");
+    TST_CHECK(v != NULL, "component_add returned ECSB_OK with a NULL value");
+    tst_pattern(v, tw->config.type_size[type], seed);
+    after_call(tw, "component_add");
+    return v;
+}
+
+void tw_remove(tst_world *tw, ecsb_entity e, ecsb_type type)
+{
+    TST_STATUS(tw->ops->component_remove(tw->w, e, type), ECSB_OK, "component_remove");
+    after_call(tw, "component_remove");
+}
+
+void tw_set(tst_world *tw, ecsb_entity e, ecsb_type type, uint64_t seed)
+{
+    void *v = tw->ops->component_get(tw->w, e, type);
+    TST_CHECK(v != NULL, "component_get returned NULL for a held component (type %u)", type);
+    tst_pattern(v, tw->config.type_size[type], seed);
+}
+
+void tw_expect_value(tst_world *tw, ecsb_entity e, ecsb_type type, uint64_t seed)
+{
+    TST_CHECK(tw->ops->entity_alive(tw->w, e), "entity 0x%llx should be alive",
+              (unsigned long long)e);
+    TST_CHECK(tw->ops->component_has(tw->w, e, type), "entity 0x%llx should hold type %u",
+              (unsigned long long)e, type);
+    const void *v = tw->ops->component_get(tw->w, e, type);
+    TST_CHECK(v != NULL, "component_get of entity 0x%llx type %u returned NULL",
+              (unsigned long long)e, type);
+    TST_CHECK(tst_pattern_is(v, tw->config.type_size[type], seed),
+              "entity 0x%llx type %u: get returned a value other than the one written",
+              (unsigned long long)e, type);
+}
+
+void tw_expect_absent(tst_world *tw, ecsb_entity e, ecsb_type type)
+{
+    TST_CHECK(tw->ops->entity_alive(tw->w, e), "entity 0x%llx should be alive",
+              (unsigned long long)e);
+    TST_CHECK(!tw->ops->component_has(tw->w, e, type), "entity 0x%llx should not hold type %u",
+              (unsigned long long)e, type);
+    TST_CHECK(tw->ops->component_get(tw->w, e, type) == NULL,
+              "component_get of entity 0x%llx type %u should be NULL (absent)",
+              (unsigned long long)e, type);
+}
+
+void tw_expect_stale(tst_world *tw, ecsb_entity e)
+{
+    const ecsb_vtable *ops = tw->ops;
+    unsigned long long h = e;
+    TST_CHECK(!ops->entity_alive(tw->w, e), "entity_alive(0x%llx) true for a stale handle", h);
+    for (ecsb_type t = 0; t < tw->config.type_count; t++) {
+        TST_CHECK(ops->component_get(tw->w, e, t) == NULL,
+                  "component_get(0x%llx, %u) not NULL for a stale handle", h, t);
+        TST_CHECK(!ops->component_has(tw->w, e, t),
+                  "component_has(0x%llx, %u) true for a stale handle", h, t);
+        void *v = &v; /* must become NULL */
+        ecsb_status st = ops->component_add(tw->w, e, t, &v);
+        TST_CHECK(st == ECSB_ERR_STALE, "component_add(0x%llx, %u): got %s, want %s", h, t,
+                  ecsb_status_str(st), ecsb_status_str(ECSB_ERR_STALE));
+        TST_CHECK(v == NULL, "component_add(0x%llx, %u) failed but left *value_out non-NULL", h,
+                  t);
+        st = ops->component_remove(tw->w, e, t);
+        TST_CHECK(st == ECSB_ERR_STALE, "component_remove(0x%llx, %u): got %s, want %s", h, t,
+                  ecsb_status_str(st), ecsb_status_str(ECSB_ERR_STALE));
+    }
+    ecsb_status st = ops->entity_destroy(tw->w, e);
+    TST_CHECK(st == ECSB_ERR_STALE, "entity_destroy(0x%llx): got %s, want %s", h,
+              ecsb_status_str(st), ecsb_status_str(ECSB_ERR_STALE));
+    after_call(tw, "operations on a stale handle");
+}
+
+/* ---- values and randomness --------------------------------------------------------------- */
+
+uint64_t tst_mix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+void tst_pattern(void *dst, size_t size, uint64_t seed)
+{
+    unsigned char *p = dst;
+    for (size_t i = 0; i < size; i += 8) {
+        uint64_t x = tst_mix64(seed * 0x100000001b3ull + i);
+        size_t n = size - i < 8 ? size - i : 8;
+        memcpy(p + i, &x, n);
+    }
+}
+
+bool tst_pattern_is(const void *p, size_t size, uint64_t seed)
+{
+    unsigned char want[ECSB_MAX_TYPE_SIZE];
+    if (size > sizeof want)
+        return false;
+    tst_pattern(want, size, seed);
+    return memcmp(p, want, size) == 0;
+}
+
+uint64_t tst_rng_next(tst_rng *r)
+{
+    r->s += 0x9e3779b97f4a7c15ull;
+    uint64_t x = r->s;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+uint64_t tst_rng_below(tst_rng *r, uint64_t n) { return tst_rng_next(r) % n; }
+
+/* ---- visits ------------------------------------------------------------------------------ */
+
+static void visits_push(tst_visits *v, ecsb_entity e, const void *a, const void *b)
+{
+    size_t rec = v->size_a + v->size_b;
+    if (v->count == v->capacity) {
+        size_t cap = v->capacity ? 2 * v->capacity : 256;
+        ecsb_entity *ents = realloc(v->entities, cap * sizeof *ents);
+        TST_CHECK(ents != NULL, "test: out of memory collecting visits");
+        v->entities = ents;
+        v->capacity = cap;
+    }
+    if ((v->count + 1) * rec > v->bytes_capacity) {
+        size_t cap = v->bytes_capacity ? 2 * v->bytes_capacity : 4096;
+        while (cap < (v->count + 1) * rec)
+            cap *= 2;
+        unsigned char *bytes = realloc(v->bytes, cap);
+        TST_CHECK(bytes != NULL, "test: out of memory collecting visits");
+        v->bytes = bytes;
+        v->bytes_capacity = cap;
+    }
+    v->entities[v->count] = e;
+    /* A NULL value pointer is a bug the comparison will show: record zeros. */
+    unsigned char *dst = v->bytes + v->count * rec;
+    if (a)
+        memcpy(dst, a, v->size_a);
+    else
+        memset(dst, 0, v->size_a);
+    if (b)
+        memcpy(dst + v->size_a, b, v->size_b);
+    else
+        memset(dst + v->size_a, 0, v->size_b);
+    v->count++;
+}
+
+static void on_each(void *ctx, ecsb_entity e, void *value) { visits_push(ctx, e, value, NULL); }
+
+static void on_join(void *ctx, ecsb_entity e, void *a, void *b) { visits_push(ctx, e, a, b); }
+
+static uint32_t size_of(const tst_world *tw, ecsb_type t)
+{
+    return t < tw->config.type_count ? tw->config.type_size[t] : 0;
+}
+
+void tst_visits_each(tst_visits *v, tst_world *tw, ecsb_type type)
+{
+    v->count = 0;
+    v->size_a = size_of(tw, type);
+    v->size_b = 0;
+    tw->ops->each(tw->w, type, on_each, v);
+}
+
+void tst_visits_join(tst_visits *v, tst_world *tw, ecsb_type a, ecsb_type b)
+{
+    v->count = 0;
+    v->size_a = size_of(tw, a);
+    v->size_b = size_of(tw, b);
+    tw->ops->join(tw->w, a, b, on_join, v);
+}
+
+const unsigned char *tst_visit_a(const tst_visits *v, size_t i)
+{
+    return v->bytes + i * (v->size_a + v->size_b);
+}
+
+const unsigned char *tst_visit_b(const tst_visits *v, size_t i)
+{
+    return tst_visit_a(v, i) + v->size_a;
+}
+
+size_t tst_visits_find(const tst_visits *v, ecsb_entity e)
+{
+    size_t found = SIZE_MAX;
+    for (size_t i = 0; i < v->count; i++)
+        if (v->entities[i] == e) {
+            TST_CHECK(found == SIZE_MAX, "entity 0x%llx visited more than once",
+                      (unsigned long long)e);
+            found = i;
+        }
+    return found;
+}
+
+void tst_visits_free(tst_visits *v)
+{
+    free(v->entities);
+    free(v->bytes);
+    memset(v, 0, sizeof *v);
+}
+
+/* ---- snapshots --------------------------------------------------------------------------- */
+
+typedef struct handle_index {
+    ecsb_entity handle;
+    uint64_t index;
+} handle_index;
+
+static int cmp_handle_index(const void *x, const void *y)
+{
+    const handle_index *a = x, *b = y;
+    return a->handle < b->handle ? -1 : a->handle > b->handle;
+}
+
+static size_t record_size; /* of the visit records being sorted */
+
+static int cmp_record(const void *x, const void *y) { return memcmp(x, y, record_size); }
+
+typedef struct buffer {
+    unsigned char *data;
+    size_t size, capacity;
+} buffer;
+
+static unsigned char *buffer_grow(buffer *b, size_t n)
+{
+    if (b->size + n > b->capacity) {
+        size_t cap = b->capacity ? b->capacity : 1024;
+        while (cap < b->size + n)
+            cap *= 2;
+        unsigned char *d = realloc(b->data, cap);
+        TST_CHECK(d != NULL, "test: out of memory taking a snapshot");
+        b->data = d;
+        b->capacity = cap;
+    }
+    unsigned char *p = b->data + b->size;
+    b->size += n;
+    return p;
+}
+
+/* Append one visit set as sorted records: tracked index (big-endian, so memcmp sorts), values. */
+static void append_visit_set(buffer *out, tst_snapshot *s, const tst_visits *v,
+                             const handle_index *map, size_t live)
+{
+    size_t rec = 8 + v->size_a + v->size_b;
+    uint64_t count = v->count;
+    memcpy(buffer_grow(out, sizeof count), &count, sizeof count);
+    size_t start = out->size;
+    for (size_t i = 0; i < v->count; i++) {
+        handle_index key = {v->entities[i], 0};
+        const handle_index *hit = bsearch(&key, map, live, sizeof *map, cmp_handle_index);
+        uint64_t index = hit ? hit->index : UINT64_MAX;
+        if (!hit)
+            s->untracked_visits++;
+        unsigned char *r = buffer_grow(out, rec);
+        for (int k = 0; k < 8; k++)
+            r[k] = (unsigned char)(index >> (56 - 8 * k));
+        memcpy(r + 8, tst_visit_a(v, i), v->size_a + v->size_b);
+    }
+    record_size = rec;
+    if (v->count > 1)
+        qsort(out->data + start, v->count, rec, cmp_record);
+}
+
+void tst_snapshot_take(tst_snapshot *s, tst_world *tw, const ecsb_entity *tracked, size_t n)
+{
+    const ecsb_vtable *ops = tw->ops;
+    void *w = tw->w;
+    uint32_t types = tw->config.type_count;
+    memset(s, 0, sizeof *s);
+    s->entity_count = ops->entity_count(w);
+    for (ecsb_type t = 0; t < types; t++)
+        s->component_count[t] = ops->component_count(w, t);
+
+    s->entity_bytes = 1;
+    for (ecsb_type t = 0; t < types; t++)
+        s->entity_bytes += 2 + tw->config.type_size[t];
+    buffer state = {0};
+    handle_index *map = malloc((n ? n : 1) * sizeof *map);
+    TST_CHECK(map != NULL, "test: out of memory taking a snapshot");
+    size_t live = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool alive = ops->entity_alive(w, tracked[i]);
+        *buffer_grow(&state, 1) = alive;
+        if (alive)
+            map[live++] = (handle_index){tracked[i], i};
+        for (ecsb_type t = 0; t < types; t++) {
+            const void *v = ops->component_get(w, tracked[i], t);
+            unsigned char *r = buffer_grow(&state, 2 + tw->config.type_size[t]);
+            r[0] = ops->component_has(w, tracked[i], t);
+            r[1] = v != NULL;
+            if (v)
+                memcpy(r + 2, v, tw->config.type_size[t]);
+            else
+                memset(r + 2, 0, tw->config.type_size[t]);
+        }
+    }
+    qsort(map, live, sizeof *map, cmp_handle_index);
+    for (size_t i = 1; i < live; i++)
+        s->duplicate_handles += map[i].handle == map[i - 1].handle;
+
+    buffer visits = {0};
+    tst_visits v = {0};
+    for (ecsb_type t = 0; t < types; t++) {
+        tst_visits_each(&v, tw, t);
+        append_visit_set(&visits, s, &v, map, live);
+    }
+    for (ecsb_type a = 0; a < types; a++)
+        for (ecsb_type b = 0; b < types; b++) {
+            tst_visits_join(&v, tw, a, b);
+            append_visit_set(&visits, s, &v, map, live);
+        }
+    tst_visits_free(&v);
+    free(map);
+    s->state = state.data;
+    s->state_bytes = state.size;
+    s->visits = visits.data;
+    s->visits_bytes = visits.size;
+    s->valid = ops->world_valid(w);
+}
+
+const char *tst_snapshot_diff(const tst_snapshot *x, const tst_snapshot *y)
+{
+    static char why[160];
+    if (x->valid != y->valid)
+        return x->valid ? "world_valid became false" : "world_valid became true";
+    if (x->entity_count != y->entity_count) {
+        snprintf(why, sizeof why, "entity_count %zu -> %zu", x->entity_count, y->entity_count);
+        return why;
+    }
+    for (int t = 0; t < (int)ECSB_MAX_TYPES; t++)
+        if (x->component_count[t] != y->component_count[t]) {
+            snprintf(why, sizeof why, "component_count(type %d) %zu -> %zu", t,
+                     x->component_count[t], y->component_count[t]);
+            return why;
+        }
+    if (x->state_bytes != y->state_bytes)
+        return "the number of tracked entities differs";
+    for (size_t i = 0; i < x->state_bytes; i++)
+        if (x->state[i] != y->state[i]) {
+            snprintf(why, sizeof why, "tracked entity #%zu: alive, has, get or its value differs",
+                     i / x->entity_bytes);
+            return why;
+        }
+    if (x->visits_bytes != y->visits_bytes ||
+        (x->visits_bytes && memcmp(x->visits, y->visits, x->visits_bytes) != 0))
+        return "the each() or join() visit sets differ";
+    if (x->untracked_visits != y->untracked_visits)
+        return "visits of untracked entities differ";
+    if (x->duplicate_handles != y->duplicate_handles)
+        return "live tracked entities sharing a handle differ";
+    return NULL;
+}
+
+void tst_snapshot_free(tst_snapshot *s)
+{
+    free(s->state);
+    free(s->visits);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,189 @@
+/*
+ * support.h — what every test suite shares: the strategy under test, a counting allocator that
+ * fails on demand, worlds made through the type-erased vtable, value patterns, visit
+ * collectors and snapshots of a world's whole observable state.
+ *
+ * Every test talks to a strategy only through ecsb_strategy.ops (the vtable) and its scenario
+ * entry points, so a strategy added to strategies/strategies.def gets every test with no test
+ * code of its own. tests/main.c runs one cmocka group per strategy and sets tst_strategy
+ * before each group.
+ */
+#ifndef ECSB_TESTS_SUPPORT_H
+#define ECSB_TESTS_SUPPORT_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "harness/ecsb.h"
+
+/* The template strategy: compiled in, not registered, tested so that it never rots. */
+extern const ecsb_strategy ecsb_strategy_template;
+
+/* The strategy the running group tests (set by tests/main.c before each group). */
+extern const ecsb_strategy *tst_strategy;
+
+/* Fail the running test with a message that names the strategy, file and line. */
+#define TST_FAIL(...) tst_fail_at(__FILE__, __LINE__, __VA_ARGS__)
+#define TST_CHECK(cond, ...)                                                                   \
+    do {                                                                                       \
+        if (!(cond))                                                                           \
+            TST_FAIL(__VA_ARGS__);                                                             \
+    } while (0)
+/* Assert a status, printing both as text. */
+#define TST_STATUS(got, want, what)                                                            \
+    do {                                                                                       \
+        ecsb_status tst_got_ = (got), tst_want_ = (want);                                              \
+        TST_CHECK(tst_got_ == tst_want_, "%s: got %s, want %s", (what), ecsb_status_str(tst_got_),         \
+                  ecsb_status_str(tst_want_));                                                   \
+    } while (0)
+
+__attribute__((format(printf, 3, 4), noreturn)) void tst_fail_at(const char *file, int line,
+                                                                   const char *fmt, ...);
+
+/* cmocka per-test fixtures: reset, and after a failure free what the test left behind. */
+int tst_setup(void **state);
+int tst_teardown(void **state);
+
+/* ---- the test allocator ------------------------------------------------------------------ */
+
+/*
+ * One per world (its ctx). Counts live blocks and bytes (a leak shows after world_fini),
+ * fills fresh bytes with TST_POISON (a strategy that reads bytes it never wrote sees the same
+ * garbage every run), and fails the k-th allocation on demand. Each realloc call is one
+ * allocation; free never fails.
+ */
+#define TST_POISON 0xa5
+
+typedef struct tst_block {
+    void *ptr;
+    size_t size;
+} tst_block;
+
+typedef struct tst_alloc {
+    ecsb_allocator allocator; /* realloc and free with ctx = this */
+    tst_block *blocks;        /* live blocks, exact sizes */
+    size_t block_count, block_capacity;
+    size_t live_bytes;
+    size_t calls;    /* realloc calls so far */
+    size_t fail_at;  /* the call number that fails; 0 = none */
+    bool persistent; /* every call after fail_at fails too */
+    size_t failures; /* injected failures since the last plan */
+} tst_alloc;
+
+/* ---- worlds through the vtable ----------------------------------------------------------- */
+
+typedef struct tst_world {
+    const ecsb_vtable *ops;
+    void *w; /* world_size bytes, 64-aligned, poisoned before world_init */
+    ecsb_world_config config;
+    tst_alloc alloc;
+    bool live;        /* world_init succeeded and world_fini has not run */
+    bool check_valid; /* the tw_ helpers assert world_valid after every call */
+} tst_world;
+
+/* Sizes 4, 8, 24: the three component types most tests use. */
+#define TST_TYPES 3
+extern const uint32_t tst_sizes[TST_TYPES];
+
+/* A config with the given types, everything else 0 (defaults). */
+ecsb_world_config tst_config(uint32_t type_count, const uint32_t *sizes);
+/* The usual config: TST_TYPES types of tst_sizes. */
+ecsb_world_config tst_config3(void);
+
+/*
+ * Memory and an allocator for a world, not yet initialised. The tst_world must stay where it
+ * is until tw_close/tw_fini (the world holds a pointer to its allocator).
+ */
+void tw_open(tst_world *tw);
+/* world_init with tw's allocator (whatever config->allocator says); memory poisoned first. */
+ecsb_status tw_try_init(tst_world *tw, const ecsb_world_config *config);
+/* tw_open + tw_try_init that must succeed. */
+void tw_init(tst_world *tw, const ecsb_world_config *config);
+/* world_fini (when live), check that every block was freed, release the memory. */
+void tw_fini(tst_world *tw);
+
+/* Allocation failure plans for tw's allocator: fail the k-th call from now (1 = the next). */
+void tw_fail_in(tst_world *tw, size_t k, bool persistent);
+void tw_succeed(tst_world *tw);
+
+/* The operations, asserting success (and world_valid when tw->check_valid). */
+ecsb_entity tw_create(tst_world *tw);
+void tw_destroy(tst_world *tw, ecsb_entity e);
+/* Add `type`, fill its value with tst_pattern(seed); returns the storage. */
+void *tw_add(tst_world *tw, ecsb_entity e, ecsb_type type, uint64_t seed);
+void tw_remove(tst_world *tw, ecsb_entity e, ecsb_type type);
+/* Overwrite a held value through get with tst_pattern(seed). */
+void tw_set(tst_world *tw, ecsb_entity e, ecsb_type type, uint64_t seed);
+/* Assert the entity is alive and holds `type` with the value tst_pattern(seed). */
+void tw_expect_value(tst_world *tw, ecsb_entity e, ecsb_type type, uint64_t seed);
+/* Assert the entity is alive and does not hold `type`. */
+void tw_expect_absent(tst_world *tw, ecsb_entity e, ecsb_type type);
+void tw_expect_valid(tst_world *tw);
+/* Assert every operation rejects `e` as stale (alive, get, has, add, remove, destroy). */
+void tw_expect_stale(tst_world *tw, ecsb_entity e);
+
+/* ---- values and randomness --------------------------------------------------------------- */
+
+uint64_t tst_mix64(uint64_t x);
+/* Deterministic bytes from a seed: distinct seeds give distinct values (for sizes >= 4). */
+void tst_pattern(void *dst, size_t size, uint64_t seed);
+bool tst_pattern_is(const void *p, size_t size, uint64_t seed);
+
+typedef struct tst_rng {
+    uint64_t s;
+} tst_rng;
+uint64_t tst_rng_next(tst_rng *r);
+/* Uniform in [0, n), n > 0. */
+uint64_t tst_rng_below(tst_rng *r, uint64_t n);
+
+/* ---- visits ------------------------------------------------------------------------------ */
+
+/* Every entity one each()/join() call visited, in order, with copies of its values. */
+typedef struct tst_visits {
+    size_t count;
+    size_t size_a, size_b; /* size_b 0 for each() */
+    ecsb_entity *entities;
+    unsigned char *bytes; /* per visit: size_a bytes of a, then size_b bytes of b */
+    size_t capacity, bytes_capacity;
+} tst_visits;
+
+void tst_visits_each(tst_visits *v, tst_world *tw, ecsb_type type);
+void tst_visits_join(tst_visits *v, tst_world *tw, ecsb_type a, ecsb_type b);
+const unsigned char *tst_visit_a(const tst_visits *v, size_t i);
+const unsigned char *tst_visit_b(const tst_visits *v, size_t i);
+/* Index of the one visit of `e`, or SIZE_MAX; fails the test when `e` was visited twice. */
+size_t tst_visits_find(const tst_visits *v, ecsb_entity e);
+void tst_visits_free(tst_visits *v);
+
+/* ---- snapshots --------------------------------------------------------------------------- */
+
+/*
+ * Everything a world shows through the vtable about a list of tracked entities: the counts,
+ * each tracked entity's alive/has/get for every type, the visit sets of each(t) for every type
+ * and join(a, b) for every ordered pair, and world_valid. Visits are recorded by position in
+ * the tracked list, not by handle, so two worlds that did the same things compare equal even
+ * when their handles differ.
+ */
+typedef struct tst_snapshot {
+    size_t entity_count;
+    size_t component_count[ECSB_MAX_TYPES];
+    unsigned char *state; /* per tracked entity: alive, then per type: has, got, value */
+    size_t state_bytes, entity_bytes;
+    unsigned char *visits; /* every visit set, each sorted, one after another */
+    size_t visits_bytes;
+    size_t untracked_visits;  /* visits of entities that are not live tracked ones */
+    size_t duplicate_handles; /* live tracked entities sharing a handle */
+    bool valid;
+} tst_snapshot;
+
+void tst_snapshot_take(tst_snapshot *s, tst_world *tw, const ecsb_entity *tracked, size_t n);
+/* NULL when equal, else a description of the first difference (static buffer). */
+const char *tst_snapshot_diff(const tst_snapshot *before, const tst_snapshot *after);
+void tst_snapshot_free(tst_snapshot *s);
+
+#endif /* ECSB_TESTS_SUPPORT_H */
