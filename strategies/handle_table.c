@@ -204,16 +204,22 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
 
 /* ---- entities ---------------------------------------------------------------------------- */
 
+/*
+ * The hot functions below read the world's fields into locals before their first store: a
+ * store through a uint32_t or ht_ref pointer may alias those fields as far as the compiler
+ * knows, and would otherwise force every later field to be loaded again.
+ */
 ECSB_INLINE ecsb_status entity_create(world *w, ecsb_entity *out)
 {
     *out = ECSB_ENTITY_NULL;
-    if (ECSB_UNLIKELY(w->live >= w->max_entities))
+    uint32_t live = w->live, head = w->free_record;
+    if (ECSB_UNLIKELY(live >= w->max_entities))
         return ECSB_ERR_CAPACITY;
-    uint32_t r;
-    ht_ref *rec;
-    if (w->free_record != HT_END) {
-        r = w->free_record - 1;
-        rec = record_at(w, r);
+    uint32_t r, generation;
+    if (head != HT_END) {
+        r = head - 1;
+        ht_ref *rec = record_at(w, r);
+        generation = rec[0].generation;
         w->free_record = rec[0].index;
         rec[0].index = 0; /* live; its handles were cleared when it was destroyed */
     } else {
@@ -222,36 +228,57 @@ ECSB_INLINE ecsb_status entity_create(world *w, ecsb_entity *out)
             if (st != ECSB_OK)
                 return st;
         }
-        r = w->records_used++;
-        rec = record_at(w, r);
-        rec[0] = (ht_ref){0, 1};
-        memset(rec + 1, 0, (size_t)w->type_count * sizeof *rec);
+        r = w->records_used;
+        ht_ref *rec = record_at(w, r);
+        size_t handles = w->type_count;
+        w->records_used = r + 1;
+        generation = 1;
+        rec[0] = (ht_ref){0, generation};
+        memset(rec + 1, 0, handles * sizeof *rec);
     }
-    w->live++;
-    *out = ecsb_handle_make(r, rec[0].generation);
+    w->live = live + 1;
+    *out = ecsb_handle_make(r, generation);
     return ECSB_OK;
 }
 
-/* Detach the component `h` (valid, held by record `rec`) of type ty: swap-remove, free slot. */
-ECSB_INLINE void detach(world *w, ht_type *ty, uint32_t t, ht_ref *rec, ht_ref h)
+/* Copy one value; the usual sizes become plain moves instead of a memcpy call. */
+ECSB_INLINE void copy_value(unsigned char *restrict dst, const unsigned char *restrict src,
+                            size_t size)
 {
-    uint32_t pos = ty->slots[h.index].index;
-    uint32_t last = --ty->count;
+    switch (size) {
+    case 4: memcpy(dst, src, 4); break;
+    case 8: memcpy(dst, src, 8); break;
+    case 16: memcpy(dst, src, 16); break;
+    default: memcpy(dst, src, size); break;
+    }
+}
+
+/* Detach the component `h` (valid, held by record `rec`) of type t: swap-remove, free slot. */
+ECSB_INLINE void detach(world *w, uint32_t t, ht_ref *rec, ht_ref h)
+{
+    ht_type *ty = &w->types[t];
+    ht_ref *slots = ty->slots;
+    uint32_t *owners = ty->owners;
+    unsigned char *values = ty->values;
+    size_t size = ty->size;
+    uint32_t last = ty->count - 1, free_slot = ty->free_slot;
+    uint32_t pos = slots[h.index].index;
     if (pos != last) {
         /* Fill the hole with the tail value and point the tail's slot at its new place. */
-        uint32_t mover = ty->owners[last];
-        size_t size = ty->size;
-        memcpy(ty->values + (size_t)pos * size, ty->values + (size_t)last * size, size);
-        ty->owners[pos] = mover;
-        ty->slots[record_at(w, mover)[1 + t].index].index = pos;
+        uint32_t mover = owners[last];
+        uint32_t mover_slot = record_at(w, mover)[1 + t].index;
+        copy_value(values + (size_t)pos * size, values + (size_t)last * size, size);
+        owners[pos] = mover;
+        slots[mover_slot].index = pos;
     }
+    ty->count = last;
     uint32_t next = h.generation + 1;
-    if (ECSB_UNLIKELY(next == 0)) {
-        ty->slots[h.index] = (ht_ref){0, 0}; /* generation used up: retired, never reused */
-        ty->retired++;
-    } else {
-        ty->slots[h.index] = (ht_ref){ty->free_slot, next};
+    if (ECSB_LIKELY(next != 0)) {
+        slots[h.index] = (ht_ref){free_slot, next};
         ty->free_slot = h.index;
+    } else {
+        slots[h.index] = (ht_ref){0, 0}; /* generation used up: retired, never reused */
+        ty->retired++;
     }
     rec[1 + t] = (ht_ref){0, 0};
 }
@@ -261,19 +288,20 @@ ECSB_INLINE ecsb_status entity_destroy(world *w, ecsb_entity e)
     ht_ref *rec = live_record(w, e);
     if (ECSB_UNLIKELY(!rec))
         return ECSB_ERR_STALE;
-    for (uint32_t t = 0; t < w->type_count; t++) {
+    for (uint32_t t = 0, k = w->type_count; t < k; t++) {
         ht_ref h = rec[1 + t];
         if (h.generation)
-            detach(w, &w->types[t], t, rec, h);
+            detach(w, t, rec, h);
     }
-    w->live--;
+    uint32_t live = w->live, head = w->free_record;
     uint32_t next = rec[0].generation + 1;
-    if (ECSB_UNLIKELY(next == 0)) {
+    w->live = live - 1;
+    if (ECSB_LIKELY(next != 0)) {
+        rec[0] = (ht_ref){head, next};
+        w->free_record = ecsb_handle_index(e) + 1;
+    } else {
         rec[0] = (ht_ref){HT_END, 0}; /* generation used up: retired, never reused */
         w->retired_records++;
-    } else {
-        rec[0] = (ht_ref){w->free_record, next};
-        w->free_record = ecsb_handle_index(e) + 1;
     }
     return ECSB_OK;
 }
@@ -305,22 +333,28 @@ ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void
     if (ECSB_UNLIKELY(ty->count == ty->dense_cap) &&
         (st = grow_dense(w, ty, (size_t)ty->count + 1)) != ECSB_OK)
         return st;
-    if (ECSB_UNLIKELY(ty->free_slot == 0 && ty->slots_used == ty->slot_cap) &&
-        (st = grow_slots(w, ty, (size_t)ty->slots_used + 1)) != ECSB_OK)
-        return st;
-    uint32_t s = ty->free_slot, generation;
-    if (s != 0) {
-        ty->free_slot = ty->slots[s].index;
-        generation = ty->slots[s].generation;
+    uint32_t s = ty->free_slot, pos = ty->count, generation;
+    ht_ref *slots = ty->slots;
+    if (ECSB_LIKELY(s != 0)) {
+        ht_ref free = slots[s];
+        ty->free_slot = free.index;
+        generation = free.generation;
     } else {
+        if (ECSB_UNLIKELY(ty->slots_used == ty->slot_cap)) {
+            if ((st = grow_slots(w, ty, (size_t)ty->slots_used + 1)) != ECSB_OK)
+                return st;
+            slots = ty->slots;
+        }
         s = ty->slots_used++;
         generation = 1;
     }
-    uint32_t pos = ty->count++;
-    ty->slots[s] = (ht_ref){pos, generation};
-    ty->owners[pos] = ecsb_handle_index(e);
+    uint32_t *owners = ty->owners;
+    unsigned char *value = ty->values + (size_t)pos * ty->size;
+    ty->count = pos + 1;
+    slots[s] = (ht_ref){pos, generation};
+    owners[pos] = ecsb_handle_index(e);
     rec[1 + t] = (ht_ref){s, generation};
-    *value_out = ty->values + (size_t)pos * ty->size;
+    *value_out = value;
     return ECSB_OK;
 }
 
@@ -331,11 +365,10 @@ ECSB_INLINE ecsb_status component_remove(world *w, ecsb_entity e, ecsb_type t)
     ht_ref *rec = live_record(w, e);
     if (ECSB_UNLIKELY(!rec))
         return ECSB_ERR_STALE;
-    ht_type *ty = &w->types[t];
     ht_ref h = rec[1 + t];
-    if (ECSB_UNLIKELY(!handle_valid(ty, h)))
+    if (ECSB_UNLIKELY(!handle_valid(&w->types[t], h)))
         return ECSB_ERR_ABSENT;
-    detach(w, ty, t, rec, h);
+    detach(w, t, rec, h);
     return ECSB_OK;
 }
 
