@@ -24,12 +24,15 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=scripts/lib.sh
+# shellcheck source=scripts/lib.sh disable=SC1091
 . "$here/lib.sh"
 
 bin=${1:-}
-[ -n "$bin" ] || ecsb_usage_error "no ecsbench binary given; usage: scripts/bench.sh build/ecsbench [ecsbench flags...] (or: make bench)"
-[ -f "$bin" ] && [ -x "$bin" ] || ecsb_usage_error "$bin is not an executable file; build it first: make build/ecsbench"
+[ -n "$bin" ] ||
+  ecsb_usage_error "no ecsbench binary given; usage: scripts/bench.sh build/ecsbench [flags...] (or: make bench)"
+if [ ! -f "$bin" ] || [ ! -x "$bin" ]; then
+  ecsb_usage_error "$bin is not an executable file; build it first: make build/ecsbench"
+fi
 shift
 
 PYTHON=${PYTHON:-/usr/bin/python3}
@@ -56,7 +59,9 @@ while [ -e "$RESULTS_DIR/$run_id" ] || [ -e "$PLOTS_DIR/$run_id" ] ||
   run_id=$base-$k
 done
 
-# lib.sh names folders with ecsb_new_run_id; pin it to this run's id for these two calls.
+# lib.sh names folders with ecsb_new_run_id; pin it to this run's id for these two calls
+# (they run in command substitutions, so the override does not outlive them).
+# shellcheck disable=SC2317  # called indirectly, by lib.sh
 with_run_id() { ecsb_new_run_id() { printf '%s\n' "$run_id"; }; "$@"; }
 
 child="" staging="" published=""
@@ -124,7 +129,8 @@ fi
 
 if [ -f "$here/plots.sh" ]; then
   bash "$here/plots.sh" "$final" ||
-    echo "bench: warning: scripts/plots.sh $final failed; the results are complete, redraw with: make plots RUN=$final" >&2
+    echo "bench: warning: scripts/plots.sh $final failed; the results are complete;" \
+      "redraw with: make plots RUN=$final" >&2
 else
   echo "bench: scripts/plots.sh is not there yet: no plots drawn" >&2
 fi
@@ -136,5 +142,6 @@ echo "  results: $final/ (raw.json, results.csv, errors.csv, summary.md, console
 echo "  plots:   $PLOTS_DIR/$final_id/"
 echo "  summary: $final/summary.md"
 if [ "$errors" -gt 0 ]; then
-  echo "  WARNING: $errors benchmark(s) failed their checksum check or a status: see $final/errors.csv"
+  echo "  WARNING: $errors benchmark(s) failed their checksum check or a status:" \
+    "see $final/errors.csv"
 fi

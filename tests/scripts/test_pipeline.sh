@@ -8,7 +8,7 @@
 # Environment: BUILD (folder holding ecsbench), PYTHON, ECSB_TEST_SIZES (default 256,4000).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$top"
+cd "$top" || exit 1
 bin=${BUILD:-build}/ecsbench
 PYTHON=${PYTHON:-/usr/bin/python3}
 [ -x "$bin" ] || { echo "test_pipeline: $bin missing; run make build/ecsbench" >&2; exit 1; }
@@ -113,6 +113,7 @@ leftover=$(find "$RESULTS_DIR" -maxdepth 1 -name '.incomplete-*')
 [ -z "$leftover" ] || fail "staging folder left behind: $leftover"
 
 # ---- a taken name is never overwritten: every id of the next seconds is taken --------------
+# shellcheck source=scripts/lib.sh disable=SC1091
 . scripts/lib.sh
 host=$(ecsb_new_run_id)
 host=${host#*Z-}
@@ -137,23 +138,27 @@ esac
 
 # ---- interrupted runs publish nothing -----------------------------------------------------
 interrupt() { # SIGNAL: start a long run, signal it once it is staged, check nothing stayed
-  local sig=$1 pid i count
+  local sig=$1 pid count kids kid
   count=$(find "$RESULTS_DIR" -mindepth 1 -maxdepth 1 | wc -l)
   set -m # own process group, so SIGINT is not ignored as it is for plain background jobs
   ECSB_BENCH_ARGS="--ecsb_sizes=4000 --benchmark_min_time=30" scripts/bench.sh "$bin" >"$tmp/log3" 2>&1 &
   pid=$!
   set +m
-  for i in $(seq 100); do
+  for _ in $(seq 100); do
     grep -q "progress\|ecsbench: run" "$tmp/log3" 2>/dev/null && break
     sleep 0.1
   done
+  kids=$(pgrep -P "$pid")
   kill -"$sig" "$pid"
   wait "$pid"
   local rc=$?
   [ "$rc" -ne 0 ] || fail "$sig: interrupted bench.sh exited 0"
   [ -z "$(find "$RESULTS_DIR" -maxdepth 1 -name '.incomplete-*')" ] || fail "$sig: staging folder left"
   [ "$(find "$RESULTS_DIR" -mindepth 1 -maxdepth 1 | wc -l)" -eq "$count" ] || fail "$sig: something was published"
-  pgrep -f -- "--benchmark_min_time=30" >/dev/null && fail "$sig: ecsbench still running"
+  [ -n "$kids" ] || fail "$sig: bench.sh had not started ecsbench"
+  for kid in $kids; do
+    ! kill -0 "$kid" 2>/dev/null || fail "$sig: bench.sh's child $kid is still running"
+  done
   grep -q "nothing was published" "$tmp/log3" || fail "$sig: no message: $(tail -n 3 "$tmp/log3")"
 }
 interrupt INT
