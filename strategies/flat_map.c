@@ -1,83 +1,250 @@
 /*
- * flat_map — PLACEHOLDER (a copy of the template) until the real strategy lands.
+ * flat_map — per component type, parallel vectors of entity ids and values sorted by id
+ * (article 002, "Approach 3: Flat map").
  *
- * Idea: entity slots with a generation each (handle = slot index + generation); per component
- * type, a value array indexed by slot and a byte per slot saying "present". Destroyed slots go
- * on a LIFO free list threaded through `next_free`.
+ * Idea: an entity is a 32-bit id from a counter that never goes back, so a new entity's id is
+ * the largest alive and its components append at the end of every vector; the article's
+ * platformer removes near the end too, so adds and removes shift only a few elements. A sorted
+ * vector of live ids (with each one's epoch, below) rejects destroyed and stale handles. A
+ * lookup probes the last 8 ids of a vector in one branch-free step (the count of ids >= the
+ * target gives the position when the target lies in that window: the article's backwards scan
+ * with early exit, without its loop), else binary-searches the rest: never worse than
+ * O(log n). A join is a merge-intersection of two sorted id vectors; where 256 consecutive ids
+ * of one side form a dense run, the other side's ids in that range index it directly (no
+ * compare chain), and when one side is 16x smaller it gallops (exponential search) through the
+ * larger one.
  *
- * Costs: create/destroy O(1) (destroy also clears K presence bytes); add/remove/get/has O(1),
- * one generation check plus one presence byte; each/join walk every slot ever used,
- * O(highest slot), whether or not it holds the type.
- * Memory per entity: 8 B (generation + free link) + per type (size + 1) B, for every slot ever
- * used, live or not.
- * Wins: nothing in particular, it is the readable baseline. Loses: sparse types and joins over
- * few holders, since it scans every slot.
+ * Costs (n = holders of the type, L = live entities, K = type count, d = distance of the
+ * element from the end of its vector):
+ *   create   O(1) amortised, an append (after an id wrap, see below: O(log L + d) insert);
+ *   destroy  O(K (log n + d)) searches and shifts, plus O(log L + d) in the live vector;
+ *            O(K) in the article's pattern, where everything dies near the end;
+ *   add      O(log n + d) search plus a shift of d elements; O(1) at the end;
+ *   remove   O(log n + d), same; get/has O(1) within the last 8 ids, else O(log n)
+ *            (plus an O(log L) liveness search while entities of an earlier epoch live);
+ *   each     O(n), one sequential walk of ids and values;
+ *   join     O(na + nb) merge; O(na/256 + matches) over a dense run of one side;
+ *            O(small * log(large/small)) galloping when one side is 16x smaller.
+ * Memory per entity: 8 B in the live vector (id + epoch) + per held type (4 + size) B; vectors
+ * grow by doubling and never shrink, so up to twice that.
+ * Wins: joins (two sequential streams, no pointer chasing), iteration, memory (no holes: bytes
+ * follow the holders, not the highest id), churn at the end of the id range (the platformer).
+ * Loses: adds and removes in the middle of a long vector (an O(d) shift each), random get/has
+ * on large types (a binary search, one cache miss per level at DRAM sizes), and creation after
+ * the id counter wrapped (an insertion instead of an append).
  *
- * To add your strategy (README "Add a strategy" has the whole path):
- *   1. cp strategies/template.c strategies/<name>.c; replace this comment with yours.
- *   2. Change the data layout and the functions below; keep their names and signatures
- *      (harness/strategy.h lists them with the statuses each must return).
- *   3. Set ECSB_STRATEGY_NAME to <name> at the bottom; add ECSB_STRATEGY(<name>) to
- *      strategies/strategies.def.
- *   4. make test (the conformance and differential suites run on it), then make bench.
- * This file itself is compiled and tested by make test (as strategy "template") but is not
- * in the benchmark registry.
+ * Ids and wrap-around: a handle is id (low 32 bits) + epoch (high 32 bits). The counter starts
+ * at config->first_id (default 1; id 0 of epoch 0 would be the null handle) and counts up to
+ * UINT32_MAX within epoch 0. When it runs out it wraps: the epoch goes up by one and the counter
+ * restarts at 0, skipping ids still alive; every entity alive at that moment is "old" (its
+ * epoch is below the current one) and keeps its id and its epoch, stored beside its id in the
+ * live vector. An id is issued at most once per epoch, so a handle names a live entity exactly
+ * when its id is in the live vector with the same epoch: a stale handle to a recycled id is
+ * rejected. After a wrap a new id may be below live ones and is inserted in sorted position
+ * (correct, slower); once the counter passes the largest live id, creation appends again.
+ * While no old entity lives, every live epoch is the current one, so get/has/remove confirm a
+ * handle with one compare instead of a liveness search, and each/join build handles directly.
+ * ECSB_ERR_CAPACITY when max_entities are live, or (after 2^32 wraps, i.e. 2^64 creations:
+ * never in practice) when the epoch would overflow. The id space itself cannot fill up:
+ * at most ECSB_MAX_ENTITIES (2^31 - 1) ids are live, so a wrap always finds a free id.
  */
 #include "harness/strategy.h"
 
-#define TEMPLATE_RETIRED UINT32_MAX /* a slot whose generation is used up is never reused */
-#define TEMPLATE_NO_SLOT UINT32_MAX
+#define FLAT_MAP_PROBE 8           /* ids probed at the end of a vector before binary search */
+#define FLAT_MAP_DENSE_BLOCK 256   /* ids per dense-run check in a join */
+#define FLAT_MAP_GALLOP_RATIO 16   /* a join gallops when one side is this much smaller */
+#define FLAT_MAP_NOT_FOUND SIZE_MAX
+
+/* One component type: ids[0, count) strictly increasing, values[i] belongs to ids[i]. */
+typedef struct column {
+    uint32_t *ids;
+    unsigned char *values;
+    size_t count;
+    size_t cap;        /* min(ids_cap, values_cap): room for this many holders */
+    size_t ids_cap;    /* elements allocated in ids */
+    size_t values_cap; /* elements allocated in values */
+    size_t size;       /* bytes per value */
+} column;
 
 typedef struct world {
     const ecsb_allocator *alloc;
     uint32_t type_count;
-    uint32_t type_size[ECSB_MAX_TYPES];
     uint32_t max_entities;
-    uint32_t slots;       /* slots ever used: [0, slots) */
-    uint32_t capacity;    /* slots allocated */
-    uint32_t live;        /* live entities */
-    uint32_t free_head;   /* first free slot, TEMPLATE_NO_SLOT if none */
-    uint32_t *generation; /* per slot; the live entity's generation, bumped on destroy */
-    uint32_t *next_free;  /* per slot: next free slot while free */
-    uint8_t *present[ECSB_MAX_TYPES]; /* per type, per slot: 1 when held */
-    unsigned char *values[ECSB_MAX_TYPES]; /* per type, per slot: the value */
-    size_t held[ECSB_MAX_TYPES];          /* per type: holders */
+    uint32_t first_id;    /* the first id of epoch 0 (>= 1) */
+    uint32_t epoch;       /* times the counter has wrapped */
+    uint64_t next_id;     /* the next id to try, 0 .. 2^32 (2^32: wrap on the next create) */
+    uint32_t *live_id;    /* live entities' ids, strictly increasing */
+    uint32_t *live_epoch; /* live_epoch[i] is the epoch live_id[i] was issued in */
+    size_t live_count;
+    size_t live_cap;      /* min(live_id_cap, live_epoch_cap) */
+    size_t live_id_cap, live_epoch_cap;
+    size_t old_live;      /* live entities whose epoch is below the current one */
+    column col[ECSB_MAX_TYPES];
 } world;
 
-/* The slot a handle names, or TEMPLATE_NO_SLOT when it is not a live entity. */
-ECSB_INLINE uint32_t live_slot(const world *w, ecsb_entity e)
+/* ---- searching sorted id vectors ----------------------------------------------------------- */
+
+/* The first index in ids[0, n) whose id is >= key (n when none), branch-free halving. */
+ECSB_INLINE size_t binary_lower_bound(const uint32_t *ids, size_t n, uint32_t key)
 {
-    uint32_t i = ecsb_handle_index(e);
-    if (i >= w->slots || w->generation[i] != ecsb_handle_generation(e) || w->next_free[i] != 0)
-        return TEMPLATE_NO_SLOT;
-    return i;
+    if (n == 0)
+        return 0;
+    const uint32_t *base = ids;
+    while (n > 1) {
+        size_t half = n / 2;
+        base = base[half] < key ? base + half : base;
+        n -= half;
+    }
+    return (size_t)(base - ids) + (*base < key);
 }
 
-static ecsb_status grow(world *w, size_t needed)
+/* The first index in ids[0, n) whose id is > key (n when none). */
+ECSB_INLINE size_t binary_upper_bound(const uint32_t *ids, size_t n, uint32_t key)
 {
-    size_t cap = ecsb_grow_capacity(w->capacity, needed, w->max_entities);
+    if (n == 0)
+        return 0;
+    const uint32_t *base = ids;
+    while (n > 1) {
+        size_t half = n / 2;
+        base = base[half] <= key ? base + half : base;
+        n -= half;
+    }
+    return (size_t)(base - ids) + (*base <= key);
+}
+
+/*
+ * The first index in ids[0, n) whose id is >= key. The last FLAT_MAP_PROBE ids are probed
+ * first, in one step without branches: the ids >= key form a suffix, so when fewer than all of
+ * the probed ones are >= key their count places key. Otherwise binary search the rest.
+ */
+ECSB_INLINE size_t find_pos(const uint32_t *ids, size_t n, uint32_t key)
+{
+    if (ECSB_LIKELY(n >= FLAT_MAP_PROBE)) {
+        const uint32_t *tail = ids + n - FLAT_MAP_PROBE;
+        unsigned ge = 0;
+        for (unsigned k = 0; k < FLAT_MAP_PROBE; k++)
+            ge += tail[k] >= key;
+        if (ECSB_LIKELY(ge < FLAT_MAP_PROBE))
+            return n - ge;
+        n -= FLAT_MAP_PROBE;
+    }
+    return binary_lower_bound(ids, n, key);
+}
+
+/* The first index >= from in ids[0, n) whose id is >= key, given ids[from - 1] < key. */
+ECSB_INLINE size_t gallop(const uint32_t *ids, size_t from, size_t n, uint32_t key)
+{
+    size_t lo = from, hi = from, step = 1;
+    while (hi < n && ids[hi] < key) {
+        lo = hi + 1;
+        hi += step;
+        step *= 2;
+    }
+    if (hi > n)
+        hi = n;
+    return lo + binary_lower_bound(ids + lo, hi - lo, key);
+}
+
+/* ---- liveness --------------------------------------------------------------------------- */
+
+/* The live-vector index of the entity a handle names, or FLAT_MAP_NOT_FOUND. */
+ECSB_INLINE size_t live_find(const world *w, ecsb_entity e)
+{
+    uint32_t id = ecsb_handle_index(e);
+    size_t n = w->live_count;
+    size_t i = find_pos(w->live_id, n, id);
+    if (i < n && w->live_id[i] == id && w->live_epoch[i] == ecsb_handle_generation(e))
+        return i;
+    return FLAT_MAP_NOT_FOUND;
+}
+
+/*
+ * Whether a handle whose id holds a component is that component's live owner. Component ids
+ * are always live, so while no old entity lives the epoch alone decides.
+ */
+ECSB_INLINE bool owner_matches(const world *w, ecsb_entity e)
+{
+    if (ECSB_LIKELY(w->old_live == 0))
+        return ecsb_handle_generation(e) == w->epoch;
+    return live_find(w, e) != FLAT_MAP_NOT_FOUND;
+}
+
+/* ---- growth: every array grows before anything changes --------------------------------- */
+
+static ecsb_status grow_array(const ecsb_allocator *a, void **p, size_t elem, size_t *cap,
+                              size_t want)
+{
+    if (*cap >= want)
+        return ECSB_OK;
+    ecsb_status st = ecsb_resize(a, p, elem, *cap, want);
+    if (st == ECSB_OK)
+        *cap = want;
+    return st;
+}
+
+static ecsb_status grow_live(world *w, size_t needed)
+{
+    size_t cap = ecsb_grow_capacity(w->live_cap, needed, w->max_entities);
     if (cap == 0)
         return ECSB_ERR_CAPACITY;
-    /* Grow every array; a failure part-way leaves larger blocks but capacity unchanged. */
-    if (ecsb_resize(w->alloc, (void **)&w->generation, 4, w->capacity, cap) ||
-        ecsb_resize(w->alloc, (void **)&w->next_free, 4, w->capacity, cap))
-        return ECSB_ERR_NOMEM;
-    for (uint32_t t = 0; t < w->type_count; t++)
-        if (ecsb_resize(w->alloc, (void **)&w->present[t], 1, w->capacity, cap) ||
-            ecsb_resize(w->alloc, (void **)&w->values[t], w->type_size[t], w->capacity, cap))
-            return ECSB_ERR_NOMEM;
-    w->capacity = (uint32_t)cap;
-    return ECSB_OK;
+    ecsb_status st = grow_array(w->alloc, (void **)&w->live_id, 4, &w->live_id_cap, cap);
+    if (st == ECSB_OK)
+        st = grow_array(w->alloc, (void **)&w->live_epoch, 4, &w->live_epoch_cap, cap);
+    if (st == ECSB_OK)
+        w->live_cap = cap;
+    return st;
 }
+
+static ecsb_status grow_column(world *w, column *c, size_t needed)
+{
+    size_t cap = ecsb_grow_capacity(c->cap, needed, w->max_entities);
+    if (cap == 0)
+        return ECSB_ERR_CAPACITY;
+    ecsb_status st = grow_array(w->alloc, (void **)&c->ids, 4, &c->ids_cap, cap);
+    if (st == ECSB_OK)
+        st = grow_array(w->alloc, (void **)&c->values, c->size, &c->values_cap, cap);
+    if (st == ECSB_OK)
+        c->cap = cap;
+    return st;
+}
+
+/* ---- shifting elements of a vector (the caller has made room) --------------------------- */
+
+/* Open a gap of one element at pos in an array of count elements of size bytes. */
+ECSB_INLINE void shift_up(void *base, size_t size, size_t pos, size_t count)
+{
+    if (count > pos) {
+        unsigned char *p = (unsigned char *)base + pos * size;
+        memmove(p + size, p, (count - pos) * size);
+    }
+}
+
+/* Close the gap of the element at pos in an array of count elements of size bytes. */
+ECSB_INLINE void shift_down(void *base, size_t size, size_t pos, size_t count)
+{
+    if (count > pos + 1) {
+        unsigned char *p = (unsigned char *)base + pos * size;
+        memmove(p, p + size, (count - pos - 1) * size);
+    }
+}
+
+ECSB_INLINE void column_erase(column *c, size_t pos)
+{
+    shift_down(c->ids, 4, pos, c->count);
+    shift_down(c->values, c->size, pos, c->count);
+    c->count--;
+}
+
+/* ---- world ------------------------------------------------------------------------------ */
 
 static void world_fini(world *w)
 {
-    /* The blocks may be larger than capacity after a failed grow; free needs no exact size. */
-    ecsb_release(w->alloc, w->generation, (size_t)w->capacity * 4);
-    ecsb_release(w->alloc, w->next_free, (size_t)w->capacity * 4);
+    ecsb_release(w->alloc, w->live_id, w->live_id_cap * 4);
+    ecsb_release(w->alloc, w->live_epoch, w->live_epoch_cap * 4);
     for (uint32_t t = 0; t < w->type_count; t++) {
-        ecsb_release(w->alloc, w->present[t], w->capacity);
-        ecsb_release(w->alloc, w->values[t], (size_t)w->capacity * w->type_size[t]);
+        column *c = &w->col[t];
+        ecsb_release(w->alloc, c->ids, c->ids_cap * 4);
+        ecsb_release(w->alloc, c->values, c->values_cap * c->size);
     }
     memset(w, 0, sizeof *w);
 }
@@ -90,179 +257,373 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
     memset(w, 0, sizeof *w);
     w->alloc = ecsb_allocator_or_default(config->allocator);
     w->type_count = config->type_count;
-    memcpy(w->type_size, config->type_size, sizeof w->type_size);
     w->max_entities = config->max_entities ? config->max_entities : ECSB_MAX_ENTITIES;
-    w->free_head = TEMPLATE_NO_SLOT;
-    if (config->initial_capacity && (st = grow(w, config->initial_capacity)) != ECSB_OK) {
-        world_fini(w);
-        return st;
+    w->first_id = config->first_id ? config->first_id : 1;
+    w->next_id = w->first_id;
+    for (uint32_t t = 0; t < w->type_count; t++)
+        w->col[t].size = config->type_size[t];
+    /* A hint: reserve the live vector and every type for that many entities. */
+    size_t reserve = config->initial_capacity;
+    if (reserve > w->max_entities)
+        reserve = w->max_entities;
+    if (reserve) {
+        st = grow_live(w, reserve);
+        for (uint32_t t = 0; t < w->type_count && st == ECSB_OK; t++)
+            st = grow_column(w, &w->col[t], reserve);
+        if (st != ECSB_OK) {
+            world_fini(w);
+            return st;
+        }
     }
+    return ECSB_OK;
+}
+
+/*
+ * Creation when the fast append does not apply: the counter has run out (wrap: next epoch,
+ * restart at 0), or it is below the largest live id after a wrap. Skips ids still alive and
+ * inserts the new one in sorted position. Room for one more is already made.
+ */
+static ecsb_status entity_create_slow(world *w, ecsb_entity *out)
+{
+    const size_t n = w->live_count;
+    uint64_t id = w->next_id;
+    uint32_t epoch = w->epoch;
+    size_t pos = 0;
+    /* At most two wraps: fewer than 2^32 ids are ever live, so a full round finds a free one. */
+    for (int round = 0;; round++) {
+        if (id > UINT32_MAX) {
+            if (epoch == UINT32_MAX || round > 2)
+                return ECSB_ERR_CAPACITY;
+            epoch++;
+            id = 0;
+        }
+        pos = find_pos(w->live_id, n, (uint32_t)id);
+        while (pos < n && w->live_id[pos] == id) {
+            pos++;
+            id++;
+        }
+        if (id <= UINT32_MAX)
+            break;
+    }
+    shift_up(w->live_id, 4, pos, n);
+    shift_up(w->live_epoch, 4, pos, n);
+    w->live_id[pos] = (uint32_t)id;
+    w->live_epoch[pos] = epoch;
+    if (epoch != w->epoch)
+        w->old_live = n; /* everyone alive before the wrap is now old */
+    w->epoch = epoch;
+    w->live_count = n + 1;
+    w->next_id = id + 1;
+    *out = ecsb_handle_make((uint32_t)id, epoch);
     return ECSB_OK;
 }
 
 ECSB_INLINE ecsb_status entity_create(world *w, ecsb_entity *out)
 {
     *out = ECSB_ENTITY_NULL;
-    if (w->live >= w->max_entities)
+    const size_t n = w->live_count;
+    if (ECSB_UNLIKELY(n >= w->max_entities))
         return ECSB_ERR_CAPACITY;
-    uint32_t i = w->free_head;
-    if (i != TEMPLATE_NO_SLOT) {
-        w->free_head = w->next_free[i] == TEMPLATE_NO_SLOT - 1 ? TEMPLATE_NO_SLOT
-                                                                : w->next_free[i] - 1;
-    } else {
-        if (w->slots == w->capacity) {
-            ecsb_status st = grow(w, (size_t)w->slots + 1);
-            if (st != ECSB_OK)
-                return st;
-        }
-        i = w->slots++;
-        w->generation[i] = 1;
-        for (uint32_t t = 0; t < w->type_count; t++)
-            w->present[t][i] = 0;
+    if (ECSB_UNLIKELY(n == w->live_cap)) {
+        ecsb_status st = grow_live(w, n + 1);
+        if (st != ECSB_OK)
+            return st;
     }
-    w->next_free[i] = 0; /* 0 = live; a free slot stores (next free + 1) */
-    w->live++;
-    *out = ecsb_handle_make(i, w->generation[i]);
+    const uint64_t id = w->next_id;
+    if (ECSB_UNLIKELY(id > UINT32_MAX || (n != 0 && w->live_id[n - 1] >= id)))
+        return entity_create_slow(w, out);
+    w->live_id[n] = (uint32_t)id;
+    w->live_epoch[n] = w->epoch;
+    w->live_count = n + 1;
+    w->next_id = id + 1;
+    *out = ecsb_handle_make((uint32_t)id, w->epoch);
     return ECSB_OK;
 }
 
 ECSB_INLINE ecsb_status entity_destroy(world *w, ecsb_entity e)
 {
-    uint32_t i = live_slot(w, e);
-    if (i == TEMPLATE_NO_SLOT)
+    const size_t i = live_find(w, e);
+    if (ECSB_UNLIKELY(i == FLAT_MAP_NOT_FOUND))
         return ECSB_ERR_STALE;
+    const uint32_t id = ecsb_handle_index(e);
     for (uint32_t t = 0; t < w->type_count; t++) {
-        w->held[t] -= w->present[t][i];
-        w->present[t][i] = 0;
+        column *c = &w->col[t];
+        size_t pos = find_pos(c->ids, c->count, id);
+        if (pos < c->count && c->ids[pos] == id)
+            column_erase(c, pos);
     }
-    w->live--;
-    if (++w->generation[i] == TEMPLATE_RETIRED) {
-        w->next_free[i] = TEMPLATE_RETIRED; /* not live, never reused */
-        return ECSB_OK;
-    }
-    w->next_free[i] = w->free_head == TEMPLATE_NO_SLOT ? TEMPLATE_NO_SLOT - 1 : w->free_head + 1;
-    w->free_head = i;
+    w->old_live -= w->live_epoch[i] != w->epoch;
+    shift_down(w->live_id, 4, i, w->live_count);
+    shift_down(w->live_epoch, 4, i, w->live_count);
+    w->live_count--;
     return ECSB_OK;
 }
 
 static bool entity_alive(const world *w, ecsb_entity e)
 {
-    return live_slot(w, e) != TEMPLATE_NO_SLOT;
+    return live_find(w, e) != FLAT_MAP_NOT_FOUND;
 }
 
-static size_t entity_count(const world *w) { return w->live; }
+static size_t entity_count(const world *w) { return w->live_count; }
+
+/* ---- components ------------------------------------------------------------------------- */
 
 ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void **value_out)
 {
     *value_out = NULL;
-    if (t >= w->type_count)
+    if (ECSB_UNLIKELY(t >= w->type_count))
         return ECSB_ERR_TYPE;
-    uint32_t i = live_slot(w, e);
-    if (i == TEMPLATE_NO_SLOT)
+    if (ECSB_UNLIKELY(live_find(w, e) == FLAT_MAP_NOT_FOUND))
         return ECSB_ERR_STALE;
-    if (w->present[t][i])
+    column *c = &w->col[t];
+    const uint32_t id = ecsb_handle_index(e);
+    const size_t n = c->count;
+    const size_t pos = find_pos(c->ids, n, id);
+    if (ECSB_UNLIKELY(pos < n && c->ids[pos] == id))
         return ECSB_ERR_PRESENT;
-    w->present[t][i] = 1;
-    w->held[t]++;
-    *value_out = w->values[t] + (size_t)i * w->type_size[t];
+    if (ECSB_UNLIKELY(n == c->cap)) {
+        ecsb_status st = grow_column(w, c, n + 1);
+        if (st != ECSB_OK)
+            return st;
+    }
+    shift_up(c->ids, 4, pos, n);
+    shift_up(c->values, c->size, pos, n);
+    c->ids[pos] = id;
+    c->count = n + 1;
+    *value_out = c->values + pos * c->size;
     return ECSB_OK;
 }
 
 ECSB_INLINE ecsb_status component_remove(world *w, ecsb_entity e, ecsb_type t)
 {
-    if (t >= w->type_count)
+    if (ECSB_UNLIKELY(t >= w->type_count))
         return ECSB_ERR_TYPE;
-    uint32_t i = live_slot(w, e);
-    if (i == TEMPLATE_NO_SLOT)
-        return ECSB_ERR_STALE;
-    if (!w->present[t][i])
-        return ECSB_ERR_ABSENT;
-    w->present[t][i] = 0;
-    w->held[t]--;
-    return ECSB_OK;
+    column *c = &w->col[t];
+    const uint32_t id = ecsb_handle_index(e);
+    const size_t pos = find_pos(c->ids, c->count, id);
+    if (ECSB_LIKELY(pos < c->count && c->ids[pos] == id)) {
+        if (ECSB_UNLIKELY(!owner_matches(w, e)))
+            return ECSB_ERR_STALE;
+        column_erase(c, pos);
+        return ECSB_OK;
+    }
+    return live_find(w, e) == FLAT_MAP_NOT_FOUND ? ECSB_ERR_STALE : ECSB_ERR_ABSENT;
 }
 
 ECSB_INLINE void *component_get(world *w, ecsb_entity e, ecsb_type t)
 {
-    if (t >= w->type_count)
+    if (ECSB_UNLIKELY(t >= w->type_count))
         return NULL;
-    uint32_t i = live_slot(w, e);
-    if (i == TEMPLATE_NO_SLOT || !w->present[t][i])
-        return NULL;
-    return w->values[t] + (size_t)i * w->type_size[t];
+    column *c = &w->col[t];
+    const uint32_t id = ecsb_handle_index(e);
+    const size_t pos = find_pos(c->ids, c->count, id);
+    if (pos < c->count && c->ids[pos] == id && owner_matches(w, e))
+        return c->values + pos * c->size;
+    return NULL;
 }
 
 ECSB_INLINE bool component_has(const world *w, ecsb_entity e, ecsb_type t)
 {
-    if (t >= w->type_count)
+    if (ECSB_UNLIKELY(t >= w->type_count))
         return false;
-    uint32_t i = live_slot(w, e);
-    return i != TEMPLATE_NO_SLOT && w->present[t][i];
+    const column *c = &w->col[t];
+    const uint32_t id = ecsb_handle_index(e);
+    const size_t pos = find_pos(c->ids, c->count, id);
+    return pos < c->count && c->ids[pos] == id && owner_matches(w, e);
 }
 
 static size_t component_count(const world *w, ecsb_type t)
 {
-    return t < w->type_count ? w->held[t] : 0;
+    return t < w->type_count ? w->col[t].count : 0;
+}
+
+/* ---- iteration -------------------------------------------------------------------------- */
+
+/*
+ * The handle of a live id visited in increasing id order. Without old entities it is the id
+ * in the current epoch; with them, the epoch comes from the live vector, found by galloping
+ * from the previous visit (*cursor).
+ */
+ECSB_INLINE ecsb_entity visit_handle(const world *w, uint32_t id, size_t *cursor, bool mixed)
+{
+    if (!mixed)
+        return ecsb_handle_make(id, w->epoch);
+    *cursor = gallop(w->live_id, *cursor, w->live_count, id);
+    return ecsb_handle_make(id, w->live_epoch[*cursor]);
+}
+
+ECSB_INLINE void each_run(world *w, const column *c, ecsb_each_fn fn, void *ctx, bool mixed)
+{
+    const uint32_t *ids = c->ids;
+    unsigned char *values = c->values;
+    const size_t n = c->count, size = c->size;
+    size_t cursor = 0;
+    for (size_t i = 0; i < n; i++)
+        fn(ctx, visit_handle(w, ids[i], &cursor, mixed), values + i * size);
 }
 
 ECSB_INLINE void each(world *w, ecsb_type t, ecsb_each_fn fn, void *ctx)
 {
     if (t >= w->type_count)
         return;
-    const uint8_t *present = w->present[t];
-    unsigned char *values = w->values[t];
-    size_t size = w->type_size[t];
-    for (uint32_t i = 0; i < w->slots; i++)
-        if (present[i])
-            fn(ctx, ecsb_handle_make(i, w->generation[i]), values + i * size);
+    if (ECSB_LIKELY(w->old_live == 0))
+        each_run(w, &w->col[t], fn, ctx, false);
+    else
+        each_run(w, &w->col[t], fn, ctx, true);
+}
+
+/*
+ * Visit x's matches in y when x's ids xi[i, i + run) are the dense run first .. first+run-1:
+ * every id of y in that range is in x at index i + (id - first). Returns y's new position.
+ * `swap` says x is join's b side (the callback takes a's value first).
+ */
+ECSB_INLINE size_t join_dense_run(const world *w, const uint32_t *xi, unsigned char *xv,
+                                  size_t xs, size_t i, size_t run, const uint32_t *yi,
+                                  unsigned char *yv, size_t ys, size_t j, size_t ny,
+                                  ecsb_join_fn fn, void *ctx, size_t *cursor, bool mixed,
+                                  bool swap)
+{
+    const uint32_t first = xi[i], last = xi[i + run - 1];
+    j = gallop(yi, j, ny, first);
+    size_t span = ny - j < run ? ny - j : run;
+    const size_t end = j + binary_upper_bound(yi + j, span, last);
+    const size_t offset = i - (size_t)first; /* modulo 2^64: index in x = id + offset */
+    for (; j < end; j++) {
+        const uint32_t id = yi[j];
+        unsigned char *px = xv + ((size_t)id + offset) * xs, *py = yv + j * ys;
+        ecsb_entity e = visit_handle(w, id, cursor, mixed);
+        if (swap)
+            fn(ctx, e, py, px);
+        else
+            fn(ctx, e, px, py);
+    }
+    return j;
+}
+
+ECSB_INLINE void join_run(world *w, const column *ca, const column *cb, ecsb_join_fn fn,
+                          void *ctx, bool mixed)
+{
+    const uint32_t *ia = ca->ids, *ib = cb->ids;
+    unsigned char *va = ca->values, *vb = cb->values;
+    const size_t sa = ca->size, sb = cb->size, na = ca->count, nb = cb->count;
+    size_t i = 0, j = 0, cursor = 0;
+
+    if (na == 0 || nb == 0)
+        return;
+    if (nb * FLAT_MAP_GALLOP_RATIO < na) { /* b much smaller: gallop through a */
+        for (; j < nb; j++) {
+            const uint32_t id = ib[j];
+            i = gallop(ia, i, na, id);
+            if (i == na)
+                return;
+            if (ia[i] == id)
+                fn(ctx, visit_handle(w, id, &cursor, mixed), va + i * sa, vb + j * sb);
+        }
+        return;
+    }
+    if (na * FLAT_MAP_GALLOP_RATIO < nb) { /* a much smaller: gallop through b */
+        for (; i < na; i++) {
+            const uint32_t id = ia[i];
+            j = gallop(ib, j, nb, id);
+            if (j == nb)
+                return;
+            if (ib[j] == id)
+                fn(ctx, visit_handle(w, id, &cursor, mixed), va + i * sa, vb + j * sb);
+        }
+        return;
+    }
+    while (i < na && j < nb) {
+        const size_t ra = na - i < FLAT_MAP_DENSE_BLOCK ? na - i : FLAT_MAP_DENSE_BLOCK;
+        if ((size_t)(ia[i + ra - 1] - ia[i]) == ra - 1) {
+            j = join_dense_run(w, ia, va, sa, i, ra, ib, vb, sb, j, nb, fn, ctx, &cursor, mixed,
+                               false);
+            i += ra;
+            continue;
+        }
+        const size_t rb = nb - j < FLAT_MAP_DENSE_BLOCK ? nb - j : FLAT_MAP_DENSE_BLOCK;
+        if ((size_t)(ib[j + rb - 1] - ib[j]) == rb - 1) {
+            i = join_dense_run(w, ib, vb, sb, j, rb, ia, va, sa, i, na, fn, ctx, &cursor, mixed,
+                               true);
+            j += rb;
+            continue;
+        }
+        /* Plain two-pointer merge over one block of each side. */
+        const size_t ie = i + ra, je = j + rb;
+        while (i < ie && j < je) {
+            const uint32_t x = ia[i], y = ib[j];
+            if (x == y)
+                fn(ctx, visit_handle(w, x, &cursor, mixed), va + i * sa, vb + j * sb);
+            i += x <= y;
+            j += y <= x;
+        }
+    }
 }
 
 ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void *ctx)
 {
     if (a >= w->type_count || b >= w->type_count)
         return;
-    const uint8_t *pa = w->present[a], *pb = w->present[b];
-    unsigned char *va = w->values[a], *vb = w->values[b];
-    size_t sa = w->type_size[a], sb = w->type_size[b];
-    for (uint32_t i = 0; i < w->slots; i++)
-        if (pa[i] & pb[i])
-            fn(ctx, ecsb_handle_make(i, w->generation[i]), va + i * sa, vb + i * sb);
+    if (ECSB_LIKELY(w->old_live == 0))
+        join_run(w, &w->col[a], &w->col[b], fn, ctx, false);
+    else
+        join_run(w, &w->col[a], &w->col[b], fn, ctx, true);
 }
+
+/* ---- checking --------------------------------------------------------------------------- */
 
 static bool world_valid(const world *w)
 {
-    if (w->slots > w->capacity || w->live > w->slots || w->live > w->max_entities)
+    const size_t n = w->live_count;
+    if (w->type_count == 0 || w->type_count > ECSB_MAX_TYPES || w->first_id == 0 ||
+        w->next_id > (uint64_t)UINT32_MAX + 1 || (w->epoch == 0 && w->next_id < w->first_id))
         return false;
-    size_t live = 0, free_count = 0, held[ECSB_MAX_TYPES] = {0};
-    for (uint32_t i = 0; i < w->slots; i++) {
-        bool is_live = w->next_free[i] == 0;
-        live += is_live;
-        for (uint32_t t = 0; t < w->type_count; t++) {
-            if (w->present[t][i] > 1 || (w->present[t][i] && !is_live))
+    if (w->live_cap > w->live_id_cap || w->live_cap > w->live_epoch_cap || n > w->live_cap ||
+        n > w->max_entities || w->old_live > n)
+        return false;
+    size_t old = 0;
+    for (size_t k = 0; k < n; k++) {
+        const uint32_t id = w->live_id[k], ep = w->live_epoch[k];
+        if ((k && w->live_id[k - 1] >= id) || ep > w->epoch)
+            return false;
+        if (ep == 0 && id < w->first_id) /* epoch 0 starts at first_id; null is never live */
+            return false;
+        if (ep == w->epoch && id >= w->next_id) /* issued in this epoch: below the counter */
+            return false;
+        old += ep != w->epoch;
+    }
+    if (old != w->old_live)
+        return false;
+    for (uint32_t t = 0; t < ECSB_MAX_TYPES; t++) {
+        const column *c = &w->col[t];
+        if (t >= w->type_count) {
+            if (c->ids || c->values || c->count)
                 return false;
-            held[t] += w->present[t][i];
+            continue;
+        }
+        if (c->size == 0 || c->size > ECSB_MAX_TYPE_SIZE || c->cap > c->ids_cap ||
+            c->cap > c->values_cap || c->count > c->cap || c->count > n)
+            return false;
+        /* Strictly increasing, and a subset of the live ids (one merge). */
+        for (size_t i = 0, k = 0; i < c->count; i++) {
+            if (i && c->ids[i - 1] >= c->ids[i])
+                return false;
+            while (k < n && w->live_id[k] < c->ids[i])
+                k++;
+            if (k == n || w->live_id[k] != c->ids[i])
+                return false;
         }
     }
-    for (uint32_t i = w->free_head; i != TEMPLATE_NO_SLOT; free_count++) {
-        if (i >= w->slots || w->next_free[i] == 0 || w->next_free[i] == TEMPLATE_RETIRED ||
-            free_count > w->slots)
-            return false;
-        i = w->next_free[i] == TEMPLATE_NO_SLOT - 1 ? TEMPLATE_NO_SLOT : w->next_free[i] - 1;
-    }
-    for (uint32_t t = 0; t < w->type_count; t++)
-        if (held[t] != w->held[t])
-            return false;
-    return live == w->live;
+    return true;
 }
 
 static size_t world_bytes(const world *w)
 {
-    size_t per_slot = 8;
+    size_t bytes = sizeof *w + (w->live_id_cap + w->live_epoch_cap) * 4;
     for (uint32_t t = 0; t < w->type_count; t++)
-        per_slot += 1 + w->type_size[t];
-    return sizeof *w + per_slot * w->capacity;
+        bytes += w->col[t].ids_cap * 4 + w->col[t].values_cap * w->col[t].size;
+    return bytes;
 }
 
 #define ECSB_STRATEGY_NAME flat_map
-#define ECSB_STRATEGY_SUMMARY "readable baseline to copy: per-type arrays indexed by slot, a presence byte per slot"
+#define ECSB_STRATEGY_SUMMARY "per type, id and value vectors sorted by id; ids never reused; lookup probes the end, joins merge"
 #include "harness/strategy_impl.h"
