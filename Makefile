@@ -37,7 +37,9 @@ help: ## list the targets
 	@echo
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | awk -F'\t' '{printf "  make %-12s %s\n", $$1, $$2}'
 	@echo
-	@echo "  Options: QUICK=1 (bench: small sizes, short min time)  RUN=results/<id>  A=... B=..."
+	@echo "  Options: QUICK=1 (bench: small sizes, short min time)   RUN=results/<id> (plots)"
+	@echo "           A=results/<id> B=results/<id> | STRATEGIES=s1,s2 (compare)"
+	@echo "           HYPERFINE_N=1048576 HYPERFINE_RUNS=... (hyperfine)"
 
 all: $(BUILD)/ecsbench ## build the benchmark binary (build/ecsbench)
 
@@ -80,8 +82,8 @@ bench: $(BUILD)/ecsbench ## run the default suite; results/<id>/ and plots/<id>/
 plots: | $(DEPS_STAMP) ## redraw a run's plots: make plots RUN=results/<id>
 	@PYTHON=$(PYTHON) scripts/plots.sh "$(RUN)"
 
-compare: | $(DEPS_STAMP) ## compare two runs: make compare A=results/<id> B=results/<id>
-	@PYTHON=$(PYTHON) scripts/compare.sh "$(A)" "$(B)"
+compare: | $(DEPS_STAMP) ## compare runs A= and B=, or strategies inside run A (STRATEGIES=s1,s2)
+	@PYTHON=$(PYTHON) scripts/compare.sh $(if $(STRATEGIES),--strategies "$(STRATEGIES)") "$(A)" "$(B)"
 
 hyperfine: $(BUILD)/ecsbench ## whole-process runs per strategy and scenario, with hyperfine
 	@PYTHON=$(PYTHON) scripts/hyperfine.sh $(BUILD)/ecsbench
