@@ -35,7 +35,7 @@ DEPS_STAMP := $(BUILD)/.deps-ok
 help: ## list the targets
 	@echo "ecsbench — ECS component-storage strategies side by side"
 	@echo
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | awk -F'\t' '{printf "  make %-12s %s\n", $$1, $$2}'
+	@grep -hE '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/' | awk -F'\t' '{printf "  make %-12s %s\n", $$1, $$2}'
 	@echo
 	@echo "  Options: QUICK=1 (bench: small sizes, short min time)   RUN=results/<id> (plots)"
 	@echo "           A=results/<id> B=results/<id> | STRATEGIES=s1,s2 (compare)"
