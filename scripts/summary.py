@@ -86,7 +86,9 @@ def provenance(ctx, run_id):
                 f"at {ctx.get('mhz_per_cpu', '?')} MHz"),
         ("caches", caches or "unknown"),
         ("load average at start", load or "unknown"),
-        ("C compiler", f"{ctx.get('ecsb_compiler', 'unknown')} ({ctx.get('ecsb_cc', '?')})"),
+        ("C compiler", ctx.get("ecsb_compiler", "unknown")
+         + (f" (CC={ctx['ecsb_cc']})" if not ctx.get("ecsb_cc", "unknown").startswith("unknown")
+            else "")),
         ("C flags", ctx.get("ecsb_cflags", "unknown")),
         ("C++ compiler and flags",
          f"{ctx.get('ecsb_cxx_compiler', 'unknown')}; {ctx.get('ecsb_cxxflags', 'unknown')}"),
