@@ -450,11 +450,16 @@ int ecsb_bench_main(int argc, char **argv)
         return rc;
     }
     free(gb_argv);
-    if (ecsb_gb_repetitions() < 1)
-        return usage_error("bad --benchmark_repetitions (%s): it must be at least 1", "< 1", NULL);
-    if (!(ecsb_gb_min_time() > 0))
-        return usage_error("bad --benchmark_min_time (%s): it must be more than 0 seconds", "<= 0",
-                           NULL);
+    char value[64];
+    if (ecsb_gb_repetitions() < 1) {
+        snprintf(value, sizeof value, "%d", ecsb_gb_repetitions());
+        return usage_error("bad --benchmark_repetitions=%s", value, "it must be at least 1");
+    }
+    if (!(ecsb_gb_min_time() > 0)) {
+        snprintf(value, sizeof value, "%g", ecsb_gb_min_time());
+        return usage_error("bad --benchmark_min_time=%s", value,
+                           "it must be more than 0 (seconds, no unit suffix)");
+    }
 
     bench_case *cases;
     floor_ref *refs;

@@ -96,7 +96,8 @@ def provenance(ctx, run_id):
     if "ecsb_build_producer" in ctx:
         rows.append(("compilers' record (DW_AT_producer)", ctx["ecsb_build_producer"]))
     rows += [
-        ("Google Benchmark library", f"{ctx.get('library_build_type', '?')} build"),
+        ("Google Benchmark library", f"{ctx.get('library_build_type', '?')} build (its set-up "
+                                     "code only: the timed loops are ecsbench's own)"),
         ("git", f"{commit} ({dirty})"),
         ("sizes (N)", ctx.get("ecsb_sizes", "?").replace(",", ", ")),
         ("repetitions", f"{ctx.get('ecsb_repetitions', '?')}, random interleaving "
