@@ -364,6 +364,39 @@ static int parse_ecsb_flag(const char *arg, settings *s)
     return 0;
 }
 
+/*
+ * Google Benchmark 1.7.1 answers a bad value of these flags by printing its usage and exiting
+ * 0 (formats) or silently (time unit): check them first, so bad input exits 2 with a message.
+ */
+static int check_gb_choice_flags(int argc, char **argv)
+{
+    static const struct {
+        const char *flag;
+        const char *choices[5];
+    } flags[] = {
+        {"--benchmark_format=", {"console", "json", "csv"}},
+        {"--benchmark_out_format=", {"console", "json", "csv"}},
+        {"--benchmark_time_unit=", {"ns", "us", "ms", "s"}},
+    };
+    for (int i = 1; i < argc; i++) {
+        for (size_t f = 0; f < sizeof flags / sizeof flags[0]; f++) {
+            size_t len = strlen(flags[f].flag);
+            if (strncmp(argv[i], flags[f].flag, len) != 0)
+                continue;
+            bool ok = false;
+            char valid[64] = "";
+            for (const char *const *c = flags[f].choices; *c; c++) {
+                ok = ok || strcmp(argv[i] + len, *c) == 0;
+                snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s",
+                         c == flags[f].choices ? "valid values: " : ", ", *c);
+            }
+            if (!ok)
+                return usage_error("bad %s", argv[i], valid);
+        }
+    }
+    return 0;
+}
+
 /* ---- the suite --------------------------------------------------------------------------- */
 
 static bool register_all(const settings *s, bench_case **cases_out, floor_ref **refs_out)
@@ -440,6 +473,11 @@ int ecsb_bench_main(int argc, char **argv)
         memcpy(s.sizes, src, s.size_count * sizeof *src);
     }
 
+    int bad = check_gb_choice_flags(gb_argc, gb_argv);
+    if (bad) {
+        free(gb_argv);
+        return bad;
+    }
     ecsb_gb_initialize(&gb_argc, gb_argv);
     if (gb_argc > 1) {
         int rc = usage_error("unknown argument or bad flag value: %s", gb_argv[1],

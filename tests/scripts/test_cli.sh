@@ -98,6 +98,9 @@ for z in 0 "" 1,,2 "256," abc 16777217; do
 done
 expect_usage_error "bad --ecsb_sizes=" "--ecsb_sizes=$(seq -s, 1 33)"
 expect_usage_error "bad --ecsb_run_id=../x" --ecsb_run_id=../x
+expect_usage_error "valid values: console, json, csv" --benchmark_format=xml
+expect_usage_error "bad --benchmark_out_format=xml" --benchmark_out_format=xml
+expect_usage_error "valid values: ns, us, ms, s" --benchmark_time_unit=ps
 expect_usage_error "bad --ecsb_context=x" --ecsb_context=x
 expect_usage_error "bad --ecsb_progress=maybe" --ecsb_progress=maybe
 expect_usage_error "bad --benchmark_repetitions" --ecsb_sizes=1 --benchmark_repetitions=0
