@@ -243,7 +243,7 @@ typedef struct settings {
     size_t size_count;
     bool sizes_given, quick, progress;
     const char *run_id;
-    char *context_key[MAX_EXTRA_CONTEXT];
+    char context_key[MAX_EXTRA_CONTEXT][64];
     const char *context_value[MAX_EXTRA_CONTEXT];
     size_t context_count;
 } settings;
@@ -306,18 +306,15 @@ static bool valid_run_id(const char *id)
 static bool add_context(const char *kv, settings *s)
 {
     const char *eq = strchr(kv, '=');
-    if (!eq || eq == kv || s->context_count == MAX_EXTRA_CONTEXT)
+    if (!eq || eq == kv || eq - kv > 50 || s->context_count == MAX_EXTRA_CONTEXT)
         return false;
     size_t klen = (size_t)(eq - kv);
     for (size_t i = 0; i < klen; i++)
         if (!((kv[i] >= 'a' && kv[i] <= 'z') || (kv[i] >= '0' && kv[i] <= '9') || kv[i] == '_'))
             return false;
     bool prefixed = klen > 5 && strncmp(kv, "ecsb_", 5) == 0;
-    char *key = malloc(klen + 6);
-    if (!key)
-        return false;
-    snprintf(key, klen + 6, "%s%.*s", prefixed ? "" : "ecsb_", (int)klen, kv);
-    s->context_key[s->context_count] = key;
+    snprintf(s->context_key[s->context_count], sizeof s->context_key[0], "%s%.*s",
+             prefixed ? "" : "ecsb_", (int)klen, kv);
     s->context_value[s->context_count++] = eq + 1;
     return true;
 }
@@ -346,8 +343,8 @@ static int parse_ecsb_flag(const char *arg, settings *s)
     } else if (strncmp(arg, "--ecsb_context=", 15) == 0) {
         if (!add_context(arg + 15, s))
             return usage_error("bad %s", arg,
-                               "--ecsb_context takes KEY=VALUE with KEY of a-z 0-9 _ "
-                               "(at most 16 of them)");
+                               "--ecsb_context takes KEY=VALUE, KEY 1..50 characters of "
+                               "a-z 0-9 _ (at most 16 of them)");
     } else if (strncmp(arg, "--ecsb_progress=", 16) == 0) {
         v = arg + 16;
         if (strcmp(v, "auto") == 0)
@@ -554,8 +551,6 @@ int ecsb_bench_main(int argc, char **argv)
             fprintf(stderr, "ecsbench: done in %.1f s%s\n", ecsb_now() - p.t0,
                     failed ? "; the benchmarks above are error rows, not times" : "");
     }
-    for (size_t i = 0; i < s.context_count; i++)
-        free(s.context_key[i]);
     free(cases);
     free(refs);
     return rc;
