@@ -27,17 +27,22 @@
  *   each    sequential roster + values (the slot word too, only if the callback reads the
  *           entity handle).
  *   join    walks the smaller type's roster + values sequentially; per visited entity one
- *           sparse entry and one value of the other type, random unless both dense orders
- *           follow slot order. Large joins prefetch those a few entities ahead.
+ *           sparse entry and one value of the other type: sequential while both dense orders
+ *           follow slot order (dual_iterate), random once churn has shuffled them. Joins led
+ *           by more than JOIN_PREFETCH_MIN entities prefetch those two lines a few entities
+ *           ahead (measured at N = 1M, shuffled: ~15 ns per pair instead of ~150; in order:
+ *           0-25% slower than without).
  * Memory per entity slot: 8 B (slot word) + 4 B per type (sparse map, held or not); per held
- * component: size + 4 B (value + roster entry); geometric growth adds up to 2x slack.
+ * component: size + 4 B (value + roster entry); geometric growth adds up to 2x slack, and
+ * initial_capacity reserves dense entries for every type.
  * Wins: add/remove/has in O(1) with no holes; each is a packed walk; join costs the smaller
- * type's size, whatever the bigger one holds; stale handles cost nothing extra to reject.
- * Loses: K * 4 B per entity slot for the sparse maps even for rare types; remove touches the
- * most lines of the four (three places in random memory); and with churn the dense order decays
- * (article 004): every remove moves the newest value into an old hole, so the dense order
- * drifts from creation order towards a random permutation, and the join's lookups into the
- * other type (and each's handle lookups) go from sequential to one DRAM miss each at scale.
+ * type's size, whatever the bigger one holds; rejecting a stale handle costs no extra load.
+ * Loses: K * 4 B per entity slot for the sparse maps even for rare types; remove touches five
+ * scattered lines (see above); and with churn the dense order decays (article 004): every
+ * remove moves the newest value into an old hole, so the dense order drifts from creation
+ * order towards a random permutation, and the join's lookups into the other type (and each's
+ * handle lookups) go from sequential to one cache miss each (prefetching hides most of it at
+ * DRAM scale).
  */
 #include "harness/strategy.h"
 
@@ -98,6 +103,8 @@ static ecsb_status grow_entities(world *w, size_t needed)
     size_t cap = ecsb_grow_capacity(w->cap, needed, w->max_entities);
     if (cap == 0)
         return ECSB_ERR_CAPACITY;
+    if (cap > SIZE_MAX / entity_block_bytes(w, 1))
+        return ECSB_ERR_NOMEM;
     size_t old = w->cap;
     void *block = w->slot;
     ecsb_status st = ecsb_resize(w->alloc, &block, 1, entity_block_bytes(w, old),
@@ -122,9 +129,9 @@ static ecsb_status grow_pool(world *w, pool *p, size_t needed)
     size_t cap = ecsb_grow_capacity(p->cap, needed, w->max_entities);
     if (cap == 0)
         return ECSB_ERR_CAPACITY;
-    size_t old_off = pool_values_offset(p->cap), off = pool_values_offset(cap);
-    if (cap > (SIZE_MAX - off) / p->size)
+    if (cap > (SIZE_MAX - 64) / (sizeof(uint32_t) + p->size))
         return ECSB_ERR_NOMEM;
+    size_t old_off = pool_values_offset(p->cap), off = pool_values_offset(cap);
     size_t bytes = off + cap * p->size;
     void *block = p->roster;
     ecsb_status st = ecsb_resize(w->alloc, &block, 1, p->bytes, bytes);
@@ -351,6 +358,7 @@ ECSB_INLINE void join_run(const world *w, const pool *lead, const pool *other, u
     const uint32_t *restrict sparse = other->sparse;
     unsigned char *lead_values = lead->values, *other_values = other->values;
     size_t lead_size = lead->size, other_size = other->size;
+#pragma GCC unroll 4 /* measured: about 15% fewer cycles per pair at N = 4000 */
     for (uint32_t k = from; k < to; k++) {
         if (prefetch) {
             __builtin_prefetch(&sparse[roster[k + 2 * JOIN_PREFETCH_AHEAD]]);
