@@ -397,15 +397,15 @@ static void sweep_reference(const script *s, const ecsb_world_config *c, sweep_r
     tw.check_valid = false;
     TST_STATUS(tw_try_init(&tw, c), ECSB_OK, "world_init");
     ref->before[0] = 0;
-    ref->after[0] = tw.alloc.calls;
+    ref->after[0] = tw.alloc->calls;
     for (size_t i = 0; i < s->n; i++) {
-        ref->before[i + 1] = tw.alloc.calls;
+        ref->before[i + 1] = tw.alloc->calls;
         ecsb_status st = script_do(&tw, &k, &s->op[i], i);
         TST_CHECK(st == ECSB_OK, "script step %zu (%s): %s", i, kind_name[s->op[i].kind],
                   ecsb_status_str(st));
-        ref->after[i + 1] = tw.alloc.calls;
+        ref->after[i + 1] = tw.alloc->calls;
     }
-    ref->calls = tw.alloc.calls;
+    ref->calls = tw.alloc->calls;
     tst_snapshot_take(&ref->final, &tw, k.handle, k.n);
     tw_fini(&tw);
 }
@@ -426,16 +426,16 @@ static void sweep_one(const script *s, const ecsb_world_config *c, const sweep_r
     tw_fail_in(&tw, k, persistent);
     bool done = false; /* the injected failure has happened and been checked */
     ecsb_status st = tw_try_init(&tw, c);
-    if (tw.alloc.failures) {
+    if (tw.alloc->failures) {
         done = true;
         tw_succeed(&tw);
         if (st != ECSB_OK) {
             TST_CHECK(st == ECSB_ERR_NOMEM, "allocation %zu failed in world_init: got %s, want %s",
                       k, ecsb_status_str(st), ecsb_status_str(ECSB_ERR_NOMEM));
-            TST_CHECK(tw.alloc.block_count == 0,
+            TST_CHECK(tw.alloc->block_count == 0,
                       "allocation %zu failed in world_init, which returned %s but left %zu "
                       "blocks allocated (nothing to release, says the contract)", k,
-                      ecsb_status_str(st), tw.alloc.block_count);
+                      ecsb_status_str(st), tw.alloc->block_count);
             st = tw_try_init(&tw, c);
         }
     }
@@ -447,7 +447,7 @@ static void sweep_one(const script *s, const ecsb_world_config *c, const sweep_r
         if (here)
             tst_snapshot_take(&before, &tw, tk.handle, tk.n);
         st = script_do(&tw, &tk, op, i);
-        if (!done && tw.alloc.failures) {
+        if (!done && tw.alloc->failures) {
             done = true;
             tw_succeed(&tw);
             TST_CHECK(here, "allocation %zu failed during step %zu (%s); in the same run without "
@@ -531,7 +531,7 @@ void bad_input_failed_world_init_leaves_nothing_to_release(void **state)
             tst_world tw;
             tw_open(&tw);
             TST_STATUS(tw_try_init(&tw, &c), ECSB_OK, "world_init");
-            size_t calls = tw.alloc.calls;
+            size_t calls = tw.alloc->calls;
             tw_fini(&tw);
             for (size_t k = 1; k <= calls; k++)
                 for (int persistent = 0; persistent < 2; persistent++) {
@@ -543,10 +543,10 @@ void bad_input_failed_world_init_leaves_nothing_to_release(void **state)
                               "failing: %s", c.type_count, c.initial_capacity, k,
                               ecsb_status_str(st));
                     if (st != ECSB_OK) {
-                        TST_CHECK(tw.alloc.block_count == 0,
+                        TST_CHECK(tw.alloc->block_count == 0,
                                   "failed world_init (%u types, initial_capacity %u, allocation "
                                   "%zu) left %zu blocks allocated", c.type_count,
-                                  c.initial_capacity, k, tw.alloc.block_count);
+                                  c.initial_capacity, k, tw.alloc->block_count);
                         tw_succeed(&tw);
                         TST_STATUS(tw_try_init(&tw, &c), ECSB_OK, "world_init after a failed one");
                     }

@@ -9,7 +9,10 @@
  * Environment: ECSB_SEED=<n> [ECSB_OPS=<n>] replays one differential run (the failure message
  * prints both); ECSB_OPS alone sets the operations of every default differential run.
  */
+#define _POSIX_C_SOURCE 200809L /* sigaction */
+
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,14 +23,41 @@
 uint64_t tst_replay_seed;
 uint64_t tst_replay_ops;
 
-#define STRATEGY_TEST(name) cmocka_unit_test_setup_teardown(name, tst_setup, tst_teardown),
+/*
+ * A crash inside a test: cmocka catches SIGSEGV and friends and goes on with the next test, on
+ * a heap the crash may have corrupted, without saying where it happened. When a sanitizer has
+ * installed its own handlers (ASan does at start-up), every test runs with those instead, so a
+ * wild access stops the run with a full report and stack. Tests run through this trampoline.
+ */
+static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+static struct sigaction sanitizer_action[sizeof crash_signals / sizeof crash_signals[0]];
+static bool sanitizer_handles_crashes;
+
+typedef struct test_entry {
+    CMUnitTestFunction fn;
+    void *param; /* the test's state */
+} test_entry;
+
+static void run_through_sanitizer(void **state)
+{
+    const test_entry *t = *state;
+    if (sanitizer_handles_crashes)
+        for (size_t i = 0; i < sizeof crash_signals / sizeof crash_signals[0]; i++)
+            sigaction(crash_signals[i], &sanitizer_action[i], NULL);
+    *state = t->param;
+    t->fn(state);
+}
+
+#define STRATEGY_TEST(name)                                                                    \
+    {#name, run_through_sanitizer, tst_setup, tst_teardown, &(test_entry){name, NULL}},
 
 static const struct CMUnitTest strategy_tests[] = {
     ECSB_CONFORMANCE_TESTS(STRATEGY_TEST)
     ECSB_BAD_INPUT_TESTS(STRATEGY_TEST)
 #define ECSB_SCENARIO(name, summary, item, consumes)                                          \
-    {"scenario_" #name "_checksum_equals_the_floor", scenario_checksum_equals_the_floor,        \
-     tst_setup, tst_teardown, (void *)&tst_scenario_ids[ECSB_SCENARIO_##name]},
+    {"scenario_" #name "_checksum_equals_the_floor", run_through_sanitizer, tst_setup, tst_teardown,         \
+     &(test_entry){scenario_checksum_equals_the_floor,                                         \
+                   (void *)&tst_scenario_ids[ECSB_SCENARIO_##name]}},
 #include "scenarios/scenarios.def"
 #undef ECSB_SCENARIO
     ECSB_DIFFERENTIAL_TESTS(STRATEGY_TEST)
@@ -79,6 +109,11 @@ int main(int argc, char **argv)
 {
     /* Line-buffered, so the last test started is on screen when a sanitizer aborts. */
     setvbuf(stdout, NULL, _IOLBF, 0);
+    for (size_t i = 0; i < sizeof crash_signals / sizeof crash_signals[0]; i++) {
+        sigaction(crash_signals[i], NULL, &sanitizer_action[i]);
+        sanitizer_handles_crashes |= (sanitizer_action[i].sa_flags & SA_SIGINFO) ||
+                                     sanitizer_action[i].sa_handler != SIG_DFL;
+    }
 
     const ecsb_strategy *list[64];
     size_t n = strategies_to_test(list);

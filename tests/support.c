@@ -88,26 +88,21 @@ static void alloc_init(tst_alloc *a)
     a->allocator.ctx = a;
 }
 
-/* Free every block still held (after a failed test: the world that held them is gone). */
-static void alloc_release_all(tst_alloc *a)
+/* Free every block still held, the table, the world's memory and the allocator itself. */
+static void alloc_destroy(tst_alloc *a)
 {
     for (size_t i = 0; i < a->block_count; i++)
         free(a->blocks[i].ptr);
     free(a->blocks);
-    alloc_init(a);
+    free(a->world_memory);
+    free(a);
 }
 
 /* ---- worlds ------------------------------------------------------------------------------ */
 
+/* Allocators of the worlds not yet finished: a failed test leaves some for its teardown. */
 #define MAX_OPEN_WORLDS 8
-static tst_world *open_worlds[MAX_OPEN_WORLDS];
-
-static void forget_world(tst_world *tw)
-{
-    for (int i = 0; i < MAX_OPEN_WORLDS; i++)
-        if (open_worlds[i] == tw)
-            open_worlds[i] = NULL;
-}
+static tst_alloc *open_worlds[MAX_OPEN_WORLDS];
 
 int tst_setup(void **state)
 {
@@ -118,16 +113,12 @@ int tst_setup(void **state)
 int tst_teardown(void **state)
 {
     (void)state;
-    /* Only a failed test leaves worlds open: free their memory without world_fini. */
-    for (int i = 0; i < MAX_OPEN_WORLDS; i++) {
-        tst_world *tw = open_worlds[i];
-        if (!tw)
-            continue;
-        alloc_release_all(&tw->alloc);
-        free(tw->w);
-        tw->w = NULL;
-        open_worlds[i] = NULL;
-    }
+    /* Only a failed test leaves worlds open: free what they hold without world_fini. */
+    for (int i = 0; i < MAX_OPEN_WORLDS; i++)
+        if (open_worlds[i]) {
+            alloc_destroy(open_worlds[i]);
+            open_worlds[i] = NULL;
+        }
     return 0;
 }
 
@@ -147,23 +138,25 @@ void tw_open(tst_world *tw)
 {
     memset(tw, 0, sizeof *tw);
     tw->ops = tst_strategy->ops;
+    int slot = 0;
+    while (slot < MAX_OPEN_WORLDS && open_worlds[slot])
+        slot++;
+    TST_CHECK(slot < MAX_OPEN_WORLDS, "test bug: more than %d worlds open", MAX_OPEN_WORLDS);
+    tw->alloc = malloc(sizeof *tw->alloc);
+    TST_CHECK(tw->alloc != NULL, "test: out of memory");
+    alloc_init(tw->alloc);
+    open_worlds[slot] = tw->alloc;
     size_t size = (tw->ops->world_size + 63) & ~(size_t)63;
-    tw->w = aligned_alloc(64, size ? size : 64);
+    tw->w = tw->alloc->world_memory = aligned_alloc(64, size ? size : 64);
     TST_CHECK(tw->w != NULL, "out of memory for a world of %zu bytes", tw->ops->world_size);
-    alloc_init(&tw->alloc);
     tw->check_valid = true;
-    int i = 0;
-    while (i < MAX_OPEN_WORLDS && open_worlds[i])
-        i++;
-    TST_CHECK(i < MAX_OPEN_WORLDS, "test bug: more than %d worlds open", MAX_OPEN_WORLDS);
-    open_worlds[i] = tw;
 }
 
 ecsb_status tw_try_init(tst_world *tw, const ecsb_world_config *config)
 {
     TST_CHECK(!tw->live, "test bug: world_init on a live world");
     tw->config = *config;
-    tw->config.allocator = &tw->alloc.allocator;
+    tw->config.allocator = &tw->alloc->allocator;
     memset(tw->w, TST_POISON, tw->ops->world_size); /* world_init must set every field */
     ecsb_status st = tw->ops->world_init(tw->w, &tw->config);
     tw->live = st == ECSB_OK;
@@ -183,23 +176,25 @@ void tw_fini(tst_world *tw)
         tw->ops->world_fini(tw->w);
         tw->live = false;
     }
-    TST_CHECK(tw->alloc.block_count == 0, "leak: %zu blocks (%zu bytes) still allocated after "
-              "world_fini (or after a world_init that failed)", tw->alloc.block_count,
-              tw->alloc.live_bytes);
-    alloc_release_all(&tw->alloc);
-    free(tw->w);
+    TST_CHECK(tw->alloc->block_count == 0, "leak: %zu blocks (%zu bytes) still allocated after "
+              "world_fini (or after a world_init that failed)", tw->alloc->block_count,
+              tw->alloc->live_bytes);
+    for (int i = 0; i < MAX_OPEN_WORLDS; i++)
+        if (open_worlds[i] == tw->alloc)
+            open_worlds[i] = NULL;
+    alloc_destroy(tw->alloc);
+    tw->alloc = NULL;
     tw->w = NULL;
-    forget_world(tw);
 }
 
 void tw_fail_in(tst_world *tw, size_t k, bool persistent)
 {
-    tw->alloc.fail_at = k ? tw->alloc.calls + k : 0;
-    tw->alloc.persistent = persistent;
-    tw->alloc.failures = 0;
+    tw->alloc->fail_at = k ? tw->alloc->calls + k : 0;
+    tw->alloc->persistent = persistent;
+    tw->alloc->failures = 0;
 }
 
-void tw_succeed(tst_world *tw) { tw->alloc.fail_at = 0; }
+void tw_succeed(tst_world *tw) { tw->alloc->fail_at = 0; }
 
 void tw_expect_valid(tst_world *tw)
 {

@@ -73,6 +73,7 @@ typedef struct tst_alloc {
     size_t fail_at;  /* the call number that fails; 0 = none */
     bool persistent; /* every call after fail_at fails too */
     size_t failures; /* injected failures since the last plan */
+    void *world_memory; /* the world's own bytes (freed with the allocator) */
 } tst_alloc;
 
 /* ---- worlds through the vtable ----------------------------------------------------------- */
@@ -81,7 +82,8 @@ typedef struct tst_world {
     const ecsb_vtable *ops;
     void *w; /* world_size bytes, 64-aligned, poisoned before world_init */
     ecsb_world_config config;
-    tst_alloc alloc;
+    /* On the heap, not in tst_world: a failed test's stack is gone when its teardown runs. */
+    tst_alloc *alloc;
     bool live;        /* world_init succeeded and world_fini has not run */
     bool check_valid; /* the tw_ helpers assert world_valid after every call */
 } tst_world;
@@ -95,10 +97,7 @@ ecsb_world_config tst_config(uint32_t type_count, const uint32_t *sizes);
 /* The usual config: TST_TYPES types of tst_sizes. */
 ecsb_world_config tst_config3(void);
 
-/*
- * Memory and an allocator for a world, not yet initialised. The tst_world must stay where it
- * is until tw_close/tw_fini (the world holds a pointer to its allocator).
- */
+/* Memory and an allocator for a world, not yet initialised. */
 void tw_open(tst_world *tw);
 /* world_init with tw's allocator (whatever config->allocator says); memory poisoned first. */
 ecsb_status tw_try_init(tst_world *tw, const ecsb_world_config *config);
