@@ -4,49 +4,54 @@
  *
  * Idea: an entity is a 32-bit id from a counter that never goes back, so a new entity's id is
  * the largest alive and its components append at the end of every vector; the article's
- * platformer removes near the end too, so adds and removes shift only a few elements. A sorted
- * vector of live ids (with each one's epoch, below) rejects destroyed and stale handles. A
- * lookup probes the last 8 ids of a vector in one branch-free step (the count of ids >= the
- * target gives the position when the target lies in that window: the article's backwards scan
- * with early exit, without its loop), else binary-searches the rest: never worse than
- * O(log n). A join is a merge-intersection of two sorted id vectors; where 256 consecutive ids
- * of one side form a dense run, the other side's ids in that range index it directly (no
- * compare chain), and when one side is 16x smaller it gallops (exponential search) through the
- * larger one.
+ * platformer also removes near the end, so adds and removes shift only a few elements (short
+ * shifts are inline loads and stores, long ones memmove). A sorted vector of live entities
+ * (one 64-bit key each: id, then epoch, see below) rejects destroyed and stale handles. A
+ * lookup scans backwards from the end over at most 8 ids and stops at the first id below the
+ * target (the article's search, early exit included: its pattern works at the end); only when
+ * all 8 are above does it binary-search the rest, so no lookup is worse than O(log n). A join
+ * is a merge-intersection of the two sorted id vectors: where a block of 256 ids of one side
+ * is a dense run (last - first = 255), the other side's ids in that range index it directly,
+ * with no compare chain; otherwise a branch-light two-pointer merge; and when one side is 16x
+ * smaller, it gallops (exponential search) through the larger one.
  *
  * Costs (n = holders of the type, L = live entities, K = type count, d = distance of the
  * element from the end of its vector):
- *   create   O(1) amortised, an append (after an id wrap, see below: O(log L + d) insert);
- *   destroy  O(K (log n + d)) searches and shifts, plus O(log L + d) in the live vector;
- *            O(K) in the article's pattern, where everything dies near the end;
- *   add      O(log n + d) search plus a shift of d elements; O(1) at the end;
- *   remove   O(log n + d), same; get/has O(1) within the last 8 ids, else O(log n)
- *            (plus an O(log L) liveness search while entities of an earlier epoch live);
- *   each     O(n), one sequential walk of ids and values;
- *   join     O(na + nb) merge; O(na/256 + matches) over a dense run of one side;
- *            O(small * log(large/small)) galloping when one side is 16x smaller.
- * Memory per entity: 8 B in the live vector (id + epoch) + per held type (4 + size) B; vectors
- * grow by doubling and never shrink, so up to twice that.
- * Wins: joins (two sequential streams, no pointer chasing), iteration, memory (no holes: bytes
- * follow the holders, not the highest id), churn at the end of the id range (the platformer).
+ *   create   O(1) amortised: an append (after an id wrap, see below: O(log L + d) insert);
+ *   destroy  O(K (log n + d)): a search and a shift of d elements in each type, and the same
+ *            in the live vector; O(K) in the article's pattern, where entities die near the end;
+ *   add      O(log n + d): a liveness search, a search, a shift of d; O(1) at the end;
+ *   remove   O(log n + d), the same without the liveness search;
+ *   get/has  O(1) when the id is among the last 8 of the type, else O(log n) (plus a liveness
+ *            search while entities from before an id wrap live);
+ *   each     O(n): one sequential walk of ids and values;
+ *   join     O(na + nb) merge; O(na / 256 + matches) over dense runs of one side;
+ *            O(small * log(large / small)) galloping when one side is 16x smaller.
+ * Memory per entity: 8 B in the live vector + per held type (4 + size) B. Vectors double when
+ * full and never shrink, so up to twice that; initial_capacity reserves every type.
+ * Wins: joins and iteration (sequential streams, no pointer chasing, matches found without a
+ * lookup per entity), memory (no holes: bytes follow the holders, not the highest id), and
+ * churn at the newest end of the id range (the platformer: cost flat in N).
  * Loses: adds and removes in the middle of a long vector (an O(d) shift each), random get/has
- * on large types (a binary search, one cache miss per level at DRAM sizes), and creation after
- * the id counter wrapped (an insertion instead of an append).
+ * on large types (a binary search: one cache miss per level at DRAM sizes), K searches per
+ * destroy, and creation after the id counter wrapped (an insertion instead of an append).
  *
  * Ids and wrap-around: a handle is id (low 32 bits) + epoch (high 32 bits). The counter starts
- * at config->first_id (default 1; id 0 of epoch 0 would be the null handle) and counts up to
- * UINT32_MAX within epoch 0. When it runs out it wraps: the epoch goes up by one and the counter
- * restarts at 0, skipping ids still alive; every entity alive at that moment is "old" (its
- * epoch is below the current one) and keeps its id and its epoch, stored beside its id in the
- * live vector. An id is issued at most once per epoch, so a handle names a live entity exactly
- * when its id is in the live vector with the same epoch: a stale handle to a recycled id is
- * rejected. After a wrap a new id may be below live ones and is inserted in sorted position
- * (correct, slower); once the counter passes the largest live id, creation appends again.
- * While no old entity lives, every live epoch is the current one, so get/has/remove confirm a
- * handle with one compare instead of a liveness search, and each/join build handles directly.
- * ECSB_ERR_CAPACITY when max_entities are live, or (after 2^32 wraps, i.e. 2^64 creations:
- * never in practice) when the epoch would overflow. The id space itself cannot fill up:
- * at most ECSB_MAX_ENTITIES (2^31 - 1) ids are live, so a wrap always finds a free id.
+ * at config->first_id (default 1: id 0 of epoch 0 is the null handle) and counts up to
+ * UINT32_MAX in epoch 0. When it runs out it wraps: the epoch goes up by one and the counter
+ * restarts at 0, skipping ids still alive. Entities alive at a wrap keep their id and epoch;
+ * the live vector stores each key as id << 32 | epoch (sorted by id, as ids are unique among
+ * the living). An id is issued at most once per epoch, so a handle names a live entity exactly
+ * when its swapped halves are a live key: an old handle to a recycled id is rejected. After a
+ * wrap a new id may sort below live ones and is inserted in place (correct, slower); once the
+ * counter passes the largest live id, creation appends again. While no entity from before the
+ * last wrap lives (old_live == 0: always, until the first wrap), every live epoch is the
+ * current one, so get/has/remove confirm a handle with one compare, and each/join build
+ * handles without a search. ECSB_ERR_CAPACITY when max_entities are live, or when the epoch
+ * itself would overflow (after 2^32 wraps, 2^64 creations: never in practice). The id space
+ * cannot fill up: at most ECSB_MAX_ENTITIES (2^31 - 1) ids are live, so a wrap always finds a
+ * free id. Every growth happens before anything changes, so a failed allocation leaves the
+ * world as it was.
  */
 #include "harness/strategy.h"
 
@@ -70,36 +75,77 @@ typedef struct world {
     const ecsb_allocator *alloc;
     uint32_t type_count;
     uint32_t max_entities;
-    uint32_t first_id;    /* the first id of epoch 0 (>= 1) */
-    uint32_t epoch;       /* times the counter has wrapped */
-    uint64_t next_id;     /* the next id to try, 0 .. 2^32 (2^32: wrap on the next create) */
-    uint32_t *live_id;    /* live entities' ids, strictly increasing */
-    uint32_t *live_epoch; /* live_epoch[i] is the epoch live_id[i] was issued in */
+    uint32_t first_id;  /* the first id of epoch 0 (>= 1) */
+    uint32_t epoch;     /* times the counter has wrapped */
+    uint64_t next_id;   /* the next id to try, 0 .. 2^32 (2^32: wrap on the next create) */
+    /*
+     * Live entities, one key each: id in the high 32 bits, epoch in the low 32, strictly
+     * increasing (so sorted by id). A handle is live when its halves swapped are a key.
+     */
+    uint64_t *live;
     size_t live_count;
-    size_t live_cap;      /* min(live_id_cap, live_epoch_cap) */
-    size_t live_id_cap, live_epoch_cap;
-    size_t old_live;      /* live entities whose epoch is below the current one */
+    size_t live_cap;
+    size_t old_live;    /* live entities whose epoch is below the current one */
     column col[ECSB_MAX_TYPES];
 } world;
 
-/* ---- searching sorted id vectors ----------------------------------------------------------- */
+/* ---- searching sorted vectors -------------------------------------------------------------- */
 
-/* The first index in ids[0, n) whose id is >= key (n when none), branch-free halving. */
-ECSB_INLINE size_t binary_lower_bound(const uint32_t *ids, size_t n, uint32_t key)
-{
-    if (n == 0)
-        return 0;
-    const uint32_t *base = ids;
-    while (n > 1) {
-        size_t half = n / 2;
-        base = base[half] < key ? base + half : base;
-        n -= half;
+/*
+ * For an element type T, defines
+ *   lower_bound_S(v, n, key): the first index in v[0, n) holding a value >= key (n if none),
+ *       by branch-free halving;
+ *   find_pos_S(v, n, key): the same, but first scans backwards from the end over at most
+ *       FLAT_MAP_PROBE values, stopping at the first one below key (the article's lookup: its
+ *       access pattern works at the end); only when all of those are >= key does it binary-
+ *       search the rest, so it is never worse than O(log n);
+ *   gallop_S(v, from, n, key): the first index >= from holding a value >= key, by
+ *       exponential then binary search: O(log distance).
+ * S = 32 for the column ids (uint32_t), 64 for the live keys (uint64_t).
+ */
+#define FLAT_MAP_SEARCHES(S, T)                                                               \
+    ECSB_INLINE size_t lower_bound_##S(const T *v, size_t n, T key)                            \
+    {                                                                                         \
+        if (n == 0)                                                                           \
+            return 0;                                                                         \
+        const T *base = v;                                                                    \
+        while (n > 1) {                                                                       \
+            size_t half = n / 2;                                                              \
+            base = base[half] < key ? base + half : base;                                     \
+            n -= half;                                                                        \
+        }                                                                                     \
+        return (size_t)(base - v) + (*base < key);                                            \
+    }                                                                                         \
+    ECSB_INLINE size_t find_pos_##S(const T *v, size_t n, T key)                               \
+    {                                                                                         \
+        if (ECSB_LIKELY(n >= FLAT_MAP_PROBE)) {                                               \
+            for (size_t k = 1; k <= FLAT_MAP_PROBE; k++)                                      \
+                if (v[n - k] < key)                                                           \
+                    return n - k + 1;                                                         \
+            return lower_bound_##S(v, n - FLAT_MAP_PROBE, key);                               \
+        }                                                                                     \
+        while (n > 0 && v[n - 1] >= key)                                                      \
+            n--;                                                                              \
+        return n;                                                                             \
+    }                                                                                         \
+    ECSB_INLINE size_t gallop_##S(const T *v, size_t from, size_t n, T key)                    \
+    {                                                                                         \
+        size_t lo = from, hi = from, step = 1;                                                \
+        while (hi < n && v[hi] < key) {                                                       \
+            lo = hi + 1;                                                                      \
+            hi += step;                                                                       \
+            step *= 2;                                                                        \
+        }                                                                                     \
+        if (hi > n)                                                                           \
+            hi = n;                                                                           \
+        return lo + lower_bound_##S(v + lo, hi - lo, key);                                    \
     }
-    return (size_t)(base - ids) + (*base < key);
-}
+
+FLAT_MAP_SEARCHES(32, uint32_t)
+FLAT_MAP_SEARCHES(64, uint64_t)
 
 /* The first index in ids[0, n) whose id is > key (n when none). */
-ECSB_INLINE size_t binary_upper_bound(const uint32_t *ids, size_t n, uint32_t key)
+ECSB_INLINE size_t upper_bound_32(const uint32_t *ids, size_t n, uint32_t key)
 {
     if (n == 0)
         return 0;
@@ -112,50 +158,20 @@ ECSB_INLINE size_t binary_upper_bound(const uint32_t *ids, size_t n, uint32_t ke
     return (size_t)(base - ids) + (*base <= key);
 }
 
-/*
- * The first index in ids[0, n) whose id is >= key. The last FLAT_MAP_PROBE ids are probed
- * first, in one step without branches: the ids >= key form a suffix, so when fewer than all of
- * the probed ones are >= key their count places key. Otherwise binary search the rest.
- */
-ECSB_INLINE size_t find_pos(const uint32_t *ids, size_t n, uint32_t key)
-{
-    if (ECSB_LIKELY(n >= FLAT_MAP_PROBE)) {
-        const uint32_t *tail = ids + n - FLAT_MAP_PROBE;
-        unsigned ge = 0;
-        for (unsigned k = 0; k < FLAT_MAP_PROBE; k++)
-            ge += tail[k] >= key;
-        if (ECSB_LIKELY(ge < FLAT_MAP_PROBE))
-            return n - ge;
-        n -= FLAT_MAP_PROBE;
-    }
-    return binary_lower_bound(ids, n, key);
-}
-
-/* The first index >= from in ids[0, n) whose id is >= key, given ids[from - 1] < key. */
-ECSB_INLINE size_t gallop(const uint32_t *ids, size_t from, size_t n, uint32_t key)
-{
-    size_t lo = from, hi = from, step = 1;
-    while (hi < n && ids[hi] < key) {
-        lo = hi + 1;
-        hi += step;
-        step *= 2;
-    }
-    if (hi > n)
-        hi = n;
-    return lo + binary_lower_bound(ids + lo, hi - lo, key);
-}
-
 /* ---- liveness --------------------------------------------------------------------------- */
+
+/* A live key from an id and epoch; a handle's key is its two halves swapped. */
+ECSB_INLINE uint64_t live_key(uint32_t id, uint32_t epoch) { return (uint64_t)id << 32 | epoch; }
+ECSB_INLINE uint64_t handle_key(ecsb_entity e) { return e << 32 | e >> 32; }
 
 /* The live-vector index of the entity a handle names, or FLAT_MAP_NOT_FOUND. */
 ECSB_INLINE size_t live_find(const world *w, ecsb_entity e)
 {
-    uint32_t id = ecsb_handle_index(e);
-    size_t n = w->live_count;
-    size_t i = find_pos(w->live_id, n, id);
-    if (i < n && w->live_id[i] == id && w->live_epoch[i] == ecsb_handle_generation(e))
-        return i;
-    return FLAT_MAP_NOT_FOUND;
+    const uint64_t key = handle_key(e);
+    const size_t n = w->live_count;
+    /* Search for the id (epoch 0): the key of any epoch of that id sorts at or after it. */
+    const size_t i = find_pos_64(w->live, n, key & ~(uint64_t)UINT32_MAX);
+    return i < n && w->live[i] == key ? i : FLAT_MAP_NOT_FOUND;
 }
 
 /*
@@ -187,12 +203,7 @@ static ecsb_status grow_live(world *w, size_t needed)
     size_t cap = ecsb_grow_capacity(w->live_cap, needed, w->max_entities);
     if (cap == 0)
         return ECSB_ERR_CAPACITY;
-    ecsb_status st = grow_array(w->alloc, (void **)&w->live_id, 4, &w->live_id_cap, cap);
-    if (st == ECSB_OK)
-        st = grow_array(w->alloc, (void **)&w->live_epoch, 4, &w->live_epoch_cap, cap);
-    if (st == ECSB_OK)
-        w->live_cap = cap;
-    return st;
+    return grow_array(w->alloc, (void **)&w->live, 8, &w->live_cap, cap);
 }
 
 static ecsb_status grow_column(world *w, column *c, size_t needed)
@@ -210,12 +221,48 @@ static ecsb_status grow_column(world *w, column *c, size_t needed)
 
 /* ---- shifting elements of a vector (the caller has made room) --------------------------- */
 
+/*
+ * memmove for the short moves the article's pattern makes (a few elements near the end),
+ * inline: every load happens before any store, so overlap is fine. Longer moves call memmove.
+ */
+ECSB_INLINE void move_bytes(unsigned char *dst, const unsigned char *src, size_t n)
+{
+    if (n <= 16) {
+        if (n >= 8) {
+            uint64_t head, tail;
+            memcpy(&head, src, 8);
+            memcpy(&tail, src + n - 8, 8);
+            memcpy(dst, &head, 8);
+            memcpy(dst + n - 8, &tail, 8);
+        } else if (n >= 4) {
+            uint32_t head, tail;
+            memcpy(&head, src, 4);
+            memcpy(&tail, src + n - 4, 4);
+            memcpy(dst, &head, 4);
+            memcpy(dst + n - 4, &tail, 4);
+        } else if (n > 0) {
+            unsigned char first = src[0], mid = src[n / 2], last = src[n - 1];
+            dst[0] = first;
+            dst[n / 2] = mid;
+            dst[n - 1] = last;
+        }
+    } else if (n <= 32) {
+        unsigned char head[16], tail[16];
+        memcpy(head, src, 16);
+        memcpy(tail, src + n - 16, 16);
+        memcpy(dst, head, 16);
+        memcpy(dst + n - 16, tail, 16);
+    } else {
+        memmove(dst, src, n);
+    }
+}
+
 /* Open a gap of one element at pos in an array of count elements of size bytes. */
 ECSB_INLINE void shift_up(void *base, size_t size, size_t pos, size_t count)
 {
     if (count > pos) {
         unsigned char *p = (unsigned char *)base + pos * size;
-        memmove(p + size, p, (count - pos) * size);
+        move_bytes(p + size, p, (count - pos) * size);
     }
 }
 
@@ -224,7 +271,7 @@ ECSB_INLINE void shift_down(void *base, size_t size, size_t pos, size_t count)
 {
     if (count > pos + 1) {
         unsigned char *p = (unsigned char *)base + pos * size;
-        memmove(p, p + size, (count - pos - 1) * size);
+        move_bytes(p, p + size, (count - pos - 1) * size);
     }
 }
 
@@ -239,8 +286,7 @@ ECSB_INLINE void column_erase(column *c, size_t pos)
 
 static void world_fini(world *w)
 {
-    ecsb_release(w->alloc, w->live_id, w->live_id_cap * 4);
-    ecsb_release(w->alloc, w->live_epoch, w->live_epoch_cap * 4);
+    ecsb_release(w->alloc, w->live, w->live_cap * 8);
     for (uint32_t t = 0; t < w->type_count; t++) {
         column *c = &w->col[t];
         ecsb_release(w->alloc, c->ids, c->ids_cap * 4);
@@ -289,26 +335,24 @@ static ecsb_status entity_create_slow(world *w, ecsb_entity *out)
     uint64_t id = w->next_id;
     uint32_t epoch = w->epoch;
     size_t pos = 0;
-    /* At most two wraps: fewer than 2^32 ids are ever live, so a full round finds a free one. */
+    /* At most two wraps: fewer than 2^32 ids are ever live, so one full round finds a free id. */
     for (int round = 0;; round++) {
         if (id > UINT32_MAX) {
-            if (epoch == UINT32_MAX || round > 2)
+            if (epoch == UINT32_MAX || round >= 2)
                 return ECSB_ERR_CAPACITY;
             epoch++;
             id = 0;
         }
-        pos = find_pos(w->live_id, n, (uint32_t)id);
-        while (pos < n && w->live_id[pos] == id) {
+        pos = find_pos_64(w->live, n, live_key((uint32_t)id, 0));
+        while (pos < n && w->live[pos] >> 32 == id) {
             pos++;
             id++;
         }
         if (id <= UINT32_MAX)
             break;
     }
-    shift_up(w->live_id, 4, pos, n);
-    shift_up(w->live_epoch, 4, pos, n);
-    w->live_id[pos] = (uint32_t)id;
-    w->live_epoch[pos] = epoch;
+    shift_up(w->live, 8, pos, n);
+    w->live[pos] = live_key((uint32_t)id, epoch);
     if (epoch != w->epoch)
         w->old_live = n; /* everyone alive before the wrap is now old */
     w->epoch = epoch;
@@ -330,10 +374,9 @@ ECSB_INLINE ecsb_status entity_create(world *w, ecsb_entity *out)
             return st;
     }
     const uint64_t id = w->next_id;
-    if (ECSB_UNLIKELY(id > UINT32_MAX || (n != 0 && w->live_id[n - 1] >= id)))
+    if (ECSB_UNLIKELY(id > UINT32_MAX || (n != 0 && w->live[n - 1] >> 32 >= id)))
         return entity_create_slow(w, out);
-    w->live_id[n] = (uint32_t)id;
-    w->live_epoch[n] = w->epoch;
+    w->live[n] = live_key((uint32_t)id, w->epoch);
     w->live_count = n + 1;
     w->next_id = id + 1;
     *out = ecsb_handle_make((uint32_t)id, w->epoch);
@@ -348,13 +391,12 @@ ECSB_INLINE ecsb_status entity_destroy(world *w, ecsb_entity e)
     const uint32_t id = ecsb_handle_index(e);
     for (uint32_t t = 0; t < w->type_count; t++) {
         column *c = &w->col[t];
-        size_t pos = find_pos(c->ids, c->count, id);
+        size_t pos = find_pos_32(c->ids, c->count, id);
         if (pos < c->count && c->ids[pos] == id)
             column_erase(c, pos);
     }
-    w->old_live -= w->live_epoch[i] != w->epoch;
-    shift_down(w->live_id, 4, i, w->live_count);
-    shift_down(w->live_epoch, 4, i, w->live_count);
+    w->old_live -= ecsb_handle_generation(e) != w->epoch;
+    shift_down(w->live, 8, i, w->live_count);
     w->live_count--;
     return ECSB_OK;
 }
@@ -378,7 +420,7 @@ ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void
     column *c = &w->col[t];
     const uint32_t id = ecsb_handle_index(e);
     const size_t n = c->count;
-    const size_t pos = find_pos(c->ids, n, id);
+    const size_t pos = find_pos_32(c->ids, n, id);
     if (ECSB_UNLIKELY(pos < n && c->ids[pos] == id))
         return ECSB_ERR_PRESENT;
     if (ECSB_UNLIKELY(n == c->cap)) {
@@ -400,7 +442,7 @@ ECSB_INLINE ecsb_status component_remove(world *w, ecsb_entity e, ecsb_type t)
         return ECSB_ERR_TYPE;
     column *c = &w->col[t];
     const uint32_t id = ecsb_handle_index(e);
-    const size_t pos = find_pos(c->ids, c->count, id);
+    const size_t pos = find_pos_32(c->ids, c->count, id);
     if (ECSB_LIKELY(pos < c->count && c->ids[pos] == id)) {
         if (ECSB_UNLIKELY(!owner_matches(w, e)))
             return ECSB_ERR_STALE;
@@ -416,7 +458,7 @@ ECSB_INLINE void *component_get(world *w, ecsb_entity e, ecsb_type t)
         return NULL;
     column *c = &w->col[t];
     const uint32_t id = ecsb_handle_index(e);
-    const size_t pos = find_pos(c->ids, c->count, id);
+    const size_t pos = find_pos_32(c->ids, c->count, id);
     if (pos < c->count && c->ids[pos] == id && owner_matches(w, e))
         return c->values + pos * c->size;
     return NULL;
@@ -428,7 +470,7 @@ ECSB_INLINE bool component_has(const world *w, ecsb_entity e, ecsb_type t)
         return false;
     const column *c = &w->col[t];
     const uint32_t id = ecsb_handle_index(e);
-    const size_t pos = find_pos(c->ids, c->count, id);
+    const size_t pos = find_pos_32(c->ids, c->count, id);
     return pos < c->count && c->ids[pos] == id && owner_matches(w, e);
 }
 
@@ -448,8 +490,8 @@ ECSB_INLINE ecsb_entity visit_handle(const world *w, uint32_t id, size_t *cursor
 {
     if (!mixed)
         return ecsb_handle_make(id, w->epoch);
-    *cursor = gallop(w->live_id, *cursor, w->live_count, id);
-    return ecsb_handle_make(id, w->live_epoch[*cursor]);
+    *cursor = gallop_64(w->live, *cursor, w->live_count, live_key(id, 0));
+    return handle_key(w->live[*cursor]);
 }
 
 ECSB_INLINE void each_run(world *w, const column *c, ecsb_each_fn fn, void *ctx, bool mixed)
@@ -484,9 +526,9 @@ ECSB_INLINE size_t join_dense_run(const world *w, const uint32_t *xi, unsigned c
                                   bool swap)
 {
     const uint32_t first = xi[i], last = xi[i + run - 1];
-    j = gallop(yi, j, ny, first);
+    j = gallop_32(yi, j, ny, first);
     size_t span = ny - j < run ? ny - j : run;
-    const size_t end = j + binary_upper_bound(yi + j, span, last);
+    const size_t end = j + upper_bound_32(yi + j, span, last);
     const size_t offset = i - (size_t)first; /* modulo 2^64: index in x = id + offset */
     for (; j < end; j++) {
         const uint32_t id = yi[j];
@@ -513,7 +555,7 @@ ECSB_INLINE void join_run(world *w, const column *ca, const column *cb, ecsb_joi
     if (nb * FLAT_MAP_GALLOP_RATIO < na) { /* b much smaller: gallop through a */
         for (; j < nb; j++) {
             const uint32_t id = ib[j];
-            i = gallop(ia, i, na, id);
+            i = gallop_32(ia, i, na, id);
             if (i == na)
                 return;
             if (ia[i] == id)
@@ -524,7 +566,7 @@ ECSB_INLINE void join_run(world *w, const column *ca, const column *cb, ecsb_joi
     if (na * FLAT_MAP_GALLOP_RATIO < nb) { /* a much smaller: gallop through b */
         for (; i < na; i++) {
             const uint32_t id = ia[i];
-            j = gallop(ib, j, nb, id);
+            j = gallop_32(ib, j, nb, id);
             if (j == nb)
                 return;
             if (ib[j] == id)
@@ -577,13 +619,13 @@ static bool world_valid(const world *w)
     if (w->type_count == 0 || w->type_count > ECSB_MAX_TYPES || w->first_id == 0 ||
         w->next_id > (uint64_t)UINT32_MAX + 1 || (w->epoch == 0 && w->next_id < w->first_id))
         return false;
-    if (w->live_cap > w->live_id_cap || w->live_cap > w->live_epoch_cap || n > w->live_cap ||
+    if (n > w->live_cap ||
         n > w->max_entities || w->old_live > n)
         return false;
     size_t old = 0;
     for (size_t k = 0; k < n; k++) {
-        const uint32_t id = w->live_id[k], ep = w->live_epoch[k];
-        if ((k && w->live_id[k - 1] >= id) || ep > w->epoch)
+        const uint32_t id = (uint32_t)(w->live[k] >> 32), ep = (uint32_t)w->live[k];
+        if ((k && w->live[k - 1] >= w->live[k]) || ep > w->epoch)
             return false;
         if (ep == 0 && id < w->first_id) /* epoch 0 starts at first_id; null is never live */
             return false;
@@ -607,9 +649,9 @@ static bool world_valid(const world *w)
         for (size_t i = 0, k = 0; i < c->count; i++) {
             if (i && c->ids[i - 1] >= c->ids[i])
                 return false;
-            while (k < n && w->live_id[k] < c->ids[i])
+            while (k < n && w->live[k] >> 32 < c->ids[i])
                 k++;
-            if (k == n || w->live_id[k] != c->ids[i])
+            if (k == n || w->live[k] >> 32 != c->ids[i])
                 return false;
         }
     }
@@ -618,7 +660,7 @@ static bool world_valid(const world *w)
 
 static size_t world_bytes(const world *w)
 {
-    size_t bytes = sizeof *w + (w->live_id_cap + w->live_epoch_cap) * 4;
+    size_t bytes = sizeof *w + w->live_cap * 8;
     for (uint32_t t = 0; t < w->type_count; t++)
         bytes += w->col[t].ids_cap * 4 + w->col[t].values_cap * w->col[t].size;
     return bytes;
