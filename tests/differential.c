@@ -40,6 +40,7 @@ typedef struct run {
     tst_world tw;
     const ecsb_vtable *ops;
     uint64_t seed, step, ops_total;
+    uint64_t checked; /* during a full-state check: the steps done before it; else 0 */
     tst_rng rng;
     /* the reference model */
     ref_entity *live;
@@ -64,13 +65,20 @@ __attribute__((format(printf, 3, 4), noreturn)) static void d_fail(const run *r,
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    /* A full-state check runs after `checked` steps; any other failure is in step r->step. */
+    char where[64];
+    if (r->checked)
+        snprintf(where, sizeof where, "full-state check after %llu steps",
+                 (unsigned long long)r->checked);
+    else
+        snprintf(where, sizeof where, "step %llu", (unsigned long long)r->step);
     tst_fail_at(__FILE__, line,
-                "differential: strategy %s, seed %llu, step %llu (%zu live): %s\n"
+                "differential: strategy %s, seed %llu, %s (%zu live): %s\n"
                 "    replay: ECSB_SEED=%llu ECSB_OPS=%llu build/test/ecsbench_tests %s "
                 "'differential*'",
-                tst_strategy->name, (unsigned long long)r->seed, (unsigned long long)r->step,
-                r->n, msg, (unsigned long long)r->seed, (unsigned long long)r->step + 1,
-                tst_strategy->name);
+                tst_strategy->name, (unsigned long long)r->seed, where, r->n, msg,
+                (unsigned long long)r->seed,
+                (unsigned long long)(r->checked ? r->checked : r->step + 1), tst_strategy->name);
 }
 
 #define D_CHECK(r, cond, ...)                                                                  \
@@ -172,7 +180,8 @@ static void op_add(run *r)
     void *v = &v;
     ecsb_status s = r->ops->component_add(r->tw.w, x->handle, t, &v);
     if (x->has[t]) {
-        D_CHECK(r, s == ECSB_ERR_PRESENT, "add of a held type %u: %s", t, st(s));
+        D_CHECK(r, s == ECSB_ERR_PRESENT, "add of a held type %u: got %s, want %s", t, st(s),
+                st(ECSB_ERR_PRESENT));
         D_CHECK(r, v == NULL, "failed add left *value_out non-NULL");
         return;
     }
@@ -189,8 +198,9 @@ static void op_remove(run *r)
     ref_entity *x = &r->live[pick_live(r)];
     ecsb_type t = pick_type(r, x, true);
     ecsb_status s = r->ops->component_remove(r->tw.w, x->handle, t);
-    D_CHECK(r, s == (x->has[t] ? ECSB_OK : ECSB_ERR_ABSENT), "remove of %s type %u: %s",
-            x->has[t] ? "a held" : "an absent", t, st(s));
+    ecsb_status want = x->has[t] ? ECSB_OK : ECSB_ERR_ABSENT;
+    D_CHECK(r, s == want, "remove of %s type %u: got %s, want %s", x->has[t] ? "a held" : "an absent",
+            t, st(s), st(want));
     if (x->has[t]) {
         x->has[t] = false;
         r->held[t]--;
@@ -465,9 +475,10 @@ static int cmp_entity(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-static void full_check(run *r)
+static void full_check(run *r, uint64_t steps_done)
 {
     r->full_checks++;
+    r->checked = steps_done;
     op_counts(r);
     ecsb_entity *handles = malloc((r->n ? r->n : 1) * sizeof *handles);
     D_CHECK(r, handles != NULL, "test: out of memory");
@@ -494,6 +505,7 @@ static void full_check(run *r)
             visit_and_compare(r, true, a, b, false);
     }
     D_CHECK(r, r->ops->world_valid(r->tw.w), "world_valid false");
+    r->checked = 0;
 }
 
 /* ---- one run ----------------------------------------------------------------------------- */
@@ -578,9 +590,9 @@ static void run_seed(run *r, uint64_t seed, uint64_t ops)
     for (r->step = 0; r->step < ops; r->step++) {
         step(r);
         if (r->step % CHECK_EVERY == CHECK_EVERY - 1)
-            full_check(r);
+            full_check(r, r->step + 1);
     }
-    full_check(r);
+    full_check(r, ops);
     r->ops_total += ops;
     tw_fini(&r->tw);
     free(r->live);

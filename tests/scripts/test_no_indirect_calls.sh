@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# test_no_indirect_calls.sh — the zero-overhead contract, checked on machine code: every
+# strategy's timed scenario functions (platformer_pass, dual_iterate_pass: static functions
+# in its release object) reach no indirect call — no `call *` / `jmp *` through a register or
+# memory — in their own bodies or in any function of the same object they call directly
+# (transitively, .cold/.part clones included). So no callback, vtable or allocator-free
+# function pointer is called per entity.
+#
+# One exception, by source line: calls through the world's allocator (a source line calling
+# `->realloc(` or `->free(`, as harness/strategy.h's ecsb_resize/ecsb_release do) are allowed;
+# they run per growth of an array, not per entity. Objects are built with -g, so objdump -l
+# attributes each instruction, inlined or not, to its source file and line, which is read.
+#
+# Usage: test_no_indirect_calls.sh [object.o ...]
+#   no arguments: every strategies/<name>.c, from $BUILD/release/strategies/<name>.o (built
+#   with make when missing). Exit 0 when clean; 1 with one line per offending call (strategy,
+#   function, the function it is reached from, source line, instruction).
+# Environment: BUILD (build folder, default build).
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=${BUILD:-build}
+case $build in /*) ;; *) build=$top/$build ;; esac
+
+command -v objdump >/dev/null || { echo "test_no_indirect_calls: objdump missing (binutils)" >&2; exit 1; }
+
+objects=("$@")
+if [ ${#objects[@]} -eq 0 ]; then
+  for src in "$top"/strategies/*.c; do
+    name=$(basename "$src" .c)
+    obj=$build/release/strategies/$name.o
+    if [ ! -e "$obj" ] || [ "$src" -nt "$obj" ]; then
+      make -s -C "$top" BUILD="$build" "$obj" >/dev/null ||
+        { echo "test_no_indirect_calls: cannot build $obj" >&2; exit 1; }
+    fi
+    objects+=("$obj")
+  done
+fi
+
+# analyse NAME OBJECT: print "FAIL ..." lines for offending calls, "NOROOT ..." if a timed
+# function is missing, "OK name roots reached" otherwise.
+analyse() {
+  objdump -d -l -r --no-show-raw-insn "$2" | awk -v strategy="$1" -v header="$top/harness/strategy.h" '
+    function root(f) { return f ~ /^(platformer_pass|dual_iterate_pass)(\.|$)/ }
+    # True when line `line` of `file` calls through an allocator slot.
+    function calls_allocator(file, line,    text, n, ok) {
+      n = 0; ok = 0
+      while ((getline text < file) > 0)
+        if (++n == line) { ok = text ~ /->[ \t]*(realloc|free)[ \t]*\(/; break }
+      close(file)
+      return ok
+    }
+    # True when source location "file:line" calls through an allocator slot. binutils 2.40
+    # names header code at the start of a section (before the line program first switches
+    # files; DWARF 5) after the main file: so a strategy file line is also tried in
+    # harness/strategy.h, the first header every strategy includes.
+    function allocator_call(where,    file, line) {
+      if (!match(where, /:[0-9]+$/)) return 0
+      file = substr(where, 1, RSTART - 1); line = substr(where, RSTART + 1) + 0
+      return calls_allocator(file, line) ||
+             (file ~ /\/strategies\/[^\/]+\.c$/ && calls_allocator(header, line))
+    }
+    # A function header: "0000000000000fd0 <platformer_pass>:"
+    /^[0-9a-f]+ <[^>]+>:$/ {
+      fn = substr($2, 2, length($2) - 3); funcs[fn] = 1; loc = "?"; next
+    }
+    # A source line from -l: "/path/file.c:123" or "... (discriminator 2)"
+    /^\/.*:[0-9]+( \(discriminator [0-9]+\))?$/ { loc = $1; next }
+    fn == "" { next }
+    # A relocation: the target of the call/jmp just above (calls across sections, externals).
+    /^[ \t]+[0-9a-f]+: R_X86_64_(PLT32|PC32)/ {
+      sym = $3; sub(/[-+]0x[0-9a-f]+$/, "", sym)
+      if (last_branch) edge[fn, sym] = 1
+      next
+    }
+    /^[ \t]+[0-9a-f]+:\t/ {
+      insn = $0; sub(/^[ \t]+[0-9a-f]+:\t/, "", insn)
+      last_branch = insn ~ /^(notrack |bnd )*(call|jmp|j[a-z]+)[a-z]* /
+      if (insn ~ /^(notrack |bnd )*(call|jmp)[a-z]* +\*/) {
+        nind++; ind_fn[nind] = fn; ind_loc[nind] = loc; ind_insn[nind] = insn
+      } else if (last_branch && match(insn, /<[^>]+>$/)) {
+        target = substr(insn, RSTART + 1, RLENGTH - 2); sub(/\+0x[0-9a-f]+$/, "", target)
+        if (target != fn) edge[fn, target] = 1
+      }
+    }
+    END {
+      # Reachability from the timed functions over direct calls and jumps to local functions.
+      n = 0
+      for (f in funcs) if (root(f)) { reach[f] = f; queue[++n] = f }
+      if (!("platformer_pass" in funcs) || !("dual_iterate_pass" in funcs))
+        print "NOROOT " strategy ": platformer_pass or dual_iterate_pass missing from the object"
+      for (i = 1; i <= n; i++)
+        for (k in edge) {
+          split(k, pair, SUBSEP)
+          if (pair[1] == queue[i] && (pair[2] in funcs) && !(pair[2] in reach)) {
+            reach[pair[2]] = reach[queue[i]]; queue[++n] = pair[2]
+          }
+        }
+      bad = 0
+      for (i = 1; i <= nind; i++) {
+        f = ind_fn[i]
+        if (!(f in reach) || ((f, ind_loc[i]) in told) || allocator_call(ind_loc[i])) continue
+        told[f, ind_loc[i]] = 1
+        bad++
+        printf "FAIL %s: %s (reached from %s) makes an indirect call at %s: %s\n",
+               strategy, f, reach[f], ind_loc[i], ind_insn[i]
+      }
+      if (!bad) printf "OK %s: %d functions reached from the timed passes, no indirect call\n", strategy, n
+    }'
+}
+
+failed=0
+for obj in "${objects[@]}"; do
+  name=$(basename "$obj" .o)
+  [ -e "$obj" ] || { echo "  FAIL $name: $obj missing" >&2; failed=1; continue; }
+  out=$(analyse "$name" "$obj")
+  if printf '%s\n' "$out" | grep -q '^OK '; then
+    printf '%s\n' "$out" | sed 's/^/  /'
+  else
+    printf '%s\n' "$out" | sed 's/^/  /' >&2
+    failed=1
+  fi
+done
+
+# The check must be able to fail: the template built with ECSB_INLINE as noinline (each and
+# join called out of line, the callback through its pointer) must be caught.
+if [ $# -eq 0 ]; then
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  mkdir -p "$tmp/harness"
+  sed 's/^#define ECSB_INLINE .*/#define ECSB_INLINE static __attribute__((noinline))/' \
+    "$top/harness/strategy.h" >"$tmp/harness/strategy.h"
+  if ! grep -q 'define ECSB_INLINE static __attribute__((noinline))' "$tmp/harness/strategy.h" ||
+     ! ${CC:-gcc} -I"$tmp" -I"$top" -std=c17 -O2 -g -c -o "$tmp/template.o" \
+       "$top/strategies/template.c" 2>"$tmp/cc.err"; then
+    echo "  FAIL control: cannot build the template with ECSB_INLINE as noinline: $(head -c 300 "$tmp/cc.err")" >&2
+    failed=1
+  elif analyse template "$tmp/template.o" | grep -q '^FAIL template: .*reached from dual_iterate_pass'; then
+    echo "  OK control: the template with each/join out of line is caught"
+  else
+    echo "  FAIL control: the template with each/join out of line was not caught; this check" \
+         "cannot see indirect calls (objdump output changed?)" >&2
+    failed=1
+  fi
+fi
+if [ "$failed" -ne 0 ]; then
+  echo "test_no_indirect_calls: timed code reaches an indirect call (a callback, function pointer" \
+       "or vtable per entity?); make each/join and the hot operations ECSB_INLINE and call them" \
+       "directly" >&2
+fi
+exit "$failed"
