@@ -94,13 +94,12 @@ static size_t pool_values_offset(size_t cap)
 }
 
 /*
- * Grow the entity block so that `needed` slots fit. The sparse maps move to their new offsets
- * (last first: each moves up) and their new entries start SPARSE_ABSENT, so create never has
- * to touch them. One realloc: on failure nothing changed.
+ * Grow the entity block to `cap` (> w->cap) slots; 0 means the world is full. The sparse maps
+ * move to their new offsets (last first: each moves up) and their new entries start
+ * SPARSE_ABSENT, so create never has to touch them. One realloc: on failure nothing changed.
  */
-static ecsb_status grow_entities(world *w, size_t needed)
+static ecsb_status grow_entities(world *w, size_t cap)
 {
-    size_t cap = ecsb_grow_capacity(w->cap, needed, w->max_entities);
     if (cap == 0)
         return ECSB_ERR_CAPACITY;
     if (cap > SIZE_MAX / entity_block_bytes(w, 1))
@@ -123,10 +122,9 @@ static ecsb_status grow_entities(world *w, size_t needed)
     return ECSB_OK;
 }
 
-/* Grow a pool so that `needed` values fit. One realloc: on failure nothing changed. */
-static ecsb_status grow_pool(world *w, pool *p, size_t needed)
+/* Grow a pool to `cap` (> p->cap) values; 0 means full. One realloc: on failure nothing changed. */
+static ecsb_status grow_pool(world *w, pool *p, size_t cap)
 {
-    size_t cap = ecsb_grow_capacity(p->cap, needed, w->max_entities);
     if (cap == 0)
         return ECSB_ERR_CAPACITY;
     if (cap > (SIZE_MAX - 64) / (sizeof(uint32_t) + p->size))
@@ -155,8 +153,8 @@ static void world_fini(world *w)
 }
 
 /*
- * initial_capacity reserves entity slots and, for every type, that many dense entries, so a
- * workload that stays within it never reallocates.
+ * initial_capacity reserves exactly that many entity slots and, for every type, dense entries,
+ * so a workload that stays within it never reallocates; growth past it doubles.
  */
 static ecsb_status world_init(world *w, const ecsb_world_config *config)
 {
@@ -171,9 +169,11 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
     for (uint32_t t = 0; t < w->type_count; t++)
         w->pools[t].size = config->type_size[t];
     if (config->initial_capacity) {
-        st = grow_entities(w, config->initial_capacity);
+        size_t cap = config->initial_capacity < w->max_entities ? config->initial_capacity
+                                                                : w->max_entities;
+        st = grow_entities(w, cap);
         for (uint32_t t = 0; st == ECSB_OK && t < w->type_count; t++)
-            st = grow_pool(w, &w->pools[t], config->initial_capacity);
+            st = grow_pool(w, &w->pools[t], cap);
         if (st != ECSB_OK) {
             world_fini(w);
             return st;
@@ -210,7 +210,8 @@ ECSB_INLINE ecsb_status entity_create(world *w, ecsb_entity *out)
         w->free_head = (uint32_t)w->slot[i];
     } else {
         if (ECSB_UNLIKELY(w->slots == w->cap)) {
-            ecsb_status st = grow_entities(w, (size_t)w->slots + 1);
+            ecsb_status st = grow_entities(
+                w, ecsb_grow_capacity(w->cap, (size_t)w->slots + 1, w->max_entities));
             if (st != ECSB_OK)
                 return st;
         }
@@ -284,7 +285,8 @@ ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void
     if (ECSB_UNLIKELY(p->sparse[i] != SPARSE_ABSENT))
         return ECSB_ERR_PRESENT;
     if (ECSB_UNLIKELY(p->count == p->cap)) {
-        ecsb_status st = grow_pool(w, p, (size_t)p->count + 1);
+        ecsb_status st =
+            grow_pool(w, p, ecsb_grow_capacity(p->cap, (size_t)p->count + 1, w->max_entities));
         if (st != ECSB_OK)
             return st;
     }
