@@ -189,6 +189,41 @@ static void model_check(const model *m, tst_world *tw)
     tw_expect_valid(tw);
 }
 
+/* ---- the descriptor ---------------------------------------------------------------------- */
+
+/* One name everywhere: a C identifier, unique, found by ecsb_strategy_find when registered. */
+void conformance_descriptor_is_complete_and_registered_by_its_name(void **state)
+{
+    (void)state;
+    const ecsb_strategy *s = tst_strategy;
+    TST_CHECK(s->name && *s->name, "no name");
+    for (const char *c = s->name; *c; c++)
+        TST_CHECK((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_',
+                  "name '%s' is not lower-case letters, digits and '_'", s->name);
+    TST_CHECK(s->summary && *s->summary, "no summary");
+    const ecsb_vtable *v = s->ops;
+    TST_CHECK(v && v->world_size > 0, "no vtable, or world_size 0");
+    TST_CHECK(v->world_init && v->world_fini && v->entity_create && v->entity_destroy &&
+                  v->entity_alive && v->entity_count && v->component_add &&
+                  v->component_remove && v->component_get && v->component_has &&
+                  v->component_count && v->each && v->join && v->world_valid && v->world_bytes,
+              "a vtable slot is NULL");
+    for (int id = 0; id < ECSB_SCENARIO_COUNT; id++) {
+        const ecsb_scenario_impl *impl = &s->scenarios[id];
+        TST_CHECK(impl->prepare && impl->pass && impl->checksum && impl->release,
+                  "scenario %s: an entry point is NULL", ecsb_scenarios[id].name);
+    }
+    bool registered = false;
+    for (size_t i = 0; i < ecsb_strategy_count; i++) {
+        registered |= ecsb_strategies[i] == s;
+        TST_CHECK(ecsb_strategies[i] == s || strcmp(ecsb_strategies[i]->name, s->name) != 0,
+                  "two registered strategies are named '%s'", s->name);
+    }
+    TST_CHECK(ecsb_strategy_find(s->name) == (registered ? s : NULL),
+              "ecsb_strategy_find(\"%s\") does not return %s", s->name,
+              registered ? "it" : "NULL (it is not registered)");
+}
+
 /* ---- good input -------------------------------------------------------------------------- */
 
 void conformance_new_world_is_empty_and_valid(void **state)
