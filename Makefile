@@ -1,7 +1,5 @@
 # ecsbench — `make help` lists the targets. GNU make; one build/ tree; auto dependencies.
 
-CC       ?= gcc
-CXX      ?= g++
 PYTHON   ?= /usr/bin/python3
 BUILD    ?= build
 OPT      ?= -O2
@@ -60,6 +58,11 @@ $(REL)/%.o: %.c | $(DEPS_STAMP)
 $(REL)/%.o: %.cc | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c -o $@ $<
+
+# Provenance: the exact build goes into every run's JSON context (harness/provenance.c).
+$(REL)/harness/provenance.o: CPPFLAGS += -DECSB_BUILD_CC='"$(CC)"' \
+	-DECSB_BUILD_CFLAGS='"$(CFLAGS)"' -DECSB_BUILD_CXXFLAGS='"$(CXXFLAGS)"'
+$(REL)/harness/provenance.o: Makefile
 
 $(TST)/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)

@@ -59,10 +59,6 @@ while [ -e "$RESULTS_DIR/$run_id" ] || [ -e "$PLOTS_DIR/$run_id" ] ||
   run_id=$base-$k
 done
 
-# lib.sh names folders with ecsb_new_run_id; pin it to this run's id for these two calls
-# (they run in command substitutions, so the override does not outlive them).
-# shellcheck disable=SC2317  # called indirectly, by lib.sh
-with_run_id() { ecsb_new_run_id() { printf '%s\n' "$run_id"; }; "$@"; }
 
 child="" staging="" published=""
 cleanup() {
@@ -78,7 +74,7 @@ trap cleanup EXIT
 trap 'echo "bench: interrupted; nothing was published" >&2; exit 130' INT
 trap 'echo "bench: terminated; nothing was published" >&2; exit 143' TERM HUP
 
-staging=$(with_run_id ecsb_staging_dir "$RESULTS_DIR") ||
+staging=$(ecsb_staging_dir "$RESULTS_DIR" "$run_id") ||
   ecsb_usage_error "cannot create a staging folder in $RESULTS_DIR; is it writable?"
 
 # The compilers' own record of how each object was built (until the Makefile passes the flags).
@@ -109,7 +105,7 @@ fi
   --errors "$staging/errors.csv"
 "$PYTHON" "$here/summary.py" "$staging" --run-id "$run_id" -o "$staging/summary.md"
 
-final=$(with_run_id ecsb_publish_dir "$staging" "$RESULTS_DIR")
+final=$(ecsb_publish_dir "$staging" "$RESULTS_DIR" "$run_id")
 published=1
 final_id=$(basename "$final")
 if [ "$final_id" != "$run_id" ]; then

@@ -14,22 +14,23 @@ ecsb_new_run_id() {
   printf '%s-%s\n' "$(date -u +%Y%m%dT%H%M%SZ)" "${host:-host}"
 }
 
-# Runs are written into a staging folder ($parent/.incomplete-<id>-<pid>) and published under
+# Runs are written into a staging folder ($parent/.incomplete-<id>-<pid>; optional 2nd arg: the id) and published under
 # their final name only when complete, so an interrupted run leaves nothing half-written under
 # a final name, and no run ever overwrites another.
 ecsb_staging_dir() {
   local parent=$1 dir
   mkdir -p "$parent"
-  dir="$parent/.incomplete-$(ecsb_new_run_id)-$$"
+  dir="$parent/.incomplete-${2:-$(ecsb_new_run_id)}-$$"
   mkdir "$dir" || return 1
   printf '%s\n' "$dir"
 }
 
-# Publish a finished staging folder as $parent/<run-id> (suffix -2, -3... if taken); prints the
+# Publish a finished staging folder as $parent/<run-id> (optional 3rd arg: the id; suffix -2,
+# -3... if taken); prints the
 # final path. mkdir claims the name atomically; rename then replaces the empty claimed folder.
 ecsb_publish_dir() {
   local staging=$1 parent=$2 id base n=1
-  base=$(ecsb_new_run_id)
+  base=${3:-$(ecsb_new_run_id)}
   id=$base
   until mkdir "$parent/$id" 2>/dev/null; do
     n=$((n + 1))
