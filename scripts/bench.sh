@@ -43,7 +43,8 @@ export PYTHON RESULTS_DIR PLOTS_DIR
 flags=()
 case ${QUICK:-} in
   "" | 0 | no | false) ;;
-  *) flags+=(--ecsb_quick) ;;
+  1 | yes | true) flags+=(--ecsb_quick) ;;
+  *) ecsb_usage_error "QUICK=$QUICK: use QUICK=1 for the quick run, or leave it out for the full suite" ;;
 esac
 # shellcheck disable=SC2206  # word splitting is the point
 extra=(${ECSB_BENCH_ARGS:-})

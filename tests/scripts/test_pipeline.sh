@@ -164,6 +164,14 @@ interrupt() { # SIGNAL: start a long run, signal it once it is staged, check not
 interrupt INT
 interrupt TERM
 
+# ---- a QUICK value that is neither on nor off is refused, before anything runs ----------------
+before=$(find "$RESULTS_DIR" -mindepth 1 -maxdepth 1 | wc -l)
+QUICK=banana scripts/bench.sh "$bin" >"$tmp/quick.log" 2>&1
+rc=$?
+[ "$rc" -eq 2 ] || fail "QUICK=banana: exit $rc, want 2"
+grep -q 'QUICK=banana' "$tmp/quick.log" || fail "QUICK=banana: the message does not name the value"
+[ "$(find "$RESULTS_DIR" -mindepth 1 -maxdepth 1 | wc -l)" -eq "$before" ] || fail "QUICK=banana wrote something"
+
 if [ "$failures" -ne 0 ]; then
   echo "test_pipeline: $failures failure(s); last log:" >&2
   tail -n 30 "$tmp/log" >&2
