@@ -527,7 +527,7 @@ ECSB_INLINE size_t join_dense_run(const world *w, const uint32_t *xi, unsigned c
 {
     const uint32_t first = xi[i], last = xi[i + run - 1];
     j = gallop_32(yi, j, ny, first);
-    size_t span = ny - j < run ? ny - j : run;
+    const size_t span = ny - j < run ? ny - j : run;
     const size_t end = j + upper_bound_32(yi + j, span, last);
     const size_t offset = i - (size_t)first; /* modulo 2^64: index in x = id + offset */
     for (; j < end; j++) {
