@@ -141,6 +141,7 @@ for n in "${sizes[@]}"; do
     sed 's/^/  /' "$raw/items-n$n.log" >&2
     exit 1
   fi
+  [ -s "$raw/items-n$n.log" ] || rm -f "$raw/items-n$n.log"
 done
 "$PYTHON" "$here/cachegrind_report.py" items "$raw"/items-n*.json >"$out/items.tsv"
 for scenario in "${scenarios[@]}"; do
