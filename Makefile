@@ -27,7 +27,7 @@ TEST_OBJ  := $(CORE_SRC:%.c=$(TST)/%.o) $(TEST_SRC:%.c=$(TST)/%.o)
 
 DEPS_STAMP := $(BUILD)/.deps-ok
 
-.PHONY: all deps bench test test-c test-scripts plots compare hyperfine clean help
+.PHONY: all deps bench test test-c test-scripts plots compare hyperfine cachegrind clean help
 .DEFAULT_GOAL := help
 
 help: ## list the targets
@@ -38,6 +38,7 @@ help: ## list the targets
 	@echo "  Options: QUICK=1 (bench: small sizes, short min time)   RUN=results/<id> (plots)"
 	@echo "           A=results/<id> B=results/<id> | STRATEGIES=s1,s2 (compare)"
 	@echo "           HYPERFINE_N=1048576 HYPERFINE_RUNS=... (hyperfine)"
+	@echo "           CACHEGRIND_N=4000,65536 CACHEGRIND_STRATEGIES=s1,s2 (cachegrind)"
 
 all: $(BUILD)/ecsbench ## build the benchmark binary (build/ecsbench)
 
@@ -90,6 +91,9 @@ compare: | $(DEPS_STAMP) ## compare runs A= and B=, or strategies inside run A (
 
 hyperfine: $(BUILD)/ecsbench ## whole-process runs per strategy and scenario, with hyperfine
 	@PYTHON=$(PYTHON) scripts/hyperfine.sh $(BUILD)/ecsbench
+
+cachegrind: $(BUILD)/ecsbench ## instructions and simulated cache misses per item, noise-free (valgrind, ~35 s)
+	@PYTHON=$(PYTHON) scripts/cachegrind.sh $(BUILD)/ecsbench
 
 clean: ## remove build/ (results/ and plots/ are kept)
 	rm -rf $(BUILD)
