@@ -9,6 +9,7 @@ packages=(
   libbenchmark-tools        # its compare.py (make compare)
   python3 python3-scipy     # JSON -> CSV, summaries; scipy for compare.py's U test
   gnuplot-nox               # plots
+  fonts-dejavu-core         # the plots' font (only recommended by gnuplot)
   hyperfine                 # whole-process timing (make hyperfine)
   libcmocka-dev             # the C test framework (make test)
   valgrind                  # cachegrind for noise-free instruction and miss counts
