@@ -52,9 +52,16 @@
 #define SLOT_RETIRED (UINT32_MAX - 2)       /* low half of a slot whose generation is used up */
 #define SPARSE_ABSENT UINT32_MAX            /* sparse entry of a slot not holding the type */
 
-/* Joins whose lead type holds more than this prefetch the other type's entries ahead. */
+/*
+ * Joins whose lead type holds more than JOIN_PREFETCH_MIN entries walk it in blocks of
+ * JOIN_BLOCK and prefetch the other type's entries ahead in the blocks whose lookups are not
+ * in near ascending order (see join_walk).
+ */
 #define JOIN_PREFETCH_MIN 65536u
 #define JOIN_PREFETCH_AHEAD 16u /* entities ahead for the value; twice that for the sparse map */
+#define JOIN_BLOCK 256u         /* lead entries per prefetch-or-not decision */
+#define JOIN_SAMPLE_GAP 16u     /* entries between the samples of a block's order */
+#define JOIN_NEAR_LOG2 4u       /* "in order": each sample's next entry ascends by < 16 */
 
 /* One component type: [roster: cap uint32][pad to 64][values: cap * size] in one block. */
 typedef struct pool {
@@ -348,20 +355,24 @@ ECSB_INLINE void each(world *w, ecsb_type t, ecsb_each_fn fn, void *ctx)
 }
 
 /*
- * Visit dense entries [from, to) of `lead`, looking each up in `other`. lead_is_a says which
- * value goes first to fn; prefetch says whether to fetch the other type's sparse entry
- * 2 * JOIN_PREFETCH_AHEAD entries ahead and its value JOIN_PREFETCH_AHEAD ahead (the caller
- * guarantees to + 2 * JOIN_PREFETCH_AHEAD <= lead->count then). All constant at each call.
+ * Visit dense entries [from, from + count) of `lead`, looking each up in `other`. lead_is_a
+ * says which value goes first to fn; prefetch says whether to fetch the other type's sparse
+ * entry 2 * JOIN_PREFETCH_AHEAD entries ahead and its value JOIN_PREFETCH_AHEAD ahead (the
+ * caller guarantees from + count + 2 * JOIN_PREFETCH_AHEAD <= lead->count then). All constant
+ * at each call. Positions are size_t: with uint32_t ones the compiler must allow for
+ * wrap-around and recomputes each address with a multiply (measured: 14.7 instead of 13
+ * instructions per pair once the walk is cut into blocks).
  */
-ECSB_INLINE void join_run(const world *w, const pool *lead, const pool *other, uint32_t from,
-                          uint32_t to, bool lead_is_a, bool prefetch, ecsb_join_fn fn, void *ctx)
+ECSB_INLINE void join_run(const world *w, const pool *lead, const pool *other, size_t from,
+                          size_t count, bool lead_is_a, bool prefetch, ecsb_join_fn fn,
+                          void *ctx)
 {
     const uint32_t *restrict roster = lead->roster;
     const uint32_t *restrict sparse = other->sparse;
     unsigned char *lead_values = lead->values, *other_values = other->values;
     size_t lead_size = lead->size, other_size = other->size;
 #pragma GCC unroll 4 /* measured: about 15% fewer cycles per pair at N = 4000 */
-    for (uint32_t k = from; k < to; k++) {
+    for (size_t k = from; k < from + count; k++) {
         if (prefetch) {
             __builtin_prefetch(&sparse[roster[k + 2 * JOIN_PREFETCH_AHEAD]]);
             uint32_t ahead = sparse[roster[k + JOIN_PREFETCH_AHEAD]];
@@ -373,7 +384,7 @@ ECSB_INLINE void join_run(const world *w, const pool *lead, const pool *other, u
         uint32_t j = sparse[i];
         if (j == SPARSE_ABSENT)
             continue;
-        void *lv = lead_values + (size_t)k * lead_size;
+        void *lv = lead_values + k * lead_size;
         void *ov = other_values + (size_t)j * other_size;
         if (lead_is_a)
             fn(ctx, slot_handle(w, i), lv, ov);
@@ -382,16 +393,51 @@ ECSB_INLINE void join_run(const world *w, const pool *lead, const pool *other, u
     }
 }
 
-/* Walk the lead type's dense entries; prefetch the other's only when the walk is long. */
+/*
+ * True when the lead's dense entries [k, k + JOIN_BLOCK) look the other type up in near
+ * ascending order: at every JOIN_SAMPLE_GAP-th entry, the next entry's slot (the sparse entry
+ * read) and the other's dense index (the value read) both ascend by less than
+ * 2^JOIN_NEAR_LOG2. 16 samples, about 0.7 instructions per entry. A sample lands on a
+ * displaced entry with the chance that an entry is displaced, so a block with a few per cent
+ * of its entries scattered by churn is usually caught and one with a third almost surely.
+ */
+ECSB_INLINE bool join_block_in_order(const uint32_t *restrict roster,
+                                     const uint32_t *restrict sparse, size_t k)
+{
+    uint32_t jumps = 0; /* OR of the steps: below 2^JOIN_NEAR_LOG2 iff every step is */
+#pragma GCC unroll 4
+    for (size_t s = k; s < k + JOIN_BLOCK; s += JOIN_SAMPLE_GAP) {
+        uint32_t r0 = roster[s], r1 = roster[s + 1];
+        jumps |= (r1 - r0) | (sparse[r1] - sparse[r0]);
+    }
+    return (jumps >> JOIN_NEAR_LOG2) == 0;
+}
+
+/*
+ * Walk the lead type's dense entries. Short walks never prefetch. Long ones go by blocks of
+ * JOIN_BLOCK: a block whose lookups ascend in near order (the hardware prefetcher follows
+ * those, and the software prefetches only cost their 10 instructions per entry) runs plain;
+ * any other runs with prefetching. Each block is judged by the block just walked, whose
+ * lines are still in cache, so sampling never waits on memory (only the first block is
+ * judged by its own samples); dense orders decay by churn gradually, so a block predicts its
+ * neighbour well.
+ */
 ECSB_INLINE void join_walk(const world *w, const pool *lead, const pool *other, bool lead_is_a,
                            ecsb_join_fn fn, void *ctx)
 {
-    uint32_t n = lead->count, done = 0;
+    size_t n = lead->count, k = 0;
     if (n > JOIN_PREFETCH_MIN) {
-        done = n - 2 * JOIN_PREFETCH_AHEAD;
-        join_run(w, lead, other, 0, done, lead_is_a, true, fn, ctx);
+        const uint32_t *roster = lead->roster, *sparse = other->sparse;
+        bool in_order = join_block_in_order(roster, sparse, 0);
+        for (; k + JOIN_BLOCK + 2 * JOIN_PREFETCH_AHEAD <= n; k += JOIN_BLOCK) {
+            if (in_order)
+                join_run(w, lead, other, k, JOIN_BLOCK, lead_is_a, false, fn, ctx);
+            else
+                join_run(w, lead, other, k, JOIN_BLOCK, lead_is_a, true, fn, ctx);
+            in_order = join_block_in_order(roster, sparse, k);
+        }
     }
-    join_run(w, lead, other, done, n, lead_is_a, false, fn, ctx);
+    join_run(w, lead, other, k, n - k, lead_is_a, false, fn, ctx);
 }
 
 ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void *ctx)
