@@ -155,18 +155,7 @@ done
 # ---- 2. every strategy must compute what the floor computes ----------------------------------
 declare -A floor_sum
 checksum_of() { # checksum_of SCENARIO STRATEGY N PASSES [valgrind args...]: its checksum
-  local scenario=$1 strategy=$2 n=$3 passes=$4 text
-  shift 4
-  if ! text=$("$@" "$bin" run "$scenario" "$strategy" "$n" "$passes" 2>&1); then
-    echo "error: ${*:+$* }$bin run $scenario $strategy $n $passes failed:" >&2
-    printf '  %s\n' "$text" >&2
-    return 1
-  fi
-  if ! [[ $text =~ checksum=([0-9A-Fa-fx]+) ]]; then
-    echo "error: $bin run $scenario $strategy $n $passes printed no checksum=<hex>: $text" >&2
-    return 1
-  fi
-  printf '%s\n' "${BASH_REMATCH[1]}"
+  ecsb_run_checksum "$bin" "$1" "$2" "$3" "$4" "${@:5}"
 }
 echo "cachegrind: checking checksums (N = ${sizes[*]}; $p1 and $p2 passes) ..." >&2
 bad=0

@@ -68,19 +68,7 @@ out="$staging/hyperfine"
 mkdir -p "$out"
 
 # One run of one scenario and strategy; prints its checksum, or fails loudly.
-checksum_of() {
-  local scenario=$1 strategy=$2 text
-  if ! text=$("$bin" run "$scenario" "$strategy" "$n" "${pass_arg[@]}" 2>&1); then
-    echo "error: $bin run $scenario $strategy $n ${pass_arg[*]} failed:" >&2
-    printf '  %s\n' "$text" >&2
-    return 1
-  fi
-  if ! [[ $text =~ checksum=([0-9A-Fa-fx]+) ]]; then
-    echo "error: $bin run $scenario $strategy $n printed no checksum=<hex>: $text" >&2
-    return 1
-  fi
-  printf '%s\n' "${BASH_REMATCH[1]}"
-}
+checksum_of() { ecsb_run_checksum "$bin" "$1" "$2" "$n" "${pass_arg[0]:-}"; }
 
 # ---- 1. every strategy must compute what the floor computes ----------------------------------
 echo "hyperfine: checking checksums (N = $n) ..." >&2

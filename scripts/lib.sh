@@ -51,3 +51,23 @@ ecsb_resolve_run() {
   [ -f "$dir/$file" ] || ecsb_usage_error "$what=$arg: $dir/$file is missing; is it a complete ecsbench run?"
   printf '%s\n' "${dir%/}"
 }
+
+# The checksum that `BIN run SCENARIO STRATEGY N [PASSES]` prints, optionally run under a
+# command prefix (e.g. valgrind and its options); fails loudly with what it printed otherwise.
+# Usage: ecsb_run_checksum BIN SCENARIO STRATEGY N PASSES|"" [PREFIX...]
+ecsb_run_checksum() {
+  local bin=$1 scenario=$2 strategy=$3 n=$4 text
+  local -a passes=()
+  [ -z "$5" ] || passes=("$5")
+  shift 5
+  if ! text=$("$@" "$bin" run "$scenario" "$strategy" "$n" "${passes[@]}" 2>&1); then
+    echo "error: ${*:+$* }$bin run $scenario $strategy $n ${passes[*]} failed:" >&2
+    printf '  %s\n' "$text" >&2
+    return 1
+  fi
+  if ! [[ $text =~ checksum=([0-9A-Fa-fx]+) ]]; then
+    echo "error: $bin run $scenario $strategy $n ${passes[*]} printed no checksum=<hex>: $text" >&2
+    return 1
+  fi
+  printf '%s\n' "${BASH_REMATCH[1]}"
+}
