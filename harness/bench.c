@@ -90,6 +90,18 @@ static void fail_timing(ecsb_gb_state *st, bench_case *c, const char *step, ecsb
     ecsb_gb_skip_with_error(st, c->error);
 }
 
+/* Untimed set-up of one case; NULL (and the benchmark marked failed) when it fails. */
+static void *prepare_or_fail(ecsb_gb_state *st, bench_case *c)
+{
+    void *state = NULL;
+    ecsb_status status = c->impl->prepare(&state, c->n);
+    if (status != ECSB_OK) {
+        fail_timing(st, c, "prepare", status);
+        return NULL;
+    }
+    return state;
+}
+
 /* Manual time: prepare untimed, time one pass, release untimed; per iteration. */
 static void time_fresh_passes(ecsb_gb_state *st, bench_case *c)
 {
@@ -97,16 +109,11 @@ static void time_fresh_passes(ecsb_gb_state *st, bench_case *c)
     const uint64_t batch = ecsb_gb_iterations(st);
     while (ecsb_gb_keep_running_batch(st, batch)) {
         for (uint64_t i = 0; i < batch; i++) {
-            void *state = NULL;
-            ecsb_status status = impl->prepare(&state, c->n);
-            if (status != ECSB_OK) {
-                if (state)
-                    impl->release(state);
-                fail_timing(st, c, "prepare", status);
+            void *state = prepare_or_fail(st, c);
+            if (!state)
                 break;
-            }
             double t0 = ecsb_now();
-            status = impl->pass(state);
+            ecsb_status status = impl->pass(state);
             double t1 = ecsb_now();
             impl->release(state);
             if (status != ECSB_OK) {
@@ -122,14 +129,10 @@ static void time_fresh_passes(ecsb_gb_state *st, bench_case *c)
 static void time_repeated_passes(ecsb_gb_state *st, bench_case *c)
 {
     const ecsb_scenario_impl *impl = c->impl;
-    void *state = NULL;
-    ecsb_status status = impl->prepare(&state, c->n);
-    if (status != ECSB_OK) {
-        if (state)
-            impl->release(state);
-        fail_timing(st, c, "prepare", status);
+    void *state = prepare_or_fail(st, c);
+    if (!state)
         return;
-    }
+    ecsb_status status;
     const uint64_t batch = ecsb_gb_iterations(st);
     while (ecsb_gb_keep_running_batch(st, batch)) {
         for (uint64_t i = 0; i < batch; i++) {

@@ -169,7 +169,7 @@ typedef enum ecsb_scenario_id {
  * again before every pass; see ecsb_scenario_info.consumes_setup.
  */
 typedef struct ecsb_scenario_impl {
-    /* Build the scenario's starting state for size n into *state. */
+    /* Build the scenario's starting state for size n into *state; on failure *state is NULL. */
     ecsb_status (*prepare)(void **state, uint64_t n);
     /* The timed work: one pass. */
     ecsb_status (*pass)(void *state);
