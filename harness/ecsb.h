@@ -34,9 +34,22 @@ typedef uint64_t ecsb_entity;
 /* A component type: its index in ecsb_world_config.type_size, 0 .. type_count - 1. */
 typedef uint32_t ecsb_type;
 
-#define ECSB_MAX_TYPES 16u          /* component types per world, at most */
+#define ECSB_MAX_TYPES 32u          /* component types per world, at most */
 #define ECSB_MAX_TYPE_SIZE 1024u    /* bytes per component value, at most */
+#define ECSB_MAX_TYPE_ALIGN 64u     /* alignment a type may ask for, at most */
 #define ECSB_MAX_ENTITIES 0x7fffffffu /* live entities per world, at most (any strategy) */
+#define ECSB_MAX_QUERY_TYPES 8u     /* types one query names, at most */
+#define ECSB_MAX_QUERIES 16u        /* declared queries per world, at most */
+
+/*
+ * A query: the entities holding every one of `types[0 .. count)` (1 <= count <=
+ * ECSB_MAX_QUERY_TYPES, no type twice). The order of `types` is the order of the columns a
+ * query hands out; two queries naming the same set in different orders are the same query.
+ */
+typedef struct ecsb_query {
+    uint32_t count;
+    ecsb_type types[ECSB_MAX_QUERY_TYPES];
+} ecsb_query;
 
 /* ---- statuses ---------------------------------------------------------------------------- */
 
@@ -49,6 +62,7 @@ typedef enum ecsb_status {
     ECSB_ERR_CAPACITY, /* the world is full: max_entities live, or the id space is used up */
     ECSB_ERR_NOMEM,    /* an allocation failed (or its size would overflow) */
     ECSB_ERR_CONFIG,   /* world configuration out of range (type count, sizes, limits) */
+    ECSB_ERR_QUERY,    /* a query names no type, more than ECSB_MAX_QUERY_TYPES, or one twice */
     ECSB_STATUS_COUNT
 } ecsb_status;
 
@@ -60,9 +74,13 @@ const char *ecsb_status_str(ecsb_status status);
 /*
  * Every byte a world holds comes through its allocator, so tests can inject failures.
  * realloc follows C realloc (ptr NULL = allocate; returns NULL on failure leaving ptr intact),
- * except that new_size is never 0. The sizes handed to realloc (old_size) and free are hints:
- * after a growth that failed part-way a block may be larger than the size given.
+ * except that new_size is never 0 and every block it returns starts on an ECSB_BLOCK_ALIGN
+ * boundary (so a value at a multiple of its size from a block's start is aligned for any type
+ * whose alignment divides its size). realloc keeps the first min(old_size, new_size) bytes;
+ * bytes beyond old_size are unspecified. The sizes handed to realloc (old_size) and free are
+ * hints: after a growth that failed part-way a block may be larger than the size given.
  */
+#define ECSB_BLOCK_ALIGN 64u
 typedef struct ecsb_allocator {
     void *(*realloc)(void *ctx, void *ptr, size_t old_size, size_t new_size);
     void (*free)(void *ctx, void *ptr, size_t size);
@@ -77,6 +95,21 @@ extern const ecsb_allocator ecsb_libc_allocator;
 typedef struct ecsb_world_config {
     uint32_t type_count;                 /* 1 .. ECSB_MAX_TYPES */
     uint32_t type_size[ECSB_MAX_TYPES];  /* bytes per value, 1 .. ECSB_MAX_TYPE_SIZE */
+    /*
+     * Alignment of each type's values: a power of two up to ECSB_MAX_TYPE_ALIGN that divides
+     * the size (as in C, a size is a multiple of its alignment); 0 = the natural alignment,
+     * ecsb_type_align(). Every pointer to a value a strategy hands out (add, get, each, join,
+     * query columns) is a multiple of it.
+     */
+    uint32_t type_align[ECSB_MAX_TYPES];
+    /*
+     * Declared queries: the type sets the program will query (as EnTT users declare groups and
+     * flecs users create cached queries). A strategy may keep structures for them, updated in
+     * add/remove/destroy (never built lazily inside a query); every strategy answers any query,
+     * declared or not, with the same visits. Each must pass ecsb_query_check.
+     */
+    uint32_t query_count;                /* 0 .. ECSB_MAX_QUERIES */
+    ecsb_query queries[ECSB_MAX_QUERIES];
     uint32_t max_entities;               /* live entities at most; 0 = ECSB_MAX_ENTITIES */
     uint32_t initial_capacity;           /* entities to reserve up front (a hint); 0 = small */
     const ecsb_allocator *allocator;     /* NULL = ecsb_libc_allocator */
@@ -91,6 +124,17 @@ typedef struct ecsb_world_config {
 /* ECSB_OK, or ECSB_ERR_CONFIG when a field is out of range. Shared by every strategy. */
 ecsb_status ecsb_config_check(const ecsb_world_config *config);
 
+/* The alignment type t's values get: type_align[t], or when 0 the largest power of two that
+ * divides the size, at most 16. Requires a config that passed ecsb_config_check. */
+uint32_t ecsb_type_align(const ecsb_world_config *config, ecsb_type t);
+
+/*
+ * Check a query against a world of type_count types: ECSB_ERR_QUERY when count is 0 or above
+ * ECSB_MAX_QUERY_TYPES or a type appears twice, else ECSB_ERR_TYPE when a type is out of
+ * range, else ECSB_OK with *mask = the set of its types (bit t for type t).
+ */
+ecsb_status ecsb_query_check(const ecsb_query *q, uint32_t type_count, uint32_t *mask);
+
 /* ---- iteration callbacks ----------------------------------------------------------------- */
 
 /*
@@ -99,6 +143,16 @@ ecsb_status ecsb_config_check(const ecsb_world_config *config);
  */
 typedef void (*ecsb_each_fn)(void *ctx, ecsb_entity entity, void *value);
 typedef void (*ecsb_join_fn)(void *ctx, ecsb_entity entity, void *value_a, void *value_b);
+/*
+ * Called once per run of matched entities: `count` (>= 1) entities, and for query type j
+ * (in the query's order) columns[j], a pointer to their `count` values of that type stored
+ * contiguously, the i-th entity's value at columns[j] + i * size. Layouts that store matched
+ * entities together (tables, groups) hand out long runs; the others runs of one. The loop a
+ * caller writes is `for (i = 0; i < count; i++) ...`, over raw pointers it can vectorize.
+ * Runs carry values, not entity handles (use each or join for those). Same rules as each:
+ * write values, never change the world's structure during the visit.
+ */
+typedef void (*ecsb_query_fn)(void *ctx, size_t count, void *const *columns);
 
 /* ---- the type-erased strategy interface (tests and tools only) --------------------------- */
 
@@ -145,6 +199,12 @@ typedef struct ecsb_vtable {
     void (*each)(void *world, ecsb_type type, ecsb_each_fn fn, void *ctx);
     /* Visit every entity holding both a and b once, with both values. Nothing for bad types. */
     void (*join)(void *world, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void *ctx);
+    /*
+     * Visit every entity holding all of q's types exactly once, in runs (ecsb_query_fn), in
+     * the strategy's order; declared or not, the visits are the same. ECSB_ERR_QUERY or
+     * ECSB_ERR_TYPE (ecsb_query_check's order) with no visit; else ECSB_OK.
+     */
+    ecsb_status (*query)(void *world, const ecsb_query *q, ecsb_query_fn fn, void *ctx);
 
     /* Check every internal invariant; true when the world is consistent. O(size). */
     bool (*world_valid)(const void *world);
@@ -156,7 +216,7 @@ typedef struct ecsb_vtable {
 
 /* The scenarios every strategy runs; order = scenarios/scenarios.def. */
 typedef enum ecsb_scenario_id {
-#define ECSB_SCENARIO(name, summary, item, consumes) ECSB_SCENARIO_##name,
+#define ECSB_SCENARIO(name, ...) ECSB_SCENARIO_##name,
 #include "scenarios/scenarios.def"
 #undef ECSB_SCENARIO
     ECSB_SCENARIO_COUNT
@@ -177,20 +237,43 @@ typedef struct ecsb_scenario_impl {
     uint64_t (*checksum)(void *state);
     /* Free the state. */
     void (*release)(void *state);
+    /* After prepare: bytes the scenario's storage holds (the world's world_bytes, or the
+     * floor's arrays) and the live entities it stores them for. */
+    void (*memory)(void *state, uint64_t *bytes, uint64_t *entities);
 } ecsb_scenario_impl;
+
+/* Default sizes of a scenario in make bench (see scenarios/scenarios.def). */
+typedef enum ecsb_size_set {
+    ECSB_SIZES_SWEEP,    /* 4000 and 256 .. 4,194,304 by powers of 4: the articles' two */
+    ECSB_SIZES_STANDARD, /* 4000, 65536, 1,048,576 */
+} ecsb_size_set;
 
 typedef struct ecsb_scenario_info {
     const char *name;        /* "platformer", as in scenarios/scenarios.def */
     const char *summary;     /* one line */
     const char *item;        /* what one timed item is: "component op", "matched pair" */
     bool consumes_setup;     /* each pass needs a fresh prepare */
+    bool changes_structure;  /* a pass creates/destroys/adds/removes; else values only */
+    ecsb_size_set sizes;     /* default sizes */
     /* Items one pass processes at size n (time per item = pass time / items). */
     uint64_t (*items_per_pass)(uint64_t n);
 } ecsb_scenario_info;
 
 extern const ecsb_scenario_info ecsb_scenarios[ECSB_SCENARIO_COUNT];
-/* The floor: each scenario's arithmetic on plain packed arrays, the lower bound. */
+/*
+ * The allocator every scenario's world uses (its config.allocator); NULL = the C library's.
+ * A testing aid: tests point it at a counting allocator to check what a pass allocates.
+ */
+extern const ecsb_allocator *ecsb_scenario_allocator;
+
+/* The floor: each scenario's arithmetic on plain C arrays in the articles' starting layout. */
 extern const ecsb_scenario_impl ecsb_floor[ECSB_SCENARIO_COUNT];
+/*
+ * The limit: the same arithmetic on arrays holding only what a pass touches, the least memory
+ * traffic any layout can have. Only scenarios where a layout can move less than the floor have
+ * one; the others' entries are all NULL (prepare == NULL).
+ */
+extern const ecsb_scenario_impl ecsb_limit[ECSB_SCENARIO_COUNT];
 
 /* ---- strategies and the registry ---------------------------------------------------------- */
 

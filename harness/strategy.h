@@ -32,13 +32,21 @@
  *   size_t      component_count(const world *w, ecsb_type t);
  *   void        each(world *w, ecsb_type t, ecsb_each_fn fn, void *ctx);
  *   void        join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void *ctx);
+ *   ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, void *ctx);
+ *                               ECSB_ERR_QUERY, ECSB_ERR_TYPE (use ecsb_query_check)
  *   bool        world_valid(const world *w);    every internal invariant, O(size)
  *   size_t      world_bytes(const world *w);    allocated bytes + sizeof(world)
  *
- * Mark the hot ones (create, destroy, add, remove, get, has, each, join) ECSB_INLINE so that
- * scenario code inlines them and the callbacks handed to each/join (constants at every call
- * site) are inlined too. each/join must tolerate callbacks that write values, never ones that
- * change structure.
+ * Mark the hot ones (create, destroy, add, remove, get, has, each, join, query) ECSB_INLINE so
+ * that scenario code inlines them and the callbacks handed to each/join/query (constants at
+ * every call site) are inlined too. each/join/query must tolerate callbacks that write values,
+ * never ones that change structure.
+ *
+ * Values: every pointer to a value handed out must be a multiple of the type's alignment
+ * (ecsb_type_align; blocks from the world's allocator start on ECSB_BLOCK_ALIGN). Declared
+ * queries (config->queries): structures kept for them are updated in add/remove/destroy,
+ * never built lazily inside a timed pass; query answers undeclared ones too.
+ * Cost per type: each strategy's header says what one more type costs per entity slot.
  */
 #ifndef ECSB_STRATEGY_H
 #define ECSB_STRATEGY_H
@@ -103,6 +111,46 @@ static inline size_t ecsb_grow_capacity(size_t current, size_t needed, size_t li
     while (cap < needed)
         cap = cap > SIZE_MAX / 2 ? SIZE_MAX : cap * 2;
     return cap < limit ? cap : limit;
+}
+
+/* ---- query runs --------------------------------------------------------------------------- */
+
+/*
+ * For layouts that find matches one entity at a time: gathers consecutive matches whose
+ * values follow each other in memory in every column into one run, so a caller's loop still
+ * gets long runs where the storage happens to be in step (packed worlds), and runs of one
+ * elsewhere. Cost per match: k pointer compares. Use:
+ *     ecsb_runs r = {0};
+ *     for each match: ecsb_runs_add(&r, k, values, sizes, fn, ctx);
+ *     ecsb_runs_flush(&r, fn, ctx);
+ */
+typedef struct ecsb_runs {
+    size_t count;                                /* entities in the pending run */
+    void *columns[ECSB_MAX_QUERY_TYPES];         /* its first values */
+    unsigned char *next[ECSB_MAX_QUERY_TYPES];   /* where each column's next value would be */
+} ecsb_runs;
+
+ECSB_INLINE void ecsb_runs_flush(ecsb_runs *r, ecsb_query_fn fn, void *ctx)
+{
+    if (r->count)
+        fn(ctx, r->count, r->columns);
+    r->count = 0;
+}
+
+ECSB_INLINE void ecsb_runs_add(ecsb_runs *r, uint32_t k, void *const *values,
+                               const size_t *sizes, ecsb_query_fn fn, void *ctx)
+{
+    bool follows = r->count != 0;
+    for (uint32_t j = 0; j < k; j++)
+        follows &= (unsigned char *)values[j] == r->next[j];
+    if (!follows) {
+        ecsb_runs_flush(r, fn, ctx);
+        for (uint32_t j = 0; j < k; j++)
+            r->columns[j] = values[j];
+    }
+    r->count++;
+    for (uint32_t j = 0; j < k; j++)
+        r->next[j] = (unsigned char *)values[j] + sizes[j];
 }
 
 /* Handles of the common shape: slot index low 32 bits, generation (never 0) high 32 bits. */

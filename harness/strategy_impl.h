@@ -48,6 +48,10 @@ static void vt_join(void *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void *ct
 {
     join(w, a, b, fn, ctx);
 }
+static ecsb_status vt_query(void *w, const ecsb_query *q, ecsb_query_fn fn, void *ctx)
+{
+    return query(w, q, fn, ctx);
+}
 static bool vt_world_valid(const void *w) { return world_valid(w); }
 static size_t vt_world_bytes(const void *w) { return world_bytes(w); }
 
@@ -66,6 +70,7 @@ static const ecsb_vtable vtable = {
     .component_count = vt_component_count,
     .each = vt_each,
     .join = vt_join,
+    .query = vt_query,
     .world_valid = vt_world_valid,
     .world_bytes = vt_world_bytes,
 };
@@ -77,8 +82,9 @@ const ecsb_strategy ECSB_CAT(ecsb_strategy_, ECSB_STRATEGY_NAME) = {
     .summary = ECSB_STRATEGY_SUMMARY,
     .ops = &vtable,
     .scenarios = {
-#define ECSB_SCENARIO(name, summary, item, consumes)                                          \
-    [ECSB_SCENARIO_##name] = {name##_prepare, name##_pass, name##_checksum, name##_release},
+#define ECSB_SCENARIO(name, ...)                                          \
+    [ECSB_SCENARIO_##name] = {name##_prepare, name##_pass, name##_checksum, name##_release,     \
+                              name##_memory},
 #include "scenarios/scenarios.def"
 #undef ECSB_SCENARIO
     },

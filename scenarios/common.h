@@ -38,6 +38,18 @@ static inline void *ecsb_state_alloc(size_t size)
     return p;
 }
 
+/*
+ * Every scenario body defines <name>_memory as this: the world's bytes and live entities,
+ * read after prepare.
+ */
+#define ECSB_SCENARIO_MEMORY(name, state_type)                                                 \
+    static void name##_memory(void *state, uint64_t *bytes, uint64_t *entities)               \
+    {                                                                                         \
+        state_type *s_ = state;                                                               \
+        *bytes = world_bytes(&s_->w);                                                         \
+        *entities = entity_count(&s_->w);                                                     \
+    }
+
 /* platformer: hp of original entity i, and of the two spawns of round r. */
 static inline int32_t platformer_original_hp(uint64_t i) { return (int32_t)(i * 7 + 3); }
 static inline int32_t platformer_spawn_hp(uint64_t round, int which)

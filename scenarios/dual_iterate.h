@@ -2,8 +2,8 @@
  * dual_iterate — article 002's Test 2, compiled against one strategy's static functions.
  *
  * Untimed set-up: entities 0..N-1 in order, each with `a` (double); every odd one also with
- * `b` (int32); values differ per entity. Timed pass: for every entity holding both,
- * a += 1.5 * b, through the strategy's join. N/2 matched pairs per pass. The checksum reads
+ * `b` (int32); values differ per entity; the world declares the query (a, b). Timed pass: for
+ * every entity holding both, a += 1.5 * b, through the strategy's query (runs of columns). N/2 matched pairs per pass. The checksum reads
  * every entity's `a` in creation order, so a missed, doubled or mismatched pair changes it.
  */
 enum { DUAL_ITERATE_A = 0, DUAL_ITERATE_B = 1 };
@@ -36,6 +36,9 @@ static ecsb_status dual_iterate_prepare(void **out, uint64_t n)
         .type_count = 2,
         .type_size = {sizeof(double), sizeof(int32_t)},
         .initial_capacity = (uint32_t)n,
+        .allocator = ecsb_scenario_allocator,
+        .query_count = 1,
+        .queries = {{2, {DUAL_ITERATE_A, DUAL_ITERATE_B}}},
     };
     ecsb_status st = world_init(&s->w, &config);
     if (st != ECSB_OK) {
@@ -69,18 +72,23 @@ static ecsb_status dual_iterate_prepare(void **out, uint64_t n)
     return ECSB_OK;
 }
 
-ECSB_INLINE void dual_iterate_visit(void *ctx, ecsb_entity e, void *a, void *b)
+ECSB_SCENARIO_MEMORY(dual_iterate, dual_iterate_state)
+
+ECSB_INLINE void dual_iterate_run(void *ctx, size_t count, void *const *columns)
 {
     (void)ctx;
-    (void)e;
-    *(double *)a += 1.5 * *(const int32_t *)b;
+    double *restrict a = columns[0];
+    const int32_t *restrict b = columns[1];
+    for (size_t i = 0; i < count; i++)
+        a[i] += 1.5 * b[i];
 }
+
+static const ecsb_query dual_iterate_query = {2, {DUAL_ITERATE_A, DUAL_ITERATE_B}};
 
 static ecsb_status dual_iterate_pass(void *state)
 {
     dual_iterate_state *s = state;
-    join(&s->w, DUAL_ITERATE_A, DUAL_ITERATE_B, dual_iterate_visit, NULL);
-    return ECSB_OK;
+    return query(&s->w, &dual_iterate_query, dual_iterate_run, NULL);
 }
 
 static uint64_t dual_iterate_checksum(void *state)

@@ -41,6 +41,13 @@ static ecsb_status floor_platformer_prepare(void **out, uint64_t n)
     return ECSB_OK;
 }
 
+static void floor_platformer_memory(void *state, uint64_t *bytes, uint64_t *entities)
+{
+    floor_platformer *s = state;
+    *bytes = sizeof *s + (s->n + 2) * sizeof *s->hp;
+    *entities = s->count;
+}
+
 static ecsb_status floor_platformer_pass(void *state)
 {
     floor_platformer *s = state;
@@ -107,6 +114,13 @@ static ecsb_status floor_dual_iterate_prepare(void **out, uint64_t n)
     return ECSB_OK;
 }
 
+static void floor_dual_iterate_memory(void *state, uint64_t *bytes, uint64_t *entities)
+{
+    floor_dual_iterate *s = state;
+    *bytes = sizeof *s + (s->n ? s->n : 1) * sizeof *s->a + (s->n / 2 + 1) * sizeof *s->b;
+    *entities = s->n;
+}
+
 static ecsb_status floor_dual_iterate_pass(void *state)
 {
     floor_dual_iterate *s = state;
@@ -127,9 +141,13 @@ static uint64_t floor_dual_iterate_checksum(void *state)
 }
 
 const ecsb_scenario_impl ecsb_floor[ECSB_SCENARIO_COUNT] = {
-#define ECSB_SCENARIO(name, summary, item, consumes)                                          \
+#define ECSB_SCENARIO(name, ...)                                          \
     [ECSB_SCENARIO_##name] = {floor_##name##_prepare, floor_##name##_pass,                     \
-                              floor_##name##_checksum, floor_##name##_release},
+                              floor_##name##_checksum, floor_##name##_release,                 \
+                              floor_##name##_memory},
 #include "scenarios/scenarios.def"
 #undef ECSB_SCENARIO
 };
+
+/* No scenario has a limit yet. */
+const ecsb_scenario_impl ecsb_limit[ECSB_SCENARIO_COUNT];

@@ -39,6 +39,7 @@ static ecsb_status platformer_prepare(void **out, uint64_t n)
         .type_count = 1,
         .type_size = {sizeof(int32_t)},
         .initial_capacity = (uint32_t)(n + 2),
+        .allocator = ecsb_scenario_allocator,
     };
     ecsb_status st = world_init(&s->w, &config);
     if (st != ECSB_OK) {
@@ -65,6 +66,8 @@ static ecsb_status platformer_prepare(void **out, uint64_t n)
     *out = s;
     return ECSB_OK;
 }
+
+ECSB_SCENARIO_MEMORY(platformer, platformer_state)
 
 /* Spawn one entity with hp; its handle into *out. */
 ECSB_INLINE ecsb_status platformer_spawn(world *w, int32_t hp, ecsb_entity *out)

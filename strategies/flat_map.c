@@ -611,6 +611,56 @@ ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void 
         join_run(w, &w->col[a], &w->col[b], fn, ctx, true);
 }
 
+/*
+ * Lead with the query column holding the fewest ids; for each of its ids, gallop every other
+ * column's cursor forward to it (ids ascend in every column, so each cursor only moves
+ * forward: O(lead + sum of log gaps)). Matches at consecutive positions in every column
+ * coalesce into one run, so columns holding the same ids are handed out whole.
+ */
+ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, void *ctx)
+{
+    uint32_t mask;
+    ecsb_status st = ecsb_query_check(q, w->type_count, &mask);
+    if (st != ECSB_OK)
+        return st;
+    const uint32_t k = q->count;
+    const column *cols[ECSB_MAX_QUERY_TYPES];
+    size_t sizes[ECSB_MAX_QUERY_TYPES], pos[ECSB_MAX_QUERY_TYPES] = {0};
+    uint32_t lead = 0;
+    for (uint32_t j = 0; j < k; j++) {
+        cols[j] = &w->col[q->types[j]];
+        sizes[j] = cols[j]->size;
+        if (cols[j]->count < cols[lead]->count)
+            lead = j;
+    }
+    const column *lc = cols[lead];
+    void *values[ECSB_MAX_QUERY_TYPES];
+    ecsb_runs runs = {0};
+    for (size_t i = 0, n = lc->count; i < n; i++) {
+        const uint32_t id = lc->ids[i];
+        bool all = true, done = false;
+        for (uint32_t j = 0; j < k && all; j++) {
+            size_t p = i;
+            if (j != lead) {
+                const column *c = cols[j];
+                p = pos[j];
+                if (p < c->count && c->ids[p] != id) /* the usual case: the very next id */
+                    p = gallop_32(c->ids, p, c->count, id);
+                pos[j] = p;
+                done |= p == c->count;
+                all = p < c->count && c->ids[p] == id;
+            }
+            values[j] = cols[j]->values + p * sizes[j];
+        }
+        if (done)
+            break;
+        if (all)
+            ecsb_runs_add(&runs, k, values, sizes, fn, ctx);
+    }
+    ecsb_runs_flush(&runs, fn, ctx);
+    return ECSB_OK;
+}
+
 /* ---- checking --------------------------------------------------------------------------- */
 
 static bool world_valid(const world *w)

@@ -490,6 +490,54 @@ ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void 
         join_walk(w, a, b, true, fn, ctx);
 }
 
+/*
+ * Lead with the query type held by the fewest entities: owner -> record -> each other type's
+ * handle -> its slot (validated) -> its value. Matches whose values follow each other in every
+ * type's dense array coalesce into one run.
+ */
+ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, void *ctx)
+{
+    uint32_t mask;
+    ecsb_status st = ecsb_query_check(q, w->type_count, &mask);
+    if (st != ECSB_OK)
+        return st;
+    const uint32_t k = q->count;
+    const ht_type *types[ECSB_MAX_QUERY_TYPES];
+    size_t sizes[ECSB_MAX_QUERY_TYPES];
+    uint32_t lead = 0;
+    for (uint32_t j = 0; j < k; j++) {
+        types[j] = &w->types[q->types[j]];
+        sizes[j] = types[j]->size;
+        if (types[j]->count < types[lead]->count)
+            lead = j;
+    }
+    const ht_type *lt = types[lead];
+    const size_t stride = w->stride;
+    void *values[ECSB_MAX_QUERY_TYPES];
+    ecsb_runs runs = {0};
+    for (uint32_t pos = 0, n = lt->count; pos < n; pos++) {
+        const ht_ref *rec = w->records + (size_t)lt->owners[pos] * stride;
+        bool all = true;
+        for (uint32_t j = 0; j < k; j++) {
+            uint32_t at = pos;
+            if (j != lead) {
+                ht_ref h = rec[1 + q->types[j]];
+                ht_ref slot = types[j]->slots[h.index];
+                if (slot.generation != h.generation) {
+                    all = false;
+                    break;
+                }
+                at = slot.index;
+            }
+            values[j] = types[j]->values + (size_t)at * sizes[j];
+        }
+        if (all)
+            ecsb_runs_add(&runs, k, values, sizes, fn, ctx);
+    }
+    ecsb_runs_flush(&runs, fn, ctx);
+    return ECSB_OK;
+}
+
 /* ---- checks ------------------------------------------------------------------------------ */
 
 static bool type_valid(const world *w, uint32_t t)

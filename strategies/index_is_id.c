@@ -320,6 +320,59 @@ ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void 
     }
 }
 
+/*
+ * AND the k presence bitmaps word by word; each stretch of consecutive set bits is a run of
+ * consecutive slots, whose values are consecutive in every type's array. Stretches that meet
+ * across a word boundary are handed out as one run, so a packed world is a single run.
+ */
+ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, void *ctx)
+{
+    uint32_t mask;
+    ecsb_status st = ecsb_query_check(q, w->type_count, &mask);
+    if (st != ECSB_OK)
+        return st;
+    const uint32_t k = q->count;
+    const uint64_t *bits[ECSB_MAX_QUERY_TYPES];
+    unsigned char *values[ECSB_MAX_QUERY_TYPES];
+    size_t sizes[ECSB_MAX_QUERY_TYPES];
+    void *columns[ECSB_MAX_QUERY_TYPES];
+    for (uint32_t j = 0; j < k; j++) {
+        bits[j] = w->bits[q->types[j]];
+        values[j] = w->values[q->types[j]];
+        sizes[j] = w->type_size[q->types[j]];
+    }
+    size_t start = 0, len = 0, words = words_for(w->slots);
+    for (size_t wd = 0; wd < words; wd++) {
+        uint64_t m = bits[0][wd];
+        for (uint32_t j = 1; j < k; j++)
+            m &= bits[j][wd];
+        while (m) {
+            unsigned s = (unsigned)__builtin_ctzll(m);
+            uint64_t rest = ~(m >> s); /* zero bits mark the stretch starting at s */
+            unsigned n = rest ? (unsigned)__builtin_ctzll(rest) : 64u;
+            m = n + s >= 64 ? 0 : m & ~((((uint64_t)1 << n) - 1) << s);
+            size_t first = wd * 64 + s;
+            if (len && start + len == first) {
+                len += n;
+                continue;
+            }
+            if (len) {
+                for (uint32_t j = 0; j < k; j++)
+                    columns[j] = values[j] + start * sizes[j];
+                fn(ctx, len, columns);
+            }
+            start = first;
+            len = n;
+        }
+    }
+    if (len) {
+        for (uint32_t j = 0; j < k; j++)
+            columns[j] = values[j] + start * sizes[j];
+        fn(ctx, len, columns);
+    }
+    return ECSB_OK;
+}
+
 /* The allocation behind a column covers `data_bytes` from its aligned data pointer. */
 static bool column_ok(const idx_block *block, const void *data, size_t data_bytes)
 {

@@ -451,6 +451,49 @@ ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void 
         join_walk(w, pa, pb, true, fn, ctx);
 }
 
+/*
+ * Lead with the query type held by the fewest entities; look each of its entities up in the
+ * other types' sparse maps. Matches whose values follow each other in every pool (pools
+ * filled in the same order) coalesce into one run.
+ */
+ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, void *ctx)
+{
+    uint32_t mask;
+    ecsb_status st = ecsb_query_check(q, w->type_count, &mask);
+    if (st != ECSB_OK)
+        return st;
+    const uint32_t k = q->count;
+    const pool *pools[ECSB_MAX_QUERY_TYPES];
+    size_t sizes[ECSB_MAX_QUERY_TYPES];
+    uint32_t lead = 0;
+    for (uint32_t j = 0; j < k; j++) {
+        pools[j] = &w->pools[q->types[j]];
+        sizes[j] = pools[j]->size;
+        if (pools[j]->count < pools[lead]->count)
+            lead = j;
+    }
+    const pool *lp = pools[lead];
+    const uint32_t *restrict roster = lp->roster;
+    void *values[ECSB_MAX_QUERY_TYPES];
+    ecsb_runs runs = {0};
+    for (size_t d = 0, n = lp->count; d < n; d++) {
+        uint32_t i = roster[d];
+        bool all = true;
+        for (uint32_t j = 0; j < k; j++) {
+            uint32_t at = j == lead ? (uint32_t)d : pools[j]->sparse[i];
+            if (at == SPARSE_ABSENT) {
+                all = false;
+                break;
+            }
+            values[j] = pools[j]->values + (size_t)at * sizes[j];
+        }
+        if (all)
+            ecsb_runs_add(&runs, k, values, sizes, fn, ctx);
+    }
+    ecsb_runs_flush(&runs, fn, ctx);
+    return ECSB_OK;
+}
+
 /* ---- checks ------------------------------------------------------------------------------ */
 
 static bool world_valid(const world *w)

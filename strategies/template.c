@@ -229,6 +229,27 @@ ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void 
             fn(ctx, ecsb_handle_make(i, w->generation[i]), va + i * sa, vb + i * sb);
 }
 
+/* Every slot in order; an entity holding every type of q is a run of one. */
+ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, void *ctx)
+{
+    uint32_t mask;
+    ecsb_status st = ecsb_query_check(q, w->type_count, &mask);
+    if (st != ECSB_OK)
+        return st;
+    void *columns[ECSB_MAX_QUERY_TYPES];
+    for (uint32_t i = 0; i < w->slots; i++) {
+        bool all = true;
+        for (uint32_t j = 0; j < q->count; j++)
+            all = all && w->present[q->types[j]][i];
+        if (!all)
+            continue;
+        for (uint32_t j = 0; j < q->count; j++)
+            columns[j] = w->values[q->types[j]] + (size_t)i * w->type_size[q->types[j]];
+        fn(ctx, 1, columns);
+    }
+    return ECSB_OK;
+}
+
 static bool world_valid(const world *w)
 {
     if (w->slots > w->capacity || w->live > w->slots || w->live > w->max_entities)

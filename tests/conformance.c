@@ -843,8 +843,9 @@ void conformance_statuses_follow_the_documented_checking_order(void **state)
 void conformance_every_type_index_and_size_round_trips(void **state)
 {
     (void)state;
-    static const uint32_t sizes[ECSB_MAX_TYPES] = {1,  2,  3,   4,   5,   7,   8,   12,
-                                                   16, 24, 33,  64,  100, 255, 512, ECSB_MAX_TYPE_SIZE};
+    static const uint32_t sizes[ECSB_MAX_TYPES] = {
+        1,  2,  3,  4,  5,  7,  8,  12, 16, 24,  33,  64,  100, 255, 512, ECSB_MAX_TYPE_SIZE,
+        6,  9,  10, 11, 13, 20, 28, 32, 40, 48, 96, 128, 200, 256, 300, 1000};
     tst_world tw;
     ecsb_world_config c = tst_config(ECSB_MAX_TYPES, sizes);
     tw_init(&tw, &c);
@@ -857,7 +858,7 @@ void conformance_every_type_index_and_size_round_trips(void **state)
             if ((i * 7 + t * 3) % 4 != 0)
                 model_add(&m, &tw, i, t, 1);
     }
-    model_check(&m, &tw); /* 16 each() and 256 join() visit sets */
+    model_check(&m, &tw); /* 32 each() and 1024 join() visit sets */
     for (size_t i = 0; i < m.n; i += 3)
         for (ecsb_type t = 0; t < ECSB_MAX_TYPES; t += 2)
             if (*seed_at(&m, i, t))

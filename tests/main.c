@@ -54,7 +54,7 @@ static void run_through_sanitizer(void **state)
 static const struct CMUnitTest strategy_tests[] = {
     ECSB_CONFORMANCE_TESTS(STRATEGY_TEST)
     ECSB_BAD_INPUT_TESTS(STRATEGY_TEST)
-#define ECSB_SCENARIO(name, summary, item, consumes)                                          \
+#define ECSB_SCENARIO(name, ...)                                          \
     {"scenario_" #name "_checksum_equals_the_floor", run_through_sanitizer, tst_setup, tst_teardown,         \
      &(test_entry){scenario_checksum_equals_the_floor,                                         \
                    (void *)&tst_scenario_ids[ECSB_SCENARIO_##name]}},

@@ -13,7 +13,7 @@
 #include "tests/suites.h"
 
 const ecsb_scenario_id tst_scenario_ids[ECSB_SCENARIO_COUNT] = {
-#define ECSB_SCENARIO(name, summary, item, consumes) ECSB_SCENARIO_##name,
+#define ECSB_SCENARIO(name, ...) ECSB_SCENARIO_##name,
 #include "scenarios/scenarios.def"
 #undef ECSB_SCENARIO
 };

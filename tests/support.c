@@ -34,7 +34,6 @@ static size_t block_find(const tst_alloc *a, const void *ptr)
 static void *tst_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size)
 {
     tst_alloc *a = ctx;
-    (void)old_size; /* a hint only: may be smaller than the block */
     TST_CHECK(new_size != 0, "allocator: realloc with new_size 0 (the contract says never)");
     a->calls++;
     if (a->fail_at && (a->calls == a->fail_at || (a->persistent && a->calls > a->fail_at))) {
@@ -54,11 +53,21 @@ static void *tst_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size)
         a->blocks = b;
         a->block_capacity = cap;
     }
-    unsigned char *p = realloc(ptr, new_size);
+    /*
+     * Always a fresh block at ECSB_BLOCK_ALIGN, as the contract promises: keeps exactly
+     * min(old_size, new_size) bytes (old_size is a hint, at most the block's size) and poisons
+     * the rest, so a strategy relying on bytes past what it said it had sees garbage.
+     */
+    unsigned char *p = aligned_alloc(ECSB_BLOCK_ALIGN, (new_size + ECSB_BLOCK_ALIGN - 1) &
+                                                           ~(size_t)(ECSB_BLOCK_ALIGN - 1));
     if (!p)
         return NULL; /* a real failure: the caller must cope like with an injected one */
-    if (new_size > was)
-        memset(p + was, TST_POISON, new_size - was);
+    size_t keep = ptr ? (old_size < was ? old_size : was) : 0;
+    keep = keep < new_size ? keep : new_size;
+    if (keep)
+        memcpy(p, ptr, keep);
+    memset(p + keep, TST_POISON, new_size - keep);
+    free(ptr);
     if (i == SIZE_MAX)
         i = a->block_count++;
     a->blocks[i].ptr = p;
