@@ -119,6 +119,12 @@ typedef struct ecsb_world_config {
      * Strategies that reuse ids ignore it.
      */
     uint32_t first_id;
+    /*
+     * Testing aid: the generation a never-used entity slot starts at, for strategies with
+     * per-slot generations; 0 = their default (1). Lets tests drive a slot to the end of its
+     * generations, and so to retirement, in a few creations. Others ignore it.
+     */
+    uint32_t first_generation;
 } ecsb_world_config;
 
 /* ECSB_OK, or ECSB_ERR_CONFIG when a field is out of range. Shared by every strategy. */
@@ -210,6 +216,13 @@ typedef struct ecsb_vtable {
     bool (*world_valid)(const void *world);
     /* Bytes the world holds (its allocations plus world_size). */
     size_t (*world_bytes)(const void *world);
+    /*
+     * Testing aid: damage internal invariant number `which` (0, 1, 2, ...) in a way
+     * world_valid must detect, reversibly: applying the same number again restores the world
+     * exactly. Returns 1 when applied, 0 when this world's state has nothing to damage that
+     * way (e.g. it needs two holders of a type), -1 when `which` is past the last number.
+     */
+    int (*world_corrupt)(void *world, unsigned which);
 } ecsb_vtable;
 
 /* ---- scenarios, as a strategy provides them ---------------------------------------------- */

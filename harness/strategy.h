@@ -36,6 +36,8 @@
  *                               ECSB_ERR_QUERY, ECSB_ERR_TYPE (use ecsb_query_check)
  *   bool        world_valid(const world *w);    every internal invariant, O(size)
  *   size_t      world_bytes(const world *w);    allocated bytes + sizeof(world)
+ *   int         world_corrupt(world *w, unsigned which);   testing aid: reversible damage
+ *                               to invariant `which` that world_valid must catch (ecsb.h)
  *
  * Mark the hot ones (create, destroy, add, remove, get, has, each, join, query) ECSB_INLINE so
  * that scenario code inlines them and the callbacks handed to each/join/query (constants at

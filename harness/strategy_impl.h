@@ -54,6 +54,7 @@ static ecsb_status vt_query(void *w, const ecsb_query *q, ecsb_query_fn fn, void
 }
 static bool vt_world_valid(const void *w) { return world_valid(w); }
 static size_t vt_world_bytes(const void *w) { return world_bytes(w); }
+static int vt_world_corrupt(void *w, unsigned which) { return world_corrupt(w, which); }
 
 static const ecsb_vtable vtable = {
     .world_size = sizeof(world),
@@ -73,6 +74,7 @@ static const ecsb_vtable vtable = {
     .query = vt_query,
     .world_valid = vt_world_valid,
     .world_bytes = vt_world_bytes,
+    .world_corrupt = vt_world_corrupt,
 };
 
 /* ---- the descriptor ---------------------------------------------------------------------- */

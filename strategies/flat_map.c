@@ -716,6 +716,14 @@ static size_t world_bytes(const world *w)
     return bytes;
 }
 
+/* Placeholder until the invariant-damage hooks are written (tests/ will require them). */
+static int world_corrupt(world *w, unsigned which)
+{
+    (void)w;
+    (void)which;
+    return -1;
+}
+
 #define ECSB_STRATEGY_NAME flat_map
 #define ECSB_STRATEGY_SUMMARY "per type, id and value vectors sorted by id; ids never reused; lookup probes the end, joins merge"
 #include "harness/strategy_impl.h"

@@ -648,6 +648,14 @@ static size_t world_bytes(const world *w)
     return bytes;
 }
 
+/* Placeholder until the invariant-damage hooks are written (tests/ will require them). */
+static int world_corrupt(world *w, unsigned which)
+{
+    (void)w;
+    (void)which;
+    return -1;
+}
+
 #define ECSB_STRATEGY_NAME handle_table
 #define ECSB_STRATEGY_SUMMARY "per type a dense swap-remove array behind a {index, generation} slot table; entity records hold one handle per type"
 #include "harness/strategy_impl.h"

@@ -566,6 +566,14 @@ static size_t world_bytes(const world *w)
     return bytes;
 }
 
+/* Placeholder until the invariant-damage hooks are written (tests/ will require them). */
+static int world_corrupt(world *w, unsigned which)
+{
+    (void)w;
+    (void)which;
+    return -1;
+}
+
 #define ECSB_STRATEGY_NAME sparse_set
 #define ECSB_STRATEGY_SUMMARY "per type: packed values + roster, entity-to-dense sparse map, swap-remove; free-list ids with generations"
 #include "harness/strategy_impl.h"

@@ -284,6 +284,14 @@ static size_t world_bytes(const world *w)
     return sizeof *w + per_slot * w->capacity;
 }
 
+/* Placeholder until the invariant-damage hooks are written (tests/ will require them). */
+static int world_corrupt(world *w, unsigned which)
+{
+    (void)w;
+    (void)which;
+    return -1;
+}
+
 #define ECSB_STRATEGY_NAME template
 #define ECSB_STRATEGY_SUMMARY "readable baseline to copy: per-type arrays indexed by slot, a presence byte per slot"
 #include "harness/strategy_impl.h"
