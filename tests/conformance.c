@@ -29,9 +29,9 @@ typedef struct model {
 
 static void model_free(model *m)
 {
-    free(m->handle);
-    free(m->alive);
-    free(m->seed);
+    tst_xfree(m->handle);
+    tst_xfree(m->alive);
+    tst_xfree(m->seed);
     memset(m, 0, sizeof *m);
 }
 
@@ -42,10 +42,9 @@ static size_t model_create(model *m, tst_world *tw)
 {
     if (m->n == m->capacity) {
         size_t cap = m->capacity ? 2 * m->capacity : 64;
-        m->handle = realloc(m->handle, cap * sizeof *m->handle);
-        m->alive = realloc(m->alive, cap * sizeof *m->alive);
-        m->seed = realloc(m->seed, cap * m->types * sizeof *m->seed);
-        TST_CHECK(m->handle && m->alive && m->seed, "test: out of memory");
+        m->handle = tst_xrealloc(m->handle, cap * sizeof *m->handle);
+        m->alive = tst_xrealloc(m->alive, cap * sizeof *m->alive);
+        m->seed = tst_xrealloc(m->seed, cap * m->types * sizeof *m->seed);
         m->capacity = cap;
     }
     size_t i = m->n++;
@@ -116,8 +115,7 @@ static void check_visits(const model *m, const tst_visits *v, const handle_index
     size_t expected = 0;
     for (size_t i = 0; i < m->n; i++)
         expected += m->alive[i] && *seed_at(m, i, a) && (!is_join || *seed_at(m, i, b));
-    bool *seen = calloc(m->n ? m->n : 1, 1);
-    TST_CHECK(seen != NULL, "test: out of memory");
+    bool *seen = tst_xcalloc(m->n ? m->n : 1, 1);
     for (size_t k = 0; k < v->count; k++) {
         size_t i = lookup(map, live, v->entities[k]);
         TST_CHECK(i != SIZE_MAX, "%s(%u, %u) visited 0x%llx, which is not a live entity", what, a,
@@ -135,9 +133,85 @@ static void check_visits(const model *m, const tst_visits *v, const handle_index
                       "join(%u, %u) handed entity #%zu a wrong value of type %u", a, b, i, b);
         }
     }
-    free(seen);
+    tst_xfree(seen);
     TST_CHECK(v->count == expected, "%s(%u, %u) visited %zu entities, want %zu", what, a, b,
               v->count, expected);
+}
+
+/* The tuples query q must hand out: each live holder of all its types, values in q's order. */
+static void model_expected_tuples(const model *m, const tst_world *tw, const ecsb_query *q,
+                                  tst_tuples *want)
+{
+    want->count = 0;
+    want->width = 0;
+    for (uint32_t j = 0; j < q->count; j++)
+        want->width += tw->config.type_size[q->types[j]];
+    unsigned char tuple[ECSB_MAX_QUERY_TYPES * ECSB_MAX_TYPE_SIZE];
+    for (size_t i = 0; i < m->n; i++) {
+        bool all = m->alive[i];
+        for (uint32_t j = 0; all && j < q->count; j++)
+            all = *seed_at(m, i, q->types[j]) != 0;
+        if (!all)
+            continue;
+        size_t at = 0;
+        for (uint32_t j = 0; j < q->count; j++) {
+            uint32_t size = tw->config.type_size[q->types[j]];
+            tst_pattern(tuple + at, size, *seed_at(m, i, q->types[j]));
+            at += size;
+        }
+        tst_tuples_push(want, tuple);
+    }
+    tst_tuples_sort(want);
+}
+
+/* One query against the model: exactly the holders of all its types, once, with values. */
+static void model_check_query(const model *m, tst_world *tw, const ecsb_query *q)
+{
+    tst_tuples got = {0}, want = {0};
+    tst_tuples_query(&got, tw, q);
+    model_expected_tuples(m, tw, q, &want);
+    char name[64] = "";
+    for (uint32_t j = 0; j < q->count; j++)
+        snprintf(name + strlen(name), sizeof name - strlen(name), "%s%u", j ? "," : "",
+                 q->types[j]);
+    TST_STATUS(got.status, ECSB_OK, "query");
+    const char *diff = tst_tuples_diff(&got, &want);
+    TST_CHECK(!diff, "query(%s): %s", name, diff);
+    tst_tuples_free(&got);
+    tst_tuples_free(&want);
+}
+
+/*
+ * Queries over every subset of the first four types, each in ascending and in descending
+ * order, and with more types the first eight in a shuffled order.
+ */
+static void model_check_queries(const model *m, tst_world *tw)
+{
+    uint32_t few = m->types < 4 ? m->types : 4;
+    for (uint32_t set = 1; set < (1u << few); set++) {
+        ecsb_type up[4], down[4];
+        uint32_t k = 0;
+        for (ecsb_type t = 0; t < few; t++)
+            if (set & (1u << t))
+                up[k++] = t;
+        for (uint32_t j = 0; j < k; j++)
+            down[j] = up[k - 1 - j];
+        ecsb_query q = tst_query(k, up);
+        model_check_query(m, tw, &q);
+        q = tst_query(k, down);
+        model_check_query(m, tw, &q);
+    }
+    if (m->types > 4) {
+        ecsb_type list[ECSB_MAX_QUERY_TYPES];
+        uint32_t k = m->types < ECSB_MAX_QUERY_TYPES ? m->types : ECSB_MAX_QUERY_TYPES;
+        for (uint32_t j = 0; j < k; j++)
+            list[j] = (m->types - 1 - (j * 5) % m->types);
+        for (uint32_t n = 2; n <= k; n += 3) {
+            ecsb_query q = tst_query(n, list);
+            if (ecsb_query_check(&q, m->types, &(uint32_t){0}) == ECSB_OK)
+                model_check_query(m, tw, &q);
+        }
+    }
 }
 
 /*
@@ -148,8 +222,7 @@ static void check_visits(const model *m, const tst_visits *v, const handle_index
 static void model_check(const model *m, tst_world *tw)
 {
     const ecsb_vtable *ops = tw->ops;
-    handle_index *map = malloc((m->n ? m->n : 1) * sizeof *map);
-    TST_CHECK(map != NULL, "test: out of memory");
+    handle_index *map = tst_xrealloc(NULL, (m->n ? m->n : 1) * sizeof *map);
     size_t live = 0, held[ECSB_MAX_TYPES] = {0};
     for (size_t i = 0; i < m->n; i++) {
         if (!m->alive[i]) {
@@ -185,7 +258,8 @@ static void model_check(const model *m, tst_world *tw)
         }
     }
     tst_visits_free(&v);
-    free(map);
+    tst_xfree(map);
+    model_check_queries(m, tw);
     tw_expect_valid(tw);
 }
 
@@ -1042,8 +1116,7 @@ void conformance_grows_to_4194304_entities(void **state)
     tw_init(&tw, &c);
     tw.check_valid = false;
     const ecsb_vtable *ops = tw.ops;
-    ecsb_entity *h = malloc(GROWTH_N * sizeof *h);
-    TST_CHECK(h != NULL, "test: out of memory");
+    ecsb_entity *h = tst_xrealloc(NULL, GROWTH_N * sizeof *h);
     uint64_t sum_a = 0, sum_b = 0, count_b = 0;
     for (uint32_t i = 0; i < GROWTH_N; i++) {
         void *v;
@@ -1051,7 +1124,6 @@ void conformance_grows_to_4194304_entities(void **state)
         if (st == ECSB_OK)
             st = ops->component_add(tw.w, h[i], 0, &v);
         if (st != ECSB_OK) {
-            free(h);
             TST_FAIL("entity %u: %s", i, ecsb_status_str(st));
         }
         uint32_t a = growth_a(i);
@@ -1060,7 +1132,6 @@ void conformance_grows_to_4194304_entities(void **state)
         if (i % 64 == 5) {
             uint64_t b = growth_b(i);
             if ((st = ops->component_add(tw.w, h[i], 1, &v)) != ECSB_OK) {
-                free(h);
                 TST_FAIL("entity %u, type 1: %s", i, ecsb_status_str(st));
             }
             memcpy(v, &b, 8);
@@ -1095,7 +1166,7 @@ void conformance_grows_to_4194304_entities(void **state)
         ok = a && (memcpy(&va, a, 4), va == growth_a(i));
     }
     ok = ok && ops->entity_count(tw.w) == GROWTH_N - 2 * GROWTH_SHRINK && ops->world_valid(tw.w);
-    free(h);
+    tst_xfree(h);
     TST_CHECK(ok, "at %u entities: counts %zu/%zu/%zu (want %u/%u/%llu), each %llu visits, "
               "join %llu visits%s, or a spot check or world_valid failed", GROWTH_N,
               ops->entity_count(tw.w), ops->component_count(tw.w, 0),

@@ -71,8 +71,10 @@ ECSB_BAD_INPUT_TESTS(ECSB_DECLARE_TEST)
 ECSB_FLOOR_TESTS(ECSB_DECLARE_TEST)
 #undef ECSB_DECLARE_TEST
 
-/* The differential suite's replay settings, from ECSB_SEED and ECSB_OPS (0 = unset). */
+/* The differential suite's replay settings, from ECSB_SEED and ECSB_OPS (0 = unset), and its
+ * soak time per strategy, from ECSB_SOAK_SECONDS (0 = the default seeds). */
 extern uint64_t tst_replay_seed;
 extern uint64_t tst_replay_ops;
+extern uint64_t tst_soak_seconds;
 
 #endif /* ECSB_TESTS_SUITES_H */
