@@ -119,6 +119,7 @@ static int teardown(void **state)
 
 static const struct CMUnitTest strategy_tests[] = {
     ECSB_CONFORMANCE_TESTS(STRATEGY_TEST)
+    ECSB_QUERY_TESTS(STRATEGY_TEST)
     ECSB_BAD_INPUT_TESTS(STRATEGY_TEST)
 #define ECSB_SCENARIO(name, ...)                                          \
     {"scenario_" #name "_checksum_equals_the_floor", run_through_sanitizer, tst_setup, teardown,             \
