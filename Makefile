@@ -27,7 +27,7 @@ TEST_OBJ  := $(CORE_SRC:%.c=$(TST)/%.o) $(TEST_SRC:%.c=$(TST)/%.o)
 
 DEPS_STAMP := $(BUILD)/.deps-ok
 
-.PHONY: all deps bench test test-c test-scripts plots compare hyperfine cachegrind clean help
+.PHONY: all deps bench test test-c test-scripts soak plots compare hyperfine cachegrind clean help
 .DEFAULT_GOAL := help
 
 help: ## list the targets
@@ -76,6 +76,9 @@ test: test-c test-scripts ## build and run every test (sanitizers on)
 
 test-c: $(TST)/ecsbench_tests ## conformance, differential and bad-input tests, ASan+UBSan
 	$(TST)/ecsbench_tests
+
+soak: $(TST)/ecsbench_tests ## differential, fresh seeds until time is up: make soak SECONDS=n [STRATEGY=x]
+	ECSB_SOAK_SECONDS=$(or $(SECONDS),60) $(TST)/ecsbench_tests $(or $(STRATEGY),all) 'differential*'
 
 test-scripts: $(BUILD)/ecsbench ## CLI errors, JSON->CSV, plots, compare, a QUICK pipeline run
 	@PYTHON=$(PYTHON) BUILD=$(BUILD) tests/scripts/run_all.sh

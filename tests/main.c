@@ -13,7 +13,8 @@
  *   <test-pattern> run only tests whose name matches (cmocka pattern, * and ?)
  * Environment: ECSB_SEED=<n> [ECSB_OPS=<n>] replays one differential run (the failure message
  * prints both); ECSB_OPS alone sets the operations of every default differential run.
- * ECSB_SOAK_SECONDS=<n>: the differential runs fresh seeds for n seconds per strategy.
+ * ECSB_SOAK_SECONDS=<n>: the differential runs fresh seeds for n seconds in all, shared out
+ * among the strategies run.
  * ECSB_TEST_TIMEOUT=<s>: the time limit of one test (default TEST_TIMEOUT). ECSB_NO_FORK=1:
  * run tests in this process (for a debugger); a crash then ends the run.
  */
@@ -205,6 +206,8 @@ int main(int argc, char **argv)
         !env_u64("ECSB_TEST_TIMEOUT", &test_timeout) || !env_u64("ECSB_NO_FORK", &no_fork))
         return 2;
     isolate = !no_fork;
+    if (tst_soak_seconds && !only) /* the whole budget, shared out */
+        tst_soak_seconds = tst_soak_seconds / n ? tst_soak_seconds / n : 1;
     if (tst_soak_seconds && test_timeout < tst_soak_seconds + TEST_TIMEOUT)
         test_timeout = tst_soak_seconds + TEST_TIMEOUT;
     tst_under_cmocka = true;
