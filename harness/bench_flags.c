@@ -151,13 +151,13 @@ static bool add_size(const char *item, ecsb_bench_settings *s)
     return true;
 }
 
-static const char *bad_name; /* the name add_scenario / add_strategy did not know */
+static char bad_name[128]; /* the name add_scenario / add_strategy did not know */
 
 static bool add_scenario(const char *item, ecsb_bench_settings *s)
 {
     ecsb_scenario_id id = ecsb_scenario_find(item);
     if (id == ECSB_SCENARIO_COUNT) {
-        bad_name = item;
+        snprintf(bad_name, sizeof bad_name, "%s", item);
         return false;
     }
     s->scenario_on[id] = true;
@@ -173,17 +173,17 @@ static bool add_strategy(const char *item, ecsb_bench_settings *s)
             s->strategy_on[i] = true;
             return true;
         }
-    bad_name = item;
+    snprintf(bad_name, sizeof bad_name, "%s", item);
     return false;
 }
 
 /* An unknown or empty name in a list: what was wrong, and every valid name. */
 static int name_error(const char *flag, const char *arg, bool scenarios)
 {
-    fprintf(stderr, "ecsbench: %s in %s\nvalid: ",
-            bad_name ? "unknown name" : "empty name or list too long", arg);
-    if (bad_name)
-        fprintf(stderr, "(not '%s') ", bad_name);
+    if (bad_name[0])
+        fprintf(stderr, "ecsbench: unknown name '%s' in %s\nvalid: ", bad_name, arg);
+    else
+        fprintf(stderr, "ecsbench: an empty name, or too long a list, in %s\nvalid: ", arg);
     if (scenarios) {
         for (int i = 0; i < ECSB_SCENARIO_COUNT; i++)
             fprintf(stderr, "%s%s", i ? ", " : "", ecsb_scenarios[i].name);
@@ -304,13 +304,13 @@ static int parse_own_flag(const char *arg, ecsb_bench_settings *s, bool *scenari
         s->size_count = kept;
     } else if ((v = flag_value(arg, "--ecsb_scenarios"))) {
         memset(s->scenario_on, 0, sizeof s->scenario_on);
-        bad_name = NULL;
+        bad_name[0] = '\0';
         if (!each_item(v, add_scenario, s))
             return name_error("--ecsb_scenarios", arg, true);
         *scenarios_given = true;
     } else if ((v = flag_value(arg, "--ecsb_strategies"))) {
         memset(s->strategy_on, 0, sizeof s->strategy_on);
-        bad_name = NULL;
+        bad_name[0] = '\0';
         if (!each_item(v, add_strategy, s))
             return name_error("--ecsb_strategies", arg, false);
         *strategies_given = true;
