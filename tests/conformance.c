@@ -927,3 +927,307 @@ void conformance_grows_to_4194304_entities(void **state)
               jb.mismatch ? " with mismatched pairs" : "");
     tw_fini(&tw);
 }
+
+/* ---- rare paths ---------------------------------------------------------------------------- */
+
+/*
+ * With first_generation near the top (a test knob), a slot reaches the end of its generations
+ * in a few destroys: the strategy must retire it (or otherwise never hand out a used handle),
+ * never wrap to generation 0 (slot 0's handle would then be ECSB_ENTITY_NULL). Components are
+ * added and removed on the way, so per-component generations (handle_table's slots) run out
+ * too. Every handle ever issued is unique and non-null; dead ones stay stale; bystanders keep
+ * their values.
+ */
+void conformance_generations_run_out_without_reissuing_a_handle(void **state)
+{
+    (void)state;
+    const uint32_t firsts[] = {UINT32_MAX, UINT32_MAX - 1, UINT32_MAX - 5};
+    for (size_t f = 0; f < sizeof firsts / sizeof firsts[0]; f++) {
+        tst_world tw;
+        ecsb_world_config c = tst_config3();
+        c.first_generation = firsts[f];
+        tw_init(&tw, &c); /* world_valid after every call */
+        model m;
+        model_init(&m, &tw);
+        /* Slot 0 first, alone: the slot a wrap to generation 0 would turn into the null handle. */
+        for (int round = 0; round < 12; round++) {
+            size_t i = model_create(&m, &tw);
+            for (int k = 0; k < 9; k++) { /* component generations run out too */
+                model_add(&m, &tw, i, (ecsb_type)(k % 3), (uint64_t)k + 1);
+                model_add(&m, &tw, i, (ecsb_type)((k + 1) % 3), (uint64_t)k + 1);
+                model_remove(&m, &tw, i, (ecsb_type)(k % 3));
+                model_remove(&m, &tw, i, (ecsb_type)((k + 1) % 3));
+            }
+            model_add(&m, &tw, i, (ecsb_type)(round % 3), 99);
+            model_check(&m, &tw);
+            model_destroy(&m, &tw, i);
+        }
+        /* Then churn among bystanders: many slots, each through its last generations. */
+        for (size_t i = 0; i < 40; i++) {
+            size_t e = model_create(&m, &tw);
+            model_add(&m, &tw, e, (ecsb_type)(i % 3), 1);
+        }
+        for (int round = 0; round < 200; round++) {
+            size_t victim = m.n - 1 - (size_t)(round * 7) % 30;
+            while (!m.alive[victim])
+                victim--;
+            model_destroy(&m, &tw, victim);
+            size_t e = model_create(&m, &tw);
+            model_add(&m, &tw, e, (ecsb_type)(round % 3), (uint64_t)round + 2);
+        }
+        model_check(&m, &tw); /* handles unique, dead ones stale, values intact */
+        for (size_t i = 0; i < m.n; i++)
+            TST_CHECK(m.handle[i] != ECSB_ENTITY_NULL, "entity #%zu got the null handle "
+                      "(first_generation %u: a generation wrapped to 0?)", i, firsts[f]);
+        model_free(&m);
+        tw_fini(&tw);
+    }
+}
+
+/*
+ * world_corrupt (a testing aid) damages one invariant at a time: world_valid must then say
+ * false, and the same damage again must restore the world exactly. On an empty world and on
+ * one with every kind of state; each strategy must have at least 3 kinds of damage.
+ */
+void conformance_world_valid_catches_every_world_corrupt_damage(void **state)
+{
+    (void)state;
+    for (int filled = 0; filled < 2; filled++) {
+        tst_world tw;
+        ecsb_world_config c = tst_config3();
+        c.initial_capacity = filled ? 0 : 8;
+        tw_init(&tw, &c);
+        tw.check_valid = false;
+        model m;
+        model_init(&m, &tw);
+        if (filled)
+            build_mixed(&m, &tw, 150); /* holders, removed components, free and reused slots */
+        if (filled) /* a free slot at the head of any free list */
+            model_destroy(&m, &tw, m.n - 2);
+        tst_snapshot before, after;
+        tst_snapshot_take(&before, &tw, m.handle, m.n);
+        size_t applied = 0;
+        unsigned which = 0;
+        for (;; which++) {
+            TST_CHECK(which < 64, "world_corrupt never returned -1 (past the last number)");
+            int r = tw.ops->world_corrupt(tw.w, which);
+            if (r < 0)
+                break;
+            if (r == 0)
+                continue;
+            TST_CHECK(r == 1, "world_corrupt(%u) returned %d", which, r);
+            TST_CHECK(!tw.ops->world_valid(tw.w), "world_valid true after world_corrupt(%u) "
+                      "damaged its invariant (%s world)", which, filled ? "a filled" : "an empty");
+            TST_CHECK(tw.ops->world_corrupt(tw.w, which) == 1, "world_corrupt(%u) the second "
+                      "time did not apply", which);
+            TST_CHECK(tw.ops->world_valid(tw.w), "world_valid false after world_corrupt(%u) "
+                      "twice (the second should undo the first)", which);
+            tst_snapshot_take(&after, &tw, m.handle, m.n);
+            const char *diff = tst_snapshot_diff(&before, &after);
+            TST_CHECK(!diff, "world_corrupt(%u) twice changed the world: %s", which, diff);
+            tst_snapshot_free(&after);
+            applied++;
+        }
+        if (filled)
+            TST_CHECK(applied >= 3, "world_corrupt applied only %zu kinds of damage to a filled "
+                      "world (of %u numbers); every strategy needs at least 3", applied, which);
+        tst_snapshot_free(&before);
+        model_check(&m, &tw);
+        model_free(&m);
+        tw_fini(&tw);
+    }
+}
+
+/* ---- growth -------------------------------------------------------------------------------- */
+
+/*
+ * A world grown from nothing (no initial_capacity) one entity at a time: the bytes it has
+ * asked its allocator for, in all, stay within a constant factor of what it holds (geometric
+ * growth copies each byte O(1) times; growing by a constant step copies O(n) per entity).
+ * Checked at every power of two up to 2^20 entities.
+ */
+void conformance_growth_asks_for_amortised_constant_bytes_per_entity(void **state)
+{
+    (void)state;
+    static const uint32_t sizes[2] = {8, 16};
+    tst_world tw;
+    ecsb_world_config c = tst_config(2, sizes);
+    tw_init(&tw, &c);
+    tw.check_valid = false;
+    const ecsb_vtable *ops = tw.ops;
+    const uint32_t n = 1u << 20;
+    for (uint32_t i = 0; i < n; i++) {
+        ecsb_entity e;
+        void *v;
+        ecsb_status st = ops->entity_create(tw.w, &e);
+        if (st == ECSB_OK)
+            st = ops->component_add(tw.w, e, 0, &v);
+        if (st == ECSB_OK && i % 4 == 0)
+            st = ops->component_add(tw.w, e, 1, &v);
+        TST_STATUS(st, ECSB_OK, "create and add");
+        uint32_t count = i + 1;
+        if (count >= 4096 && (count & (count - 1)) == 0) {
+            size_t asked = tw.alloc->bytes_requested, held = tw.alloc->live_bytes;
+            TST_CHECK(asked <= 8 * held + (1u << 20),
+                      "after %u entities the world holds %zu bytes but has asked for %zu in all "
+                      "(%.1fx): capacity does not grow geometrically", count, held, asked,
+                      (double)asked / (double)held);
+        }
+    }
+    printf("    growth %s: %u entities, %zu allocation calls, %.2f bytes asked per byte held\n",
+           tst_strategy->name, n, tw.alloc->calls,
+           (double)tw.alloc->bytes_requested / (double)tw.alloc->live_bytes);
+    tw_fini(&tw);
+}
+
+/* ---- long joins ------------------------------------------------------------------------------ */
+
+#define SHUFFLED_N 100000u /* > 65,536 holders of the rarer type: blocked, prefetched joins */
+#define SHUFFLE_WINDOW 64u  /* permuted within windows near the end: cheap for sorted layouts */
+
+typedef struct long_join {
+    unsigned char *seen; /* per entity index */
+    size_t visits, wrong, twice;
+    bool a_first;        /* join(0, 1) rather than join(1, 0) */
+} long_join;
+
+static uint32_t shuffled_value(uint64_t i) { return (uint32_t)tst_mix64(i) | 1; }
+
+static void long_join_pair(long_join *lj, const void *v0, const void *v1)
+{
+    uint64_t i;
+    uint32_t a;
+    memcpy(&i, v1, 8);
+    memcpy(&a, v0, 4);
+    lj->visits++;
+    if (i >= SHUFFLED_N || a != shuffled_value(i)) {
+        lj->wrong++;
+        return;
+    }
+    lj->twice += lj->seen[i]++;
+}
+
+static void long_join_visit(void *ctx, ecsb_entity e, void *va, void *vb)
+{
+    long_join *lj = ctx;
+    (void)e;
+    if (lj->a_first)
+        long_join_pair(lj, va, vb);
+    else
+        long_join_pair(lj, vb, va);
+}
+
+static void long_query_visit(void *ctx, size_t count, void *const *columns)
+{
+    for (size_t k = 0; k < count; k++)
+        long_join_pair(ctx, (unsigned char *)columns[0] + 4 * k,
+                       (unsigned char *)columns[1] + 8 * k);
+}
+
+/*
+ * 100,000 entities hold type 1 (8 bytes: the entity's number) but for every 50th; 90,000 hold
+ * type 0 (4 bytes), the first 30,000 added in creation order, the rest in an order permuted
+ * within windows of 64. Joins in both orders and a query visit every common holder once with
+ * both values: the long, blocked, partly prefetched walks of layouts that lead with the
+ * smaller type (sparse_set's blocks of 256 judged in order or not).
+ */
+void conformance_joins_over_more_than_65536_shuffled_holders_visit_each_once(void **state)
+{
+    (void)state;
+    static const uint32_t sizes[2] = {4, 8};
+    tst_world tw;
+    ecsb_world_config c = tst_config(2, sizes);
+    tw_init(&tw, &c);
+    tw.check_valid = false;
+    const ecsb_vtable *ops = tw.ops;
+    ecsb_entity *h = tst_xrealloc(NULL, SHUFFLED_N * sizeof *h);
+    uint32_t *order = tst_xrealloc(NULL, SHUFFLED_N * sizeof *order);
+    size_t expected = 0;
+    for (uint32_t i = 0; i < SHUFFLED_N; i++) {
+        void *v;
+        TST_STATUS(ops->entity_create(tw.w, &h[i]), ECSB_OK, "entity_create");
+        if (i % 50 != 3) {
+            TST_STATUS(ops->component_add(tw.w, h[i], 1, &v), ECSB_OK, "add type 1");
+            uint64_t x = i;
+            memcpy(v, &x, 8);
+        }
+        order[i] = i;
+    }
+    tst_rng rng = {77};
+    for (uint32_t w = 30000; w < SHUFFLED_N; w += SHUFFLE_WINDOW)
+        for (uint32_t k = w; k + 1 < w + SHUFFLE_WINDOW && k + 1 < SHUFFLED_N; k++) {
+            uint32_t end = w + SHUFFLE_WINDOW < SHUFFLED_N ? w + SHUFFLE_WINDOW : SHUFFLED_N;
+            uint32_t j = k + (uint32_t)tst_rng_below(&rng, end - k);
+            uint32_t tmp = order[k];
+            order[k] = order[j];
+            order[j] = tmp;
+        }
+    for (uint32_t k = 0; k < SHUFFLED_N; k++) {
+        uint32_t i = order[k];
+        if (i % 10 == 9)
+            continue;
+        void *v;
+        TST_STATUS(ops->component_add(tw.w, h[i], 0, &v), ECSB_OK, "add type 0");
+        uint32_t a = shuffled_value(i);
+        memcpy(v, &a, 4);
+        expected += i % 50 != 3;
+    }
+    long_join lj = {0};
+    lj.seen = tst_xcalloc(SHUFFLED_N, 1);
+    for (int pass = 0; pass < 3; pass++) {
+        memset(lj.seen, 0, SHUFFLED_N);
+        lj.visits = lj.wrong = lj.twice = 0;
+        lj.a_first = pass == 0;
+        const char *what = pass == 0 ? "join(0, 1)" : pass == 1 ? "join(1, 0)" : "query(0, 1)";
+        if (pass == 0)
+            ops->join(tw.w, 0, 1, long_join_visit, &lj);
+        else if (pass == 1)
+            ops->join(tw.w, 1, 0, long_join_visit, &lj);
+        else {
+            ecsb_query q = tst_query(2, (ecsb_type[]){0, 1});
+            TST_STATUS(ops->query(tw.w, &q, long_query_visit, &lj), ECSB_OK, "query");
+        }
+        size_t missing = 0;
+        for (uint32_t i = 0; i < SHUFFLED_N; i++)
+            missing += i % 10 != 9 && i % 50 != 3 && !lj.seen[i];
+        TST_CHECK(lj.visits == expected && !lj.wrong && !lj.twice && !missing,
+                  "%s over %u entities: %zu visits (want %zu), %zu with wrong values, %zu "
+                  "entities visited twice, %zu missed", what, SHUFFLED_N, lj.visits, expected,
+                  lj.wrong, lj.twice, missing);
+    }
+    TST_CHECK(ops->world_valid(tw.w), "world_valid false");
+    tst_xfree(lj.seen);
+    tst_xfree(order);
+    tst_xfree(h);
+    tw_fini(&tw);
+}
+
+/*
+ * Joins and queries between a type held by every entity and one held by a few (more than 16
+ * times fewer: sorted layouts gallop through the larger side), the last entity holding both,
+ * and the first: every match is found, at both ends.
+ */
+void conformance_join_of_a_common_and_a_rare_type_finds_every_match(void **state)
+{
+    (void)state;
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    tw_init(&tw, &c);
+    tw.check_valid = false;
+    model m;
+    model_init(&m, &tw);
+    const size_t n = 3000;
+    for (size_t i = 0; i < n; i++) {
+        model_create(&m, &tw);
+        model_add(&m, &tw, i, 0, 1);
+        if (i % 97 == 0 || i == n - 1)
+            model_add(&m, &tw, i, 1, 1);
+        if (i == n - 1 || i == n - 2)
+            model_add(&m, &tw, i, 2, 1);
+    }
+    model_check(&m, &tw); /* join(0, 1), join(1, 0), join(0, 2), ... and the queries */
+    model_remove(&m, &tw, n - 1, 0); /* the rare side's last entity no longer matches */
+    model_check(&m, &tw);
+    model_free(&m);
+    tw_fini(&tw);
+}

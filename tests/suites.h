@@ -36,7 +36,12 @@
     X(conformance_initial_capacity_is_a_hint_not_a_limit)                                      \
     X(conformance_world_stays_valid_after_every_operation)                                     \
     X(conformance_world_bytes_counts_the_world_and_its_allocations)                            \
-    X(conformance_grows_to_4194304_entities)
+    X(conformance_grows_to_4194304_entities)                                                   \
+    X(conformance_generations_run_out_without_reissuing_a_handle)                              \
+    X(conformance_world_valid_catches_every_world_corrupt_damage)                              \
+    X(conformance_growth_asks_for_amortised_constant_bytes_per_entity)                         \
+    X(conformance_joins_over_more_than_65536_shuffled_holders_visit_each_once)                 \
+    X(conformance_join_of_a_common_and_a_rare_type_finds_every_match)
 
 /* tests/query.c: queries over 1..8 types, declared and not, bad queries, alignment. */
 #define ECSB_QUERY_TESTS(X)                                                                    \
