@@ -28,6 +28,7 @@ typedef struct pool {
     uint32_t free_head;     /* first free object, OBJ_NONE when every object is live */
     uint32_t size;          /* bytes per value */
     uint32_t log2;          /* objects per chunk = 1 << log2 */
+    uint32_t mask;          /* objects per chunk - 1: an object's index in its chunk */
     uint32_t values_off;    /* bytes from a chunk's start to its values */
 } pool;
 
@@ -63,18 +64,22 @@ ECSB_INLINE ecsb_entity slot_handle(const world *w, uint32_t i)
 
 /* ---- pools ------------------------------------------------------------------------------- */
 
-ECSB_INLINE uint32_t chunk_objects(const pool *p) { return 1u << p->log2; }
-ECSB_INLINE uint64_t *chunk_bits(unsigned char *chunk) { return (uint64_t *)chunk; }
-ECSB_INLINE uint32_t *chunk_owner(const pool *p, unsigned char *chunk)
+ECSB_INLINE uint32_t chunk_objects(const pool *p) { return p->mask + 1; }
+/* A chunk's occupancy bits and owners, from what the chunk table holds: its values. */
+ECSB_INLINE uint64_t *chunk_bits(const pool *p, unsigned char *values)
 {
-    return (uint32_t *)(chunk + chunk_objects(p) / 8);
+    return (uint64_t *)(values - p->values_off);
+}
+ECSB_INLINE uint32_t *chunk_owner(const pool *p, unsigned char *values)
+{
+    return (uint32_t *)(values - p->values_off + chunk_objects(p) / 8);
 }
 ECSB_INLINE size_t chunk_bytes(const pool *p) { return p->values_off + (size_t)chunk_objects(p) * p->size; }
 
 /* Where object o's value lives: forever, whatever else happens to the pool. */
 ECSB_INLINE unsigned char *object_value(const pool *p, uint32_t o)
 {
-    return p->chunks[o >> p->log2] + p->values_off + (size_t)(o & (chunk_objects(p) - 1)) * p->size;
+    return p->chunks[o >> p->log2] + (size_t)(o & p->mask) * p->size;
 }
 
 /* log2 of the objects per chunk for values of `size` bytes. */
@@ -114,14 +119,14 @@ static ecsb_status pool_add_chunk(world *w, pool *p)
     ecsb_status st = ecsb_resize(w->alloc, &block, chunk_bytes(p), 0, 1);
     if (st != ECSB_OK)
         return st;
-    unsigned char *chunk = block;
+    unsigned char *values = (unsigned char *)block + p->values_off;
     uint32_t n = chunk_objects(p), base = p->chunk_count << p->log2;
-    memset(chunk_bits(chunk), 0, n / 8);
-    uint32_t *owner = chunk_owner(p, chunk);
+    memset(chunk_bits(p, values), 0, n / 8);
+    uint32_t *owner = chunk_owner(p, values);
     for (uint32_t i = 0; i + 1 < n; i++)
         owner[i] = base + i + 1;
     owner[n - 1] = OBJ_NONE;
-    p->chunks[p->chunk_count++] = chunk;
+    p->chunks[p->chunk_count++] = values;
     p->free_head = base;
     return ECSB_OK;
 }
@@ -129,12 +134,12 @@ static ecsb_status pool_add_chunk(world *w, pool *p)
 /* Take a free object (there is one) for slot i; returns it. */
 ECSB_INLINE uint32_t pool_take(pool *p, uint32_t i)
 {
-    uint32_t o = p->free_head, at = o & (chunk_objects(p) - 1);
-    unsigned char *chunk = p->chunks[o >> p->log2];
-    uint32_t *owner = chunk_owner(p, chunk);
+    uint32_t o = p->free_head, at = o & p->mask;
+    unsigned char *values = p->chunks[o >> p->log2];
+    uint32_t *owner = chunk_owner(p, values);
     p->free_head = owner[at];
     owner[at] = i;
-    chunk_bits(chunk)[at / 64] |= (uint64_t)1 << (at % 64);
+    chunk_bits(p, values)[at / 64] |= (uint64_t)1 << (at % 64);
     p->count++;
     return o;
 }
@@ -142,10 +147,10 @@ ECSB_INLINE uint32_t pool_take(pool *p, uint32_t i)
 /* Give live object o back: it heads the free list. Nothing moves. */
 ECSB_INLINE void pool_give(pool *p, uint32_t o)
 {
-    uint32_t at = o & (chunk_objects(p) - 1);
-    unsigned char *chunk = p->chunks[o >> p->log2];
-    chunk_bits(chunk)[at / 64] &= ~((uint64_t)1 << (at % 64));
-    chunk_owner(p, chunk)[at] = p->free_head;
+    uint32_t at = o & p->mask;
+    unsigned char *values = p->chunks[o >> p->log2];
+    chunk_bits(p, values)[at / 64] &= ~((uint64_t)1 << (at % 64));
+    chunk_owner(p, values)[at] = p->free_head;
     p->free_head = o;
     p->count--;
 }
@@ -172,7 +177,7 @@ static void world_fini(world *w)
     for (uint32_t t = 0; t < w->type_count; t++) {
         pool *p = &w->pools[t];
         for (uint32_t c = 0; c < p->chunk_count; c++)
-            ecsb_release(w->alloc, p->chunks[c], chunk_bytes(p));
+            ecsb_release(w->alloc, p->chunks[c] - p->values_off, chunk_bytes(p));
         ecsb_release(w->alloc, p->chunks, (size_t)p->chunk_cap * sizeof *p->chunks);
     }
     memset(w, 0, sizeof *w);
@@ -199,6 +204,7 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
         pool *p = &w->pools[t];
         p->size = config->type_size[t];
         p->log2 = chunk_log2_for(p->size);
+        p->mask = (1u << p->log2) - 1;
         p->values_off = (chunk_objects(p) / 8 + chunk_objects(p) * 4 + 63) & ~63u;
         p->free_head = OBJ_NONE;
     }
@@ -245,9 +251,9 @@ ECSB_INLINE ecsb_status entity_create(world *w, ecsb_entity *out)
         }
         i = w->slots++;
         gen = (uint64_t)w->first_generation << 32;
+        memset(record_objects(w, i), 0xff, (w->stride - 1) * sizeof(uint64_t)); /* OBJ_NONE */
     }
     *record(w, i) = gen | SLOT_LIVE;
-    memset(record_objects(w, i), 0xff, w->type_count * sizeof(uint32_t)); /* = OBJ_NONE */
     w->live++;
     *out = gen | i;
     return ECSB_OK;
@@ -258,10 +264,12 @@ ECSB_INLINE ecsb_status entity_destroy(world *w, ecsb_entity e)
     uint32_t i;
     if (!live_slot(w, e, &i))
         return ECSB_ERR_STALE;
-    const uint32_t *objects = record_objects(w, i);
+    uint32_t *objects = record_objects(w, i);
     for (uint32_t t = 0; t < w->type_count; t++)
-        if (objects[t] != OBJ_NONE)
+        if (objects[t] != OBJ_NONE) {
             pool_give(&w->pools[t], objects[t]);
+            objects[t] = OBJ_NONE; /* a free record holds nothing: create needs not clear it */
+        }
     uint32_t gen = ecsb_handle_generation(e);
     if (ECSB_UNLIKELY(gen == UINT32_MAX)) {
         *record(w, i) = (e & SLOT_GEN_MASK) | SLOT_RETIRED; /* never reused: no wrap to old ids */
@@ -357,9 +365,9 @@ ECSB_INLINE void each(world *w, ecsb_type t, ecsb_each_fn fn, void *ctx)
     const uint32_t words = chunk_objects(p) / 64;
     const size_t size = p->size;
     for (uint32_t c = 0; c < p->chunk_count; c++) {
-        unsigned char *chunk = p->chunks[c], *values = chunk + p->values_off;
-        const uint32_t *owner = chunk_owner(p, chunk);
-        const uint64_t *bits = chunk_bits(chunk);
+        unsigned char *values = p->chunks[c];
+        const uint32_t *owner = chunk_owner(p, values);
+        const uint64_t *bits = chunk_bits(p, values);
         for (uint32_t k = 0; k < words; k++)
             for (uint64_t word = bits[k]; word; word &= word - 1) {
                 uint32_t at = k * 64 + (uint32_t)__builtin_ctzll(word);
@@ -379,9 +387,9 @@ ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void 
     const uint32_t words = chunk_objects(lead) / 64;
     const size_t size = lead->size;
     for (uint32_t c = 0; c < lead->chunk_count; c++) {
-        unsigned char *chunk = lead->chunks[c], *values = chunk + lead->values_off;
-        const uint32_t *owner = chunk_owner(lead, chunk);
-        const uint64_t *bits = chunk_bits(chunk);
+        unsigned char *values = lead->chunks[c];
+        const uint32_t *owner = chunk_owner(lead, values);
+        const uint64_t *bits = chunk_bits(lead, values);
         for (uint32_t k = 0; k < words; k++)
             for (uint64_t word = bits[k]; word; word &= word - 1) {
                 uint32_t at = k * 64 + (uint32_t)__builtin_ctzll(word), i = owner[at];
@@ -401,10 +409,9 @@ ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void 
  * Hand out the live objects of one chunk as runs of consecutive ones: an all-ones word
  * extends the run by 64 at once.
  */
-ECSB_INLINE void chunk_runs(const pool *p, unsigned char *chunk, ecsb_query_fn fn, void *ctx)
+ECSB_INLINE void chunk_runs(const pool *p, unsigned char *values, ecsb_query_fn fn, void *ctx)
 {
-    const uint64_t *bits = chunk_bits(chunk);
-    unsigned char *values = chunk + p->values_off;
+    const uint64_t *bits = chunk_bits(p, values);
     size_t start = 0, len = 0;
     for (uint32_t k = 0, words = chunk_objects(p) / 64; k < words; k++) {
         uint64_t word = bits[k];
@@ -462,32 +469,42 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
             chunk_runs(lp, lp->chunks[c], fn, ctx);
         return ECSB_OK;
     }
+    /* The other types' pools, unpacked into locals: the loop reads no pool struct. */
+    uint32_t others = 0, column[ECSB_MAX_QUERY_TYPES], type[ECSB_MAX_QUERY_TYPES];
+    unsigned char *const *chunks[ECSB_MAX_QUERY_TYPES];
+    uint32_t log2[ECSB_MAX_QUERY_TYPES], mask_of[ECSB_MAX_QUERY_TYPES];
+    for (uint32_t j = 0; j < k; j++) {
+        if (j == lead)
+            continue;
+        column[others] = j;
+        type[others] = q->types[j];
+        chunks[others] = pools[j]->chunks;
+        log2[others] = pools[j]->log2;
+        mask_of[others++] = pools[j]->mask;
+    }
     const uint32_t words = chunk_objects(lp) / 64;
+    const size_t lead_size = lp->size;
     void *values[ECSB_MAX_QUERY_TYPES];
     ecsb_runs runs = {0};
     for (uint32_t c = 0; c < lp->chunk_count; c++) {
-        unsigned char *chunk = lp->chunks[c], *lead_values = chunk + lp->values_off;
-        const uint32_t *owner = chunk_owner(lp, chunk);
-        const uint64_t *bits = chunk_bits(chunk);
+        unsigned char *lead_values = lp->chunks[c];
+        const uint32_t *owner = chunk_owner(lp, lead_values);
+        const uint64_t *bits = chunk_bits(lp, lead_values);
         for (uint32_t b = 0; b < words; b++)
             for (uint64_t word = bits[b]; word; word &= word - 1) {
                 uint32_t at = b * 64 + (uint32_t)__builtin_ctzll(word);
                 const uint32_t *objects = record_objects(w, owner[at]);
-                bool all = true;
-                for (uint32_t j = 0; j < k; j++) {
-                    if (j == lead) {
-                        values[j] = lead_values + at * sizes[j];
-                        continue;
-                    }
-                    uint32_t o = objects[q->types[j]];
-                    if (o == OBJ_NONE) {
-                        all = false;
+                uint32_t j = 0;
+                for (; j < others; j++) {
+                    uint32_t o = objects[type[j]];
+                    if (o == OBJ_NONE)
                         break;
-                    }
-                    values[j] = object_value(pools[j], o);
+                    values[column[j]] = chunks[j][o >> log2[j]] + (size_t)(o & mask_of[j]) * sizes[column[j]];
                 }
-                if (all)
-                    ecsb_runs_add(&runs, k, values, sizes, fn, ctx);
+                if (j < others)
+                    continue;
+                values[lead] = lead_values + at * lead_size;
+                ecsb_runs_add(&runs, k, values, sizes, fn, ctx);
             }
     }
     ecsb_runs_flush(&runs, fn, ctx);
@@ -499,8 +516,8 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
 /* True when object o of p is live (its occupancy bit is set). */
 static bool object_live(const pool *p, uint32_t o)
 {
-    uint32_t at = o & (chunk_objects(p) - 1);
-    return (chunk_bits(p->chunks[o >> p->log2])[at / 64] >> (at % 64)) & 1;
+    uint32_t at = o & p->mask;
+    return (chunk_bits(p, p->chunks[o >> p->log2])[at / 64] >> (at % 64)) & 1;
 }
 
 /*
@@ -510,15 +527,15 @@ static bool object_live(const pool *p, uint32_t o)
 static bool pool_valid(const world *w, const pool *p, ecsb_type t)
 {
     if (p->size == 0 || p->size > ECSB_MAX_TYPE_SIZE || p->log2 != chunk_log2_for(p->size) ||
+        p->mask != (1u << p->log2) - 1 ||
         p->values_off != ((chunk_objects(p) / 8 + chunk_objects(p) * 4 + 63) & ~63u) ||
         p->chunk_count > p->chunk_cap || (p->chunk_cap && !p->chunks) || p->count > w->live)
         return false;
     size_t total = (size_t)p->chunk_count << p->log2, live = 0;
     for (uint32_t c = 0; c < p->chunk_count; c++) {
-        unsigned char *chunk = p->chunks[c];
-        if (!chunk)
+        if (!p->chunks[c])
             return false;
-        const uint32_t *owner = chunk_owner(p, chunk);
+        const uint32_t *owner = chunk_owner(p, p->chunks[c]);
         for (uint32_t at = 0; at < chunk_objects(p); at++) {
             uint32_t o = (c << p->log2) | at, i = owner[at];
             if (!object_live(p, o))
@@ -534,7 +551,7 @@ static bool pool_valid(const world *w, const pool *p, ecsb_type t)
     for (uint32_t o = p->free_head; o != OBJ_NONE; reached++) {
         if (o >= total || reached == total - live || object_live(p, o))
             return false;
-        o = chunk_owner(p, p->chunks[o >> p->log2])[o & (chunk_objects(p) - 1)];
+        o = chunk_owner(p, p->chunks[o >> p->log2])[o & p->mask];
     }
     return reached == total - live;
 }
@@ -547,23 +564,24 @@ static bool world_valid(const world *w)
         w->first_generation == 0 || (w->cap && !w->records))
         return false;
     /* Records: every word is live, retired or free; generations start at first_generation;
-     * a live record names only live objects of which it is the owner. */
+     * a live record names only live objects of which it is the owner, others name none. */
     uint32_t live = 0, free_count = 0;
     for (uint32_t i = 0; i < w->slots; i++) {
         uint64_t word = *record(w, i);
         uint32_t low = (uint32_t)word, gen = (uint32_t)(word >> 32);
         if (gen < w->first_generation)
             return false;
+        for (uint32_t t = 0; t < w->type_count; t++) {
+            const pool *p = &w->pools[t];
+            uint32_t o = record_objects(w, i)[t];
+            if (o != OBJ_NONE &&
+                (low != SLOT_LIVE || o >= ((size_t)p->chunk_count << p->log2) ||
+                 !object_live(p, o) ||
+                 chunk_owner(p, p->chunks[o >> p->log2])[o & p->mask] != i))
+                return false;
+        }
         if (low == SLOT_LIVE) {
             live++;
-            for (uint32_t t = 0; t < w->type_count; t++) {
-                const pool *p = &w->pools[t];
-                uint32_t o = record_objects(w, i)[t];
-                if (o != OBJ_NONE &&
-                    (o >= ((size_t)p->chunk_count << p->log2) || !object_live(p, o) ||
-                     chunk_owner(p, p->chunks[o >> p->log2])[o & (chunk_objects(p) - 1)] != i))
-                    return false;
-            }
         } else if (low == SLOT_RETIRED) {
             if (gen != UINT32_MAX)
                 return false;
@@ -653,7 +671,7 @@ static int world_corrupt(world *w, unsigned which)
     case 3:
         if (!p)
             return 0;
-        chunk_bits(p->chunks[0])[0] ^= 1;
+        chunk_bits(p, p->chunks[0])[0] ^= 1;
         return 1;
     case 4:
         if (!p)
@@ -666,7 +684,7 @@ static int world_corrupt(world *w, unsigned which)
         uint32_t o = 0;
         while (!object_live(p, o))
             o++;
-        chunk_owner(p, p->chunks[o >> p->log2])[o & (chunk_objects(p) - 1)] ^= 1;
+        chunk_owner(p, p->chunks[o >> p->log2])[o & p->mask] ^= 1;
         return 1;
     }
     case 6:
