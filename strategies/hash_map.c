@@ -49,7 +49,8 @@ static size_t table_bytes(const table *t) { return table_cap(t) * (sizeof(ecsb_e
 
 ECSB_INLINE size_t table_home(const table *t, ecsb_entity e)
 {
-    return (size_t)(((uint64_t)ecsb_handle_index(e) * FIBONACCI) >> t->shift);
+    uint32_t i = ecsb_handle_index(e);
+    return (size_t)((((uint64_t)(i >> 3) * FIBONACCI) >> t->shift) & ~(size_t)7) | (i & 7);
 }
 
 ECSB_INLINE void *table_value(const table *t, size_t p) { return t->values + p * t->size; }
@@ -176,8 +177,9 @@ static void world_fini(world *w)
 }
 
 /*
- * initial_capacity reserves that many slot words and, for every type, a table that holds that
- * many keys, so a workload that stays within it never rehashes.
+ * initial_capacity reserves that many slot words. Tables grow with their own holders: one
+ * reserved for every entity would leave a type held by few of them sparse, and every walk of
+ * it longer.
  */
 static ecsb_status world_init(world *w, const ecsb_world_config *config)
 {
@@ -192,15 +194,9 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
     w->free_head = SLOT_NONE;
     for (uint32_t t = 0; t < w->type_count; t++)
         w->tables[t].size = config->type_size[t];
-    if (config->initial_capacity) {
-        st = grow_slots(w, config->initial_capacity);
-        uint32_t bits = table_bits_for(config->initial_capacity);
-        for (uint32_t t = 0; st == ECSB_OK && t < w->type_count; t++)
-            st = table_resize(w, &w->tables[t], bits);
-        if (st != ECSB_OK) {
-            world_fini(w);
-            return st;
-        }
+    if (config->initial_capacity && (st = grow_slots(w, config->initial_capacity)) != ECSB_OK) {
+        world_fini(w);
+        return st;
     }
     return ECSB_OK;
 }
