@@ -89,7 +89,7 @@ fi
 start=$(date +%s)
 echo "bench: run $run_id -> $RESULTS_DIR/$run_id (staging in $staging)" >&2
 # In the background so that a signal reaches the trap at once (the trap stops the run).
-"$bin" --ecsb_run_id="$run_id" "${flags[@]}" \
+"$bin" bench --ecsb_run_id="$run_id" "${flags[@]}" \
   --benchmark_out="$staging/raw.json" --benchmark_out_format=json \
   "${extra[@]}" "$@" >"$staging/console.txt" &
 child=$!

@@ -134,7 +134,7 @@ mkdir -p "$raw"
 # ---- 1. items per pass, from the binary's scenario table ---------------------------------------
 scenario_re=$(IFS='|'; echo "${scenarios[*]}")
 for n in "${sizes[@]}"; do
-  if ! "$bin" --ecsb_sizes="$n" --benchmark_filter="^($scenario_re)/floor/" \
+  if ! "$bin" bench --ecsb_sizes="$n" --benchmark_filter="^($scenario_re)/floor/" \
       --benchmark_repetitions=1 --benchmark_min_time=0.0001 --benchmark_format=json \
       --ecsb_progress=off >"$raw/items-n$n.json" 2>"$raw/items-n$n.log"; then
     echo "error: $bin could not report items per pass at N = $n:" >&2
