@@ -59,6 +59,7 @@
 #define PAGE_MASK (PAGE_SIZE - 1)
 #define SPARSE_ABSENT 0u                     /* entry of an index not holding the type */
 #define NO_GROUP UINT8_MAX
+#define VIEW_BLOCK 64u                       /* lead entries a two-type view judges at once */
 
 /* Every page not yet written: all SPARSE_ABSENT, never written (read-only memory). */
 static const uint32_t paged_zero_page[PAGE_SIZE];
@@ -589,61 +590,151 @@ ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void 
 }
 
 /*
- * The view path of a query of k >= 2 types: walk the lead's dense entries [0, n); columns in
- * `at_lead` (a bit per query column) sit at the lead position itself, the others are looked
- * up. Matches whose positions all advance by one extend the current run; a run of one (the
- * common case when the pools are not in step) is handed out with a constant count, so the
- * caller's loop folds away.
+ * The view path. The lead's dense entries [0, n) are walked; the query columns in `at_lead`
+ * (a bit per column) sit at the lead position itself, the others are looked up. Matches whose
+ * positions all advance by one extend the current run; a run of one (the usual case when the
+ * pools are not in step) is handed out with a constant count, so the caller's loop folds away.
+ * Per column, `offset` is the position minus the lead position along the current run.
  */
+ECSB_INLINE void view_flush(const ecsb_query *q, unsigned char *const *values,
+                            const size_t *sizes, const size_t *offset, size_t start, size_t run,
+                            ecsb_query_fn fn, void *ctx)
+{
+    void *columns[ECSB_MAX_QUERY_TYPES];
+    for (uint32_t j = 0; j < q->count; j++)
+        columns[j] = values[j] + (start + offset[j]) * sizes[j];
+    if (run == 1)
+        fn(ctx, 1, columns);
+    else
+        fn(ctx, run, columns);
+}
+
+/* Hand out a run of two columns: the lead's at `lead_col`, the other's `off` entries on. */
+ECSB_INLINE void view2_flush(const pool *lead, uint32_t lead_col, const pool *other,
+                             size_t start, size_t off, size_t run, ecsb_query_fn fn, void *ctx)
+{
+    void *columns[2];
+    columns[lead_col] = lead->values + start * lead->size;
+    columns[!lead_col] = other->values + (start + off) * other->size;
+    fn(ctx, run, columns);
+}
+
+/*
+ * True when the lead entries [from, to) all hold the other type at one distance (other
+ * position - lead position), which goes to *off: then they are one run. Branch-free.
+ */
+ECSB_INLINE bool view2_in_step(const pool *other, const uint32_t *restrict dense, size_t from,
+                               size_t to, size_t *off)
+{
+    uint32_t first = *sparse_entry(other, id_index(dense[from])) - (uint32_t)from, bad = 0;
+    for (size_t e = from; e < to; e++) {
+        uint32_t id = dense[e], entry = *sparse_entry(other, id_index(id));
+        bad |= ((entry ^ id) >> ID_INDEX_BITS) | ((entry - (uint32_t)e) ^ first);
+    }
+    *off = first & ID_INDEX_MASK;
+    return bad == 0;
+}
+
+/*
+ * Two columns, the lead's (column `lead_col`) and one looked up in `other`, in blocks of
+ * VIEW_BLOCK lead entries. A block is first tried as a whole (view2_in_step): in a world whose
+ * pools are in step, every block is one run (runs of consecutive blocks merge), and the
+ * caller's loop vectorizes. Otherwise the block is walked entity by entity, each match a run
+ * of one with a constant count, so the caller's loop folds away; the next block is tried whole
+ * again only when this one's first and last entries sit at one distance. Measured at N = 4000
+ * (dual_iterate, never in step): 49 instructions per pair with run-merging per entity, 23 so.
+ */
+ECSB_INLINE void query_view2(const pool *lead, size_t n, uint32_t lead_col, const pool *other,
+                             ecsb_query_fn fn, void *ctx)
+{
+    const uint32_t *restrict dense = lead->dense;
+    unsigned char *lead_values = lead->values, *other_values = other->values;
+    size_t lead_size = lead->size, other_size = other->size;
+    size_t run = 0, start = 0, off = 0; /* the pending run of whole blocks */
+    bool try_whole = true;
+    for (size_t from = 0; from < n; from += VIEW_BLOCK) {
+        size_t to = n - from < VIEW_BLOCK ? n : from + VIEW_BLOCK, block_off;
+        if (try_whole && view2_in_step(other, dense, from, to, &block_off)) {
+            if (run && start + run == from && off == block_off) {
+                run += to - from;
+                continue;
+            }
+            if (run)
+                view2_flush(lead, lead_col, other, start, off, run, fn, ctx);
+            start = from, off = block_off, run = to - from;
+            continue;
+        }
+        if (run)
+            view2_flush(lead, lead_col, other, start, off, run, fn, ctx);
+        run = 0;
+        unsigned char *lv = lead_values + from * lead_size;
+#pragma GCC unroll 4
+        for (size_t e = from; e < to; e++, lv += lead_size) {
+            uint32_t at;
+            if (!pool_find(other, dense[e], &at))
+                continue;
+            void *columns[2];
+            columns[lead_col] = lv;
+            columns[!lead_col] = other_values + (size_t)at * other_size;
+            fn(ctx, 1, columns);
+        }
+        uint32_t first, last;
+        try_whole = pool_find(other, dense[from], &first) && pool_find(other, dense[to - 1], &last) &&
+                    last - first == to - 1 - from;
+    }
+    if (run)
+        view2_flush(lead, lead_col, other, start, off, run, fn, ctx);
+}
+
+/* Any number of columns. Candidate offsets go to one buffer; a new run swaps the buffers. */
 ECSB_INLINE void query_view(world *w, const ecsb_query *q, const pool *lead, size_t n,
                             uint32_t at_lead, ecsb_query_fn fn, void *ctx)
 {
     const uint32_t k = q->count;
     const pool *pools[ECSB_MAX_QUERY_TYPES];
-    for (uint32_t j = 0; j < k; j++)
+    unsigned char *values[ECSB_MAX_QUERY_TYPES];
+    size_t sizes[ECSB_MAX_QUERY_TYPES];
+    for (uint32_t j = 0; j < k; j++) {
         pools[j] = &w->pools[q->types[j]];
+        values[j] = pools[j]->values;
+        sizes[j] = pools[j]->size;
+    }
+    if (k == 2) { /* at_lead is 1 or 2: a group owning both would have answered */
+        /* A constant column keeps the columns in registers (measured: 28 -> 23 per pair). */
+        if (at_lead == 1)
+            query_view2(lead, n, 0, pools[1], fn, ctx);
+        else
+            query_view2(lead, n, 1, pools[0], fn, ctx);
+        return;
+    }
     const uint32_t *restrict dense = lead->dense;
-    size_t run = 0, offset[ECSB_MAX_QUERY_TYPES] = {0}; /* per column: position - lead's */
-    size_t start = 0;                             /* lead position of the run's first entity */
+    size_t buffers[2][ECSB_MAX_QUERY_TYPES] = {{0}}, *offset = buffers[0], *next = buffers[1];
+    size_t run = 0, start = 0;
     for (size_t d = 0; d < n; d++) {
         uint32_t id = dense[d];
-        size_t pos[ECSB_MAX_QUERY_TYPES];
-        bool all = true, follows = run != 0 && start + run == d;
-        for (uint32_t j = 0; j < k && all; j++) {
-            uint32_t at;
-            if (at_lead >> j & 1)
-                at = (uint32_t)d;
-            else
-                all = pool_find(pools[j], id, &at);
-            pos[j] = at;
-            follows &= at - d == offset[j];
+        bool follows = run && start + run == d;
+        uint32_t j = 0;
+        for (; j < k; j++) {
+            uint32_t at = (uint32_t)d;
+            if (!(at_lead >> j & 1) && !pool_find(pools[j], id, &at))
+                break;
+            next[j] = at - d;
+            follows &= next[j] == offset[j];
         }
-        if (!all)
+        if (j < k)
             continue;
         if (follows) {
             run++;
             continue;
         }
-        if (run) {
-            void *columns[ECSB_MAX_QUERY_TYPES];
-            for (uint32_t j = 0; j < k; j++)
-                columns[j] = pools[j]->values + (start + offset[j]) * pools[j]->size;
-            if (run == 1)
-                fn(ctx, 1, columns);
-            else
-                fn(ctx, run, columns);
-        }
-        start = d;
-        run = 1;
-        for (uint32_t j = 0; j < k; j++)
-            offset[j] = pos[j] - d;
+        if (run)
+            view_flush(q, values, sizes, offset, start, run, fn, ctx);
+        size_t *swap = offset;
+        offset = next, next = swap;
+        start = d, run = 1;
     }
-    if (run) {
-        void *columns[ECSB_MAX_QUERY_TYPES];
-        for (uint32_t j = 0; j < k; j++)
-            columns[j] = pools[j]->values + (start + offset[j]) * pools[j]->size;
-        fn(ctx, run, columns);
-    }
+    if (run)
+        view_flush(q, values, sizes, offset, start, run, fn, ctx);
 }
 
 /*
@@ -774,7 +865,7 @@ static bool group_valid(const world *w, const group *g, uint32_t index, uint32_t
         return false;
     *owned |= mask;
     const pool *first = &w->pools[g->types[0]];
-    for (uint32_t j = 1; j < g->count; j++)
+    for (uint32_t j = 1; g->size && j < g->count; j++)
         if (memcmp(first->dense, w->pools[g->types[j]].dense, g->size * sizeof(uint32_t)))
             return false;
     for (uint32_t d = g->size; d < first->count; d++)
