@@ -112,12 +112,18 @@ ECSB_INLINE uint32_t *sparse_entry(const pool *p, uint32_t i)
     return &p->pages[i >> PAGE_BITS][i & PAGE_MASK];
 }
 
+/* True when a sparse entry says live id `id` holds the type: same version (absent: 0). */
+ECSB_INLINE bool entry_holds(uint32_t entry, uint32_t id)
+{
+    return (entry ^ id) <= ID_INDEX_MASK;
+}
+
 /* True when live id `id` holds p's type; its dense position into *pos. One load, one compare. */
 ECSB_INLINE bool pool_find(const pool *p, uint32_t id, uint32_t *pos)
 {
     uint32_t entry = *sparse_entry(p, id_index(id));
-    *pos = entry & ID_INDEX_MASK;
-    return (entry ^ id) <= ID_INDEX_MASK;
+    *pos = id_index(entry);
+    return entry_holds(entry, id);
 }
 
 /* ---- memory ------------------------------------------------------------------------------ */
@@ -396,10 +402,13 @@ static bool group_complete(const world *w, const group *g, uint32_t id)
     return true;
 }
 
-/* Swap-remove dense entry `pos` (holding id) from p: the last entry fills the hole. */
-ECSB_INLINE void pool_remove(pool *p, uint32_t id, uint32_t pos)
+/*
+ * Swap-remove the holder whose sparse entry is *entry from p: the last dense entry fills the
+ * hole at the entry's position.
+ */
+ECSB_INLINE void pool_remove(pool *p, uint32_t *entry)
 {
-    uint32_t last = --p->count;
+    uint32_t pos = id_index(*entry), last = --p->count;
     uint32_t moved = p->dense[last];
     size_t size = p->size;
     unsigned char *hole = p->values + (size_t)pos * size, *tail = p->values + (size_t)last * size;
@@ -411,20 +420,18 @@ ECSB_INLINE void pool_remove(pool *p, uint32_t id, uint32_t pos)
     }
     p->dense[pos] = moved;
     *sparse_entry(p, id_index(moved)) = (moved & ~ID_INDEX_MASK) | pos;
-    *sparse_entry(p, id_index(id)) = SPARSE_ABSENT; /* after: moved == id when pos == last */
+    *entry = SPARSE_ABSENT; /* after the line above: the moved one may be this one */
 }
 
-/* Remove p's type from holder `id` at dense position pos, leaving its group first. */
-ECSB_INLINE void component_drop(world *w, pool *p, uint32_t id, uint32_t pos)
+/* Remove p's type from holder `id` (sparse entry *entry), leaving its group first. */
+ECSB_INLINE void component_drop(world *w, pool *p, uint32_t id, uint32_t *entry)
 {
     if (PAGED_OWNING_GROUPS && p->group != NO_GROUP) {
         group *g = &w->groups[p->group];
-        if (pos < g->size) {
-            group_leave(w, g, id);
-            pos = g->size;
-        }
+        if (id_index(*entry) < g->size)
+            group_leave(w, g, id); /* moves it to position size, *entry with it */
     }
-    pool_remove(p, id, pos);
+    pool_remove(p, entry);
 }
 
 ECSB_INLINE ecsb_status entity_destroy(world *w, ecsb_entity e)
@@ -433,9 +440,9 @@ ECSB_INLINE ecsb_status entity_destroy(world *w, ecsb_entity e)
     if (!live_id(w, e, &id))
         return ECSB_ERR_STALE;
     for (uint32_t t = 0; t < w->type_count; t++) {
-        uint32_t pos;
-        if (pool_find(&w->pools[t], id, &pos))
-            component_drop(w, &w->pools[t], id, pos);
+        uint32_t *entry = sparse_entry(&w->pools[t], id_index(id));
+        if (entry_holds(*entry, id))
+            component_drop(w, &w->pools[t], id, entry);
     }
     uint32_t i = id_index(id), version = id_version(id);
     if (ECSB_UNLIKELY(version == ID_VERSION_MAX)) {
@@ -507,10 +514,11 @@ ECSB_INLINE ecsb_status component_remove(world *w, ecsb_entity e, ecsb_type t)
     if (ECSB_UNLIKELY(t >= w->type_count))
         return ECSB_ERR_TYPE;
     pool *p = &w->pools[t];
-    uint32_t pos, id = (uint32_t)e;
-    if (ECSB_UNLIKELY(!handle_in_range(w, e) || !pool_find(p, id, &pos)))
+    uint32_t id = (uint32_t)e, *entry;
+    if (ECSB_UNLIKELY(!handle_in_range(w, e) ||
+                      !entry_holds(*(entry = sparse_entry(p, id_index(id))), id)))
         return live_id(w, e, &id) ? ECSB_ERR_ABSENT : ECSB_ERR_STALE;
-    component_drop(w, p, id, pos);
+    component_drop(w, p, id, entry);
     return ECSB_OK;
 }
 
