@@ -10,7 +10,6 @@ and each scenario's largest N. In a panel every strategy of the run has, per sce
 """
 import math
 
-from ecsb_rundata import REFERENCES
 from ecsb_stats import holm, smallest_p, utest
 
 SMALL_N = 4000
@@ -99,7 +98,11 @@ def verdict(row, p_holm, alpha):
         return "only one strategy ran" if row["fastest"] else "nothing ran"
     if p_holm is None:
         return "untested (fewer than 2 repetitions)"
-    return "significant" if p_holm < alpha else "within noise"
+    if p_holm < alpha:
+        return "significant"
+    if smallest_p(*row["reps"]) >= alpha:
+        return f"too few repetitions ({min(row['reps'])}) to tell"
+    return "within noise"
 
 
 def within_best(run, which):
@@ -111,7 +114,3 @@ def within_best(run, which):
             out[st].append((sc, ratio))
     order = run.scenarios
     return {st: sorted(v, key=lambda x: order.index(x[0])) for st, v in out.items()}
-
-
-def is_reference(strategy):
-    return strategy in REFERENCES

@@ -120,7 +120,7 @@ def load_list_json(path, source=None):
 def meta_from_run(context, keys):
     """The registry facts of a run made before list.json: from its context and its rows."""
     listed = context.get("ecsb_strategies")
-    strategies = [s for s in re.split(r"[,\s]+", listed) if NAME.match(s)] \
+    strategies = [s for s in re.split(r"[,\s]+", listed) if NAME.match(s) and s not in REFERENCES] \
         if isinstance(listed, str) else []
     strategies += [k[1] for k in keys if k[1] not in strategies and k[1] not in REFERENCES]
     strategies = list(dict.fromkeys(strategies))
@@ -152,8 +152,9 @@ class Run:
         self.rows = {}
         # samples[(scenario, strategy, n)] = [seconds per pass, one per repetition]
         self.samples = {}
-        # (scenario, strategy, n) of benchmarks that failed, and why (errors.csv)
+        # (scenario, strategy, n) of benchmarks that failed, how many repetitions, and why
         self.errors = []
+        self.error_repetitions = {}
         self.error_messages = {}
         self.scenarios = []
         self.strategies = []
@@ -262,6 +263,7 @@ class Run:
             # A benchmark that failed its checksum check or a status: no figures.
             if key not in self.errors:
                 self.errors.append(key)
+            self.error_repetitions[key] = row["repetitions"]
             return
         try:
             stats = {k: float(row[k]) for k in ("median", "min", "max", "mean", "stddev", "cv")}
@@ -292,8 +294,8 @@ class Run:
     # ---- queries ------------------------------------------------------------------------
     def legend_order(self, names):
         """floor, limit, the registry's strategies in order, then any others."""
-        known = [s for s in REFERENCES + tuple(self.meta.strategies) if s in names] \
-            if self.meta else [s for s in REFERENCES if s in names]
+        known = list(dict.fromkeys(s for s in REFERENCES + tuple(self.meta.strategies)
+                                   if s in names))
         return known + sorted(set(names) - set(known))
 
     def contenders(self):

@@ -29,7 +29,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ecsb_overview import panel  # noqa: E402
-from ecsb_rundata import FLOOR, LIMIT, REFERENCES, RunError, human_bytes, label, load_run  # noqa: E402
+from ecsb_rundata import FLOOR, LIMIT, RunError, human_bytes, label, load_run  # noqa: E402
 
 BAR_N = 4000
 MEMORY_N = 65536
@@ -217,8 +217,8 @@ def write_scenario(run, scenario, out, style, charts):
     xmin, xmax = sizes[0] / 1.6, sizes[-1] * 1.6
     cache_n, cache_label, cache_note = cache_markers(run, scenario, xmin, xmax)
     bar_note = "" if bar_n == BAR_N else f" ({BAR_N} is not in this run)"
-    limit_note = (f"grey dash-dot: the limit, the same arithmetic on arrays holding only what "
-                  f"the pass touches" if LIMIT in series else "")
+    limit_note = ("grey dash-dot: the limit, the same arithmetic on arrays holding only what "
+                  "the pass touches" if LIMIT in series else "")
     lines = [
         f"# gnuplot settings for {scenario} of run {run.run_id} (written by scripts/plot_data.py)",
         f"datafile = {gp_str(path + '_vs_n.dat')}",

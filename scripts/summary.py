@@ -95,10 +95,13 @@ def errors_section(run):
         return out + ["None: every strategy reproduced the floor's checksum at every size.", ""]
     out += [f"**⚠ {len(run.errors)} benchmark(s) failed** — a wrong checksum means the strategy "
             "computed something different from the floor; a status means an operation failed:",
-            "", "| scenario | strategy | N | message |", "| --- | --- | --- | --- |"]
-    for sc, st, n in run.errors:
+            "", "| scenario | strategy | N | failed repetitions | message |",
+            "| --- | --- | --- | --- | --- |"]
+    for key in run.errors:
+        sc, st, n = key
         out.append(f"| {md_cell(sc)} | **{md_cell(st)}** | {n} "
-                   f"| {md_cell(run.error_messages.get((sc, st, n), 'see errors.csv'))} |")
+                   f"| {md_cell(run.error_repetitions.get(key, '?'))} "
+                   f"| {md_cell(run.error_messages.get(key, 'see errors.csv'))} |")
     return out + [""]
 
 
