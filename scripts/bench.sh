@@ -26,8 +26,9 @@
 #   PLOTS_DIR         where plot folders go (default: plots)
 #   PYTHON            Python 3 for the scripts (default: /usr/bin/python3)
 #   ECSB_BENCH_ARGS   extra ecsbench flags, split on spaces (e.g. "--benchmark_repetitions=9")
-#   ECSB_CRASH_AT     test aid: SIGKILL this script at the named step (started, ran,
-#                     summarised, drawn, published-results), as a crash would
+#   ECSB_CRASH_AT     test aid: STEP or STEP:SIGNAL — send SIGNAL (default KILL) to this script
+#                     at the named step (started, ran, summarised, drawn, published-results),
+#                     as a crash or a Ctrl-C at that moment would
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -66,8 +67,11 @@ done
 extra=(${ECSB_BENCH_ARGS:-})
 [ ${#extra[@]} -eq 0 ] || again+=("ECSB_BENCH_ARGS='${extra[*]}'")
 
-crash_point() { # the ECSB_CRASH_AT test aid: die here as a crash would, leaving everything as is
-  if [ "${ECSB_CRASH_AT:-}" = "$1" ]; then kill -KILL $$ "$BASHPID"; fi
+crash_point() { # the ECSB_CRASH_AT test aid: a crash (or a signal) at this very step
+  case ${ECSB_CRASH_AT:-} in
+    "$1") kill -KILL $$ ;;
+    "$1":*) kill "-${ECSB_CRASH_AT#*:}" $$ ;;
+  esac
 }
 
 for dir in "$RESULTS_DIR" "$PLOTS_DIR"; do

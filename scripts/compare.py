@@ -21,7 +21,7 @@ code's change with the machine's.
 
 Options: --alpha P, --threshold F (fraction), --json FILE (rows and summary), --no-color.
 Exit 0 on success (whatever the verdicts), 2 on bad arguments, missing or malformed runs, or
-nothing to compare; 1 when scipy is missing.
+nothing to compare.
 """
 import argparse
 import json
@@ -32,7 +32,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ecsb_rundata import REFERENCES, RunError, load_run  # noqa: E402
-from ecsb_stats import StatsUnavailable, fmt_p, geomean, holm, smallest_p, times, utest  # noqa: E402
+from ecsb_stats import fmt_p, geomean, holm, smallest_p, times, utest  # noqa: E402
 
 
 class UsageError(Exception):
@@ -326,9 +326,6 @@ def main(argv):
     except (UsageError, RunError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    except StatsUnavailable as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
 
 
 if __name__ == "__main__":

@@ -1,31 +1,68 @@
-"""ecsb_stats — the statistics shared by compare.py and summary.py.
+"""ecsb_stats — the statistics shared by compare.py and summary.py (standard library only).
 
-utest:  two-sided Mann–Whitney U test over the repetitions of two benchmarks (scipy's
-        mannwhitneyu, the test of Google Benchmark's own tools/compare.py), with the exact
-        distribution up to 20 repetitions a side: the normal approximation scipy would use from
-        9 repetitions cannot go below p = 4e-4 there, which a Holm correction over a few hundred
-        rows turns into "nothing is significant". None when a side has fewer than 2.
-holm:   Holm's step-down correction of a family of p-values: adjusted p <= alpha for a row
-        keeps the chance of any false "faster/slower" in the whole table at alpha or below.
+utest:  two-sided Mann–Whitney U test over the repetitions of two benchmarks, the test of Google
+        Benchmark's own tools/compare.py, computed as scipy.stats.mannwhitneyu computes it
+        (tests/scripts/test_stats.py checks the two agree): the exact distribution of U up to
+        20 repetitions a side, the normal approximation with tie and continuity corrections
+        beyond. Exact, because the approximation (scipy's choice from 9 repetitions) cannot go
+        below p = 4e-4 at 9 a side, which a Holm correction over a few hundred rows turns into
+        "nothing is significant". None when a side has fewer than 2 repetitions.
+holm:   Holm's step-down correction of a family of p-values: adjusted p < alpha for a row
+        keeps the chance of any false "faster/slower" in the whole table below alpha.
 times:  a ratio as people say it: "1.90x slower", "2.50x faster", "same".
 """
 import math
+from functools import lru_cache
+
+EXACT_MAX = 20
 
 
-class StatsUnavailable(Exception):
-    """scipy is missing."""
+@lru_cache(maxsize=None)
+def _u_counts(n_a, n_b):
+    """counts[u] = how many of the C(n_a + n_b, n_a) orderings give U = u (no ties)."""
+    if n_a == 0 or n_b == 0:
+        return (1,)
+    # U(n_a, n_b) = U(n_a - 1, n_b) shifted by n_b (the largest value is from a) + U(n_a, n_b - 1)
+    with_a, with_b = _u_counts(n_a - 1, n_b), _u_counts(n_a, n_b - 1)
+    out = [0] * (n_a * n_b + 1)
+    for u, c in enumerate(with_a):
+        out[u + n_b] += c
+    for u, c in enumerate(with_b):
+        out[u] += c
+    return tuple(out)
+
+
+def _midranks(values):
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    ranks, ties, i = [0.0] * len(values), [], 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[order[k]] = (i + j) / 2 + 1
+        ties.append(j - i + 1)
+        i = j + 1
+    return ranks, ties
 
 
 def utest(a, b):
-    if len(a) < 2 or len(b) < 2:
+    n_a, n_b = len(a), len(b)
+    if n_a < 2 or n_b < 2:
         return None
-    try:
-        from scipy.stats import mannwhitneyu
-    except ImportError as e:
-        raise StatsUnavailable("the U test needs scipy: sudo apt-get install python3-scipy "
-                               "(and PYTHON=/usr/bin/python3)") from e
-    method = "exact" if max(len(a), len(b)) <= 20 else "asymptotic"
-    return float(mannwhitneyu(a, b, alternative="two-sided", method=method).pvalue)
+    ranks, ties = _midranks(list(a) + list(b))
+    u_a = sum(ranks[:n_a]) - n_a * (n_a + 1) / 2
+    u = max(u_a, n_a * n_b - u_a)
+    if max(n_a, n_b) <= EXACT_MAX:
+        counts = _u_counts(n_a, n_b)
+        p = 2 * sum(counts[int(u):]) / math.comb(n_a + n_b, n_a)
+    else:
+        n = n_a + n_b
+        tie_term = sum(t ** 3 - t for t in ties)
+        sd = math.sqrt(n_a * n_b / 12 * ((n + 1) - tie_term / (n * (n - 1))))
+        z = (u - n_a * n_b / 2 - 0.5) / sd if sd > 0 else 0.0
+        p = math.erfc(z / math.sqrt(2))  # 2 x the upper tail of the standard normal
+    return min(1.0, max(0.0, p))
 
 
 def smallest_p(n_a, n_b):
