@@ -78,6 +78,10 @@ for dir in "$RESULTS_DIR" "$PLOTS_DIR"; do
   mkdir -p "$dir" || ecsb_usage_error "cannot create $dir; is its parent writable?"
   ecsb_clean_stale "$dir" | sed 's/^/bench: /' >&2
 done
+while read -r id; do # a run whose make bench was killed between its two renames
+  [ -z "$id" ] || [ -d "$PLOTS_DIR/$id" ] ||
+    echo "bench: note: $RESULTS_DIR/$id has no plots; draw them with: make plots RUN=$RESULTS_DIR/$id" >&2
+done < <(ecsb_list_runs "$RESULTS_DIR")
 
 # The run id, fixed now: it names the staging folders, goes into raw.json and summary.md, and
 # is the name the run is published under.
