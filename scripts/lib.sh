@@ -98,17 +98,48 @@ ecsb_resolve_run() {
   printf '%s\n' "$dir"
 }
 
+# The names to run, one per line: the comma list VALUE if given (the binary checks them when it
+# runs them), else every one `BIN list --json` names. Usage: ecsb_names BIN scenarios|strategies VALUE
+ecsb_names() {
+  local bin=$1 kind=$2 value=$3
+  if [ -n "$value" ]; then
+    [[ $value =~ ^[A-Za-z0-9_,]+$ ]] ||
+      ecsb_usage_error "${kind^^}=$value: want a comma-separated list of names, e.g. ${kind^^}=a,b"
+    tr ',' '\n' <<<"$value" | sed '/^$/d' | awk '!seen[$0]++'
+    return
+  fi
+  "$bin" list --json | "${PYTHON:-/usr/bin/python3}" -c '
+import json, sys
+for entry in json.load(sys.stdin)[sys.argv[1]]:
+    print(entry["name"])' "$kind" ||
+    ecsb_usage_error "$bin list --json did not print the registry; is $bin up to date? (make build/ecsbench)"
+}
+
+# The sizes in the comma list $1, one per line, each checked: a whole number 1..16777216.
+ecsb_sizes() {
+  local n
+  [[ $1 =~ ^[0-9,]+$ ]] || ecsb_usage_error "SIZES=$1: want entity counts, comma-separated, e.g. SIZES=4000,65536"
+  for n in ${1//,/ }; do
+    [[ $n =~ ^[1-9][0-9]{0,7}$ ]] && [ "$n" -le 16777216 ] ||
+      ecsb_usage_error "SIZES=$1: '$n' is not a whole number 1..16777216"
+  done
+  tr ',' '\n' <<<"$1" | sed '/^$/d' | awk '!seen[$0]++'
+}
+
 # The checksum that `BIN run SCENARIO STRATEGY N [PASSES]` prints, optionally run under a
-# command prefix (e.g. valgrind and its options); fails loudly with what it printed otherwise.
-# Usage: ecsb_run_checksum BIN SCENARIO STRATEGY N PASSES|"" [PREFIX...]
+# command prefix (e.g. valgrind and its options); fails loudly with what it printed otherwise:
+# status 2 when the binary refused the arguments (an unknown name: its message lists the valid
+# ones), else 1. Usage: ecsb_run_checksum BIN SCENARIO STRATEGY N PASSES|"" [PREFIX...]
 ecsb_run_checksum() {
-  local bin=$1 scenario=$2 strategy=$3 n=$4 text
+  local bin=$1 scenario=$2 strategy=$3 n=$4 text rc=0
   local -a passes=()
   [ -z "$5" ] || passes=("$5")
   shift 5
-  if ! text=$("$@" "$bin" run "$scenario" "$strategy" "$n" "${passes[@]}" 2>&1); then
+  text=$("$@" "$bin" run "$scenario" "$strategy" "$n" "${passes[@]}" 2>&1) || rc=$?
+  if [ "$rc" -ne 0 ]; then
     echo "error: ${*:+$* }$bin run $scenario $strategy $n ${passes[*]} failed:" >&2
     printf '  %s\n' "$text" >&2
+    [ "$rc" -eq 2 ] && return 2
     return 1
   fi
   if ! [[ $text =~ checksum=([0-9A-Fa-fx]+) ]]; then

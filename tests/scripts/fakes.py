@@ -15,6 +15,9 @@ so the scripts can be tested fast, deterministically, and on cases a real run ne
   fakes.py run <scenario> <strategy> <N> [passes]
       checksum=<hex> seconds=<FAKE_RUN_SECONDS, slept too>; FAKE_BAD names a strategy whose
       checksum differs from the floor's
+  fakes.py hyperfine [hyperfine's flags] --command-name NAME CMD ...
+      a stand-in hyperfine: the three exports, each command's median from FAKE_HYPERFINE
+      ("start-up=0.01,floor=0.02", seconds; 0.01 for the others), nothing run
 
 As a module: gbench_rows(), context() and write_run() build run folders from exact samples.
 """
@@ -289,7 +292,42 @@ def run(argv):
     return 0
 
 
+def hyperfine(argv):
+    if argv == ["--version"]:
+        print("hyperfine 0.0.0-stand-in")
+        return 0
+    times = dict(kv.split("=") for kv in filter(None, os.environ.get("FAKE_HYPERFINE", "").split(",")))
+    exports, names, i = {}, [], 0
+    while i < len(argv):
+        if argv[i].startswith("--export-"):
+            exports[argv[i][len("--export-"):]] = argv[i + 1]
+            i += 2
+        elif argv[i] == "--command-name":
+            names.append((argv[i + 1], argv[i + 2]))
+            i += 3
+        elif argv[i] in ("--warmup", "--runs"):
+            i += 2
+        else:
+            i += 1
+    results = [{"command": name, "mean": float(times.get(name, 0.01)),
+                "median": float(times.get(name, 0.01)), "stddev": 0.0,
+                "min": float(times.get(name, 0.01)), "max": float(times.get(name, 0.01))}
+               for name, _ in names]
+    with open(exports["json"], "w") as f:
+        json.dump({"results": results}, f)
+    with open(exports["csv"], "w") as f:
+        f.write("command,mean,stddev,median,user,system,min,max\n")
+        f.writelines(f"{r['command']},{r['mean']},0,{r['median']},0,0,{r['min']},{r['max']}\n"
+                     for r in results)
+    with open(exports["markdown"], "w") as f:
+        f.write("| Command | Mean [ms] |\n|:---|---:|\n")
+        f.writelines(f"| `{r['command']}` | {r['mean'] * 1e3:.1f} |\n" for r in results)
+    return 0
+
+
 def main(argv):
+    if argv[:1] == ["hyperfine"]:
+        return hyperfine(argv[1:])
     if argv[:1] == ["list"]:
         if argv[1:] != ["--json"]:
             usage_error("the stand-in knows only: list --json")
