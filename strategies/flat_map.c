@@ -692,7 +692,7 @@ ECSB_INLINE int query_seek(query_cols *c, uint32_t j, uint32_t id, size_t *pos)
 /*
  * True when every other column holds lead ids [i, i + count) at consecutive positions; then
  * at[j] is column j's position of lead id i. Moves the cursors to lead id i; *done when a
- * column has no id >= it.
+ * column has no id >= it. Inside a column's window the lead's ids decide alone.
  */
 ECSB_INLINE bool query_block_in_step(query_cols *c, uint32_t k, uint32_t lead, size_t i,
                                      size_t count, size_t *at, bool *done)
@@ -705,15 +705,20 @@ ECSB_INLINE bool query_block_in_step(query_cols *c, uint32_t k, uint32_t lead, s
             at[j] = i;
             continue;
         }
+        const uint32_t first = lead_ids[i], last = lead_ids[i + count - 1];
+        if (last < c->end[j]) { /* both in the window: positions known, no id read */
+            c->pos[j] = at[j] = first + c->offset[j];
+            in_step = in_step && last - first == count - 1;
+            continue;
+        }
         const uint32_t *ids = c->ids[j];
-        const size_t n = c->count[j], p = gallop_32(ids, c->pos[j], n, lead_ids[i]);
+        const size_t n = c->count[j], p = gallop_32(ids, c->pos[j], n, first);
         c->pos[j] = at[j] = p;
         if (p == n) {
             *done = true;
             return false;
         }
-        in_step = in_step && n - p >= count && ids[p] == lead_ids[i] &&
-                  ids[p + count - 1] == lead_ids[i + count - 1];
+        in_step = in_step && n - p >= count && ids[p] == first && ids[p + count - 1] == last;
     }
     if (!in_step)
         return false;
