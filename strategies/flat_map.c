@@ -716,12 +716,40 @@ static size_t world_bytes(const world *w)
     return bytes;
 }
 
-/* Placeholder until the invariant-damage hooks are written (tests/ will require them). */
+/*
+ * Testing aid (ecsb.h): each damage is an XOR, so applying it twice restores the world.
+ *   0  the count of entities from before the last wrap;  1  the first live key's epoch (one
+ *   from the future);  2  the first held type's first id (not a live id);  3  the id counter
+ *   (past 2^32);  4  type 0's value size (above ECSB_MAX_TYPE_SIZE).
+ */
 static int world_corrupt(world *w, unsigned which)
 {
-    (void)w;
-    (void)which;
-    return -1;
+    column *held = NULL;
+    for (uint32_t t = 0; t < w->type_count && !held; t++)
+        held = w->col[t].count ? &w->col[t] : NULL;
+    switch (which) {
+    case 0:
+        w->old_live ^= 1;
+        return 1;
+    case 1:
+        if (!w->live_count)
+            return 0;
+        w->live[0] ^= 0x80000000u;
+        return 1;
+    case 2:
+        if (!held)
+            return 0;
+        held->ids[0] ^= 0x80000000u;
+        return 1;
+    case 3:
+        w->next_id ^= (uint64_t)1 << 33;
+        return 1;
+    case 4:
+        w->col[0].size ^= 2 * ECSB_MAX_TYPE_SIZE;
+        return 1;
+    default:
+        return -1;
+    }
 }
 
 #define ECSB_STRATEGY_NAME flat_map

@@ -11,7 +11,10 @@
  * generation check without a branch of its own. An entity is a record holding one component
  * handle per type plus its own generation; the entity handle is record index + generation
  * (ecsb_handle_make), and destroyed records go on a LIFO free list threaded through them.
- * A generation (entity or slot) that would wrap retires its record or slot for good instead.
+ * An entity generation that would wrap retires its record for good instead (an old entity
+ * handle must never match again). A component slot's generation wraps past 0 to 1: component
+ * handles live only in their owner's record, which forgets a handle when it lets it go, so no
+ * stale component handle exists to match, and slots are never retired (add never runs out).
  *
  *   record r:   [head {free link, generation}] [handle type 0] ... [handle type K-1]
  *   type t:     slots[h.index] = {dense position, generation}  (free: {next free, generation})
@@ -44,7 +47,6 @@
 
 #define HT_END UINT32_MAX                 /* empty free list (records) / retired record link */
 #define HT_RECORD_LIMIT (UINT32_MAX - 1u) /* records at most: link i + 1 never equals HT_END */
-#define HT_SLOT_LIMIT UINT32_MAX          /* slots per type at most (slot 0 reserved) */
 #define HT_RESERVED_GENERATION UINT32_MAX /* slot 0's: no handle carries it with index 0 */
 #define HT_PREFETCH_MIN 32768u            /* join elements from which prefetching pays */
 #define HT_AHEAD 8u                       /* prefetch distance per pipeline stage */
@@ -52,7 +54,7 @@
 /*
  * The one shape of this file: an index and a generation. As a component handle: {slot,
  * generation}, all zero = none. As a slot: {dense position, generation} while live, {next free
- * slot or 0, generation} while free, generation 0 once retired. As a record head: {0,
+ * slot or 0, generation} while free. As a record head: {0,
  * generation} while live, {next free record + 1 or HT_END, generation} while free, {HT_END, 0}
  * once retired.
  */
@@ -74,7 +76,6 @@ typedef struct ht_type {
     uint32_t slots_used;   /* slots ever handed out, plus the reserved slot 0 */
     uint32_t slot_cap;     /* slots allocated */
     uint32_t free_slot;    /* first free slot, 0 when none */
-    uint32_t retired;      /* slots whose generation ran out */
 } ht_type;
 
 typedef struct world {
@@ -88,6 +89,7 @@ typedef struct world {
     uint32_t record_cap;      /* records allocated */
     uint32_t free_record;     /* first free record + 1, HT_END when none */
     uint32_t retired_records; /* records whose generation ran out */
+    uint32_t first_generation; /* of a fresh record or slot: 1, or config->first_generation */
     ht_type types[ECSB_MAX_TYPES];
 } world;
 
@@ -130,13 +132,10 @@ static ecsb_status grow_records(world *w, size_t needed)
     return ECSB_OK;
 }
 
+/* Slots in use never exceed the holders plus slot 0, so `needed` is always within the limit. */
 static ecsb_status grow_slots(world *w, ht_type *ty, size_t needed)
 {
-    size_t limit = (size_t)w->max_entities + 1 + ty->retired;
-    size_t cap = ecsb_grow_capacity(ty->slot_cap, needed,
-                                    limit < HT_SLOT_LIMIT ? limit : HT_SLOT_LIMIT);
-    if (cap == 0)
-        return ECSB_ERR_CAPACITY;
+    size_t cap = ecsb_grow_capacity(ty->slot_cap, needed, (size_t)w->max_entities + 1);
     if (ecsb_resize(w->alloc, (void **)&ty->slots, sizeof(ht_ref), ty->slot_cap, cap))
         return ECSB_ERR_NOMEM;
     ty->slot_cap = (uint32_t)cap;
@@ -188,6 +187,7 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
     w->stride = 1 + config->type_count;
     w->max_entities = config->max_entities ? config->max_entities : ECSB_MAX_ENTITIES;
     w->free_record = HT_END;
+    w->first_generation = config->first_generation ? config->first_generation : 1;
     size_t reserve = config->initial_capacity;
     if (reserve)
         st = grow_records(w, reserve);
@@ -237,7 +237,7 @@ ECSB_INLINE ecsb_status entity_create(world *w, ecsb_entity *out)
         ht_ref *rec = record_at(w, r);
         size_t handles = w->type_count;
         w->records_used = r + 1;
-        generation = 1;
+        generation = w->first_generation;
         rec[0] = (ht_ref){0, generation};
         memset(rec + 1, 0, handles * sizeof *rec);
     }
@@ -278,13 +278,8 @@ ECSB_INLINE void detach(world *w, uint32_t t, ht_ref *rec, ht_ref h)
     }
     ty->count = last;
     uint32_t next = h.generation + 1;
-    if (ECSB_LIKELY(next != 0)) {
-        slots[h.index] = (ht_ref){free_slot, next};
-        ty->free_slot = h.index;
-    } else {
-        slots[h.index] = (ht_ref){0, 0}; /* generation used up: retired, never reused */
-        ty->retired++;
-    }
+    slots[h.index] = (ht_ref){free_slot, next ? next : 1}; /* 0 means "no component" */
+    ty->free_slot = h.index;
     rec[1 + t] = (ht_ref){0, 0};
 }
 
@@ -351,7 +346,7 @@ ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void
             slots = ty->slots;
         }
         s = ty->slots_used++;
-        generation = 1;
+        generation = w->first_generation;
     }
     uint32_t *owners = ty->owners;
     unsigned char *value = ty->values + (size_t)pos * ty->size;
@@ -545,7 +540,7 @@ static bool type_valid(const world *w, uint32_t t)
     const ht_type *ty = &w->types[t];
     if (ty->slots_used < 1 || ty->slots_used > ty->slot_cap || ty->count > ty->dense_cap ||
         ty->dense_cap != (ty->value_cap < ty->owner_cap ? ty->value_cap : ty->owner_cap) ||
-        ty->count > w->live || (size_t)ty->count + 1 + ty->retired > ty->slots_used)
+        ty->count > w->live || (size_t)ty->count + 1 > ty->slots_used)
         return false;
     if (ht_bits(ty->slots[0]) != ht_bits((ht_ref){0, HT_RESERVED_GENERATION}))
         return false;
@@ -561,26 +556,24 @@ static bool type_valid(const world *w, uint32_t t)
             ty->slots[h.index].generation != h.generation || ty->slots[h.index].index != pos)
             return false;
     }
-    /* Retired slots have generation 0; live ones are exactly the count checked above. */
-    uint32_t retired = 0;
+    /* No slot but the empty handle's has generation 0. */
     for (uint32_t s = 1; s < ty->slots_used; s++)
-        retired += ty->slots[s].generation == 0;
-    if (retired != ty->retired)
-        return false;
+        if (ty->slots[s].generation == 0)
+            return false;
     /*
-     * Free list: in range, not retired, no cycle, and not live: a live slot's position leads
-     * back to it through the owner's record, so a free slot's link must not. Together with
-     * the live and retired slots, it must account for every slot.
+     * Free list: in range, no cycle, and not live: a live slot's position leads back to it
+     * through the owner's record, so a free slot's link must not. Together with the live
+     * slots, it must account for every slot.
      */
     size_t free_count = 0;
     for (uint32_t s = ty->free_slot; s != 0; s = ty->slots[s].index) {
-        if (s >= ty->slots_used || ty->slots[s].generation == 0 || ++free_count > ty->slots_used)
+        if (s >= ty->slots_used || ++free_count > ty->slots_used)
             return false;
         uint32_t pos = ty->slots[s].index;
         if (pos < ty->count && record_at(w, ty->owners[pos])[1 + t].index == s)
             return false;
     }
-    return 1 + ty->count + free_count + ty->retired == ty->slots_used;
+    return 1 + ty->count + free_count == ty->slots_used;
 }
 
 static bool world_valid(const world *w)
@@ -648,12 +641,39 @@ static size_t world_bytes(const world *w)
     return bytes;
 }
 
-/* Placeholder until the invariant-damage hooks are written (tests/ will require them). */
+/*
+ * Testing aid (ecsb.h): each damage is an XOR, so applying it twice restores the world.
+ *   0  the live count;  1  the last record's head link (live/free/retired);  2  type 0's
+ *   reserved slot 0;  3  the first held type's first owner;  4  type 0's value count.
+ */
 static int world_corrupt(world *w, unsigned which)
 {
-    (void)w;
-    (void)which;
-    return -1;
+    ht_type *held = NULL;
+    for (uint32_t t = 0; t < w->type_count && !held; t++)
+        held = w->types[t].count ? &w->types[t] : NULL;
+    switch (which) {
+    case 0:
+        w->live ^= 1;
+        return 1;
+    case 1:
+        if (!w->records_used)
+            return 0;
+        record_at(w, w->records_used - 1)[0].index ^= 0x80000000u;
+        return 1;
+    case 2:
+        w->types[0].slots[0].generation ^= 1;
+        return 1;
+    case 3:
+        if (!held)
+            return 0;
+        held->owners[0] ^= 0x80000000u;
+        return 1;
+    case 4:
+        w->types[0].count ^= 1;
+        return 1;
+    default:
+        return -1;
+    }
 }
 
 #define ECSB_STRATEGY_NAME handle_table

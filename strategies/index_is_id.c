@@ -60,6 +60,7 @@ typedef struct world {
     uint32_t max_entities; /* live entities at most, and slots at most */
     uint32_t type_count;
     uint32_t capacity;     /* slots every array has room for */
+    uint32_t first_generation; /* of a fresh slot: 1, or config->first_generation (tests) */
     uint64_t *bits[ECSB_MAX_TYPES];          /* per type: presence bitmap, ceil(capacity/64) */
     unsigned char *values[ECSB_MAX_TYPES];   /* per type: capacity values of type_size bytes */
     size_t held[ECSB_MAX_TYPES];             /* per type: holders (= set bits) */
@@ -152,6 +153,7 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
     memcpy(w->type_size, config->type_size, sizeof w->type_size);
     w->max_entities = config->max_entities ? config->max_entities : ECSB_MAX_ENTITIES;
     w->free_head = IDX_NONE;
+    w->first_generation = config->first_generation ? config->first_generation : 1;
     if (config->initial_capacity && (st = grow(w, config->initial_capacity)) != ECSB_OK) {
         world_fini(w);
         return st;
@@ -186,7 +188,7 @@ ECSB_INLINE ecsb_status entity_create(world *w, ecsb_entity *out)
                 return st;
         }
         i = w->slots++;
-        generation = 1; /* the slot's presence bits are clear: bits beyond `slots` always are */
+        generation = w->first_generation; /* its presence bits are clear: beyond `slots` all are */
     }
     ecsb_entity e = generation << 32 | i;
     w->slot[i] = e;
@@ -451,12 +453,33 @@ static size_t world_bytes(const world *w)
     return bytes;
 }
 
-/* Placeholder until the invariant-damage hooks are written (tests/ will require them). */
+/*
+ * Testing aid (ecsb.h): each damage is an XOR, so applying it twice restores the world.
+ *   0  the live count;  1  type 0's holder count;  2  the last slot word's low half
+ *   (live/free link/retired mark);  3  type 0's presence bit of the first slot never used.
+ */
 static int world_corrupt(world *w, unsigned which)
 {
-    (void)w;
-    (void)which;
-    return -1;
+    switch (which) {
+    case 0:
+        w->live ^= 1;
+        return 1;
+    case 1:
+        w->held[0] ^= 1;
+        return 1;
+    case 2:
+        if (!w->slots)
+            return 0;
+        w->slot[w->slots - 1] ^= 0x80000000u; /* low half out of range whatever it was */
+        return 1;
+    case 3:
+        if (w->slots == w->capacity)
+            return 0;
+        w->bits[0][w->slots >> 6] ^= bit_of(w->slots);
+        return 1;
+    default:
+        return -1;
+    }
 }
 
 #define ECSB_STRATEGY_NAME index_is_id

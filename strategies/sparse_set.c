@@ -83,6 +83,7 @@ typedef struct world {
     uint32_t free_head;       /* first free slot, SLOT_NONE when empty */
     uint32_t max_entities;
     uint32_t type_count;
+    uint32_t first_generation; /* of a fresh slot: 1, or config->first_generation (tests) */
     pool pools[ECSB_MAX_TYPES];
 } world;
 
@@ -173,6 +174,7 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
     w->max_entities = config->max_entities ? config->max_entities : ECSB_MAX_ENTITIES;
     w->type_count = config->type_count;
     w->free_head = SLOT_NONE;
+    w->first_generation = config->first_generation ? config->first_generation : 1;
     for (uint32_t t = 0; t < w->type_count; t++)
         w->pools[t].size = config->type_size[t];
     if (config->initial_capacity) {
@@ -223,7 +225,7 @@ ECSB_INLINE ecsb_status entity_create(world *w, ecsb_entity *out)
                 return st;
         }
         i = w->slots++;
-        gen = (uint64_t)1 << 32; /* generations start at 1: no handle is ECSB_ENTITY_NULL */
+        gen = (uint64_t)w->first_generation << 32; /* never 0: no handle is ECSB_ENTITY_NULL */
     }
     w->slot[i] = gen | SLOT_LIVE;
     w->live++;
@@ -566,12 +568,47 @@ static size_t world_bytes(const world *w)
     return bytes;
 }
 
-/* Placeholder until the invariant-damage hooks are written (tests/ will require them). */
+/* The first type anyone holds, or NULL. */
+static pool *first_held_pool(world *w)
+{
+    for (uint32_t t = 0; t < w->type_count; t++)
+        if (w->pools[t].count)
+            return &w->pools[t];
+    return NULL;
+}
+
+/*
+ * Testing aid (ecsb.h): each damage is an XOR, so applying it twice restores the world.
+ *   0  the live count;  1  the last slot word's low half (live/free link/retired mark);
+ *   2  the first held type's first roster entry;  3  its sparse entry;  4  type 0's count.
+ */
 static int world_corrupt(world *w, unsigned which)
 {
-    (void)w;
-    (void)which;
-    return -1;
+    pool *p = first_held_pool(w);
+    switch (which) {
+    case 0:
+        w->live ^= 1;
+        return 1;
+    case 1:
+        if (!w->slots)
+            return 0;
+        w->slot[w->slots - 1] ^= 0x80000000u; /* low half out of range whatever it was */
+        return 1;
+    case 2:
+    case 3:
+        if (!p)
+            return 0;
+        if (which == 2)
+            p->roster[0] ^= 0x80000000u;
+        else
+            p->sparse[p->roster[0]] ^= 0x80000000u;
+        return 1;
+    case 4: /* type 0's: not "the first held", which this very damage may change */
+        w->pools[0].count ^= 1;
+        return 1;
+    default:
+        return -1;
+    }
 }
 
 #define ECSB_STRATEGY_NAME sparse_set
