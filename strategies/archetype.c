@@ -609,6 +609,8 @@ ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void 
 ECSB_INLINE void query_table(const table *tb, const ecsb_query *q, ecsb_query_fn fn, void *ctx)
 {
     void *columns[ECSB_MAX_QUERY_TYPES];
+    if (q->count == 0 || q->count > ECSB_MAX_QUERY_TYPES)
+        __builtin_unreachable(); /* query() checked it: every column fn reads is set */
     for (uint32_t j = 0; j < q->count; j++)
         columns[j] = tb->col[q->types[j]];
     fn(ctx, tb->count, columns);
