@@ -411,23 +411,31 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
         }
         return ECSB_OK;
     }
+    /* The other tables, copied into locals: the loop reads no world memory but the tables. */
+    uint32_t others = 0, column[ECSB_MAX_QUERY_TYPES];
+    table other[ECSB_MAX_QUERY_TYPES];
+    for (uint32_t j = 0; j < k; j++)
+        if (j != lead) {
+            column[others] = j;
+            other[others++] = *tables[j];
+        }
     void *values[ECSB_MAX_QUERY_TYPES];
     ecsb_runs runs = {0};
     for (size_t p = 0; p < n; p++) {
         ecsb_entity e = keys[p];
         if (e == KEY_EMPTY)
             continue;
-        bool all = true;
-        for (uint32_t j = 0; j < k; j++) {
-            size_t at = j == lead ? p : table_find(tables[j], e);
-            if (at == NOT_FOUND) {
-                all = false;
+        uint32_t j = 0;
+        for (; j < others; j++) {
+            size_t at = table_find(&other[j], e);
+            if (at == NOT_FOUND)
                 break;
-            }
-            values[j] = tables[j]->values + at * sizes[j];
+            values[column[j]] = table_value(&other[j], at);
         }
-        if (all)
-            ecsb_runs_add(&runs, k, values, sizes, fn, ctx);
+        if (j < others)
+            continue;
+        values[lead] = table_value(lt, p);
+        ecsb_runs_add(&runs, k, values, sizes, fn, ctx);
     }
     ecsb_runs_flush(&runs, fn, ctx);
     return ECSB_OK;
