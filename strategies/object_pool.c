@@ -71,9 +71,9 @@
  * pool's free list, LIFO, threaded through the free objects).
  */
 typedef struct pool {
-    unsigned char **chunks; /* chunk_count blocks; chunk_cap pointers allocated */
-    uint32_t chunk_count;
-    uint32_t chunk_cap;
+    unsigned char **chunks; /* per chunk its values (the block starts values_off before) */
+    uint32_t chunk_count;   /* chunks allocated */
+    uint32_t chunk_cap;     /* chunk pointers allocated */
     uint32_t count;         /* live objects */
     uint32_t free_head;     /* first free object, OBJ_NONE when every object is live */
     uint32_t size;          /* bytes per value */
@@ -103,8 +103,14 @@ typedef struct world {
 
 /* ---- records ----------------------------------------------------------------------------- */
 
-ECSB_INLINE uint64_t *record(const world *w, uint32_t i) { return w->records + (size_t)i * w->stride; }
-ECSB_INLINE uint32_t *record_objects(const world *w, uint32_t i) { return (uint32_t *)(record(w, i) + 1); }
+ECSB_INLINE uint64_t *record(const world *w, uint32_t i)
+{
+    return w->records + (size_t)i * w->stride;
+}
+ECSB_INLINE uint32_t *record_objects(const world *w, uint32_t i)
+{
+    return (uint32_t *)(record(w, i) + 1);
+}
 
 /* The handle of live slot i. */
 ECSB_INLINE ecsb_entity slot_handle(const world *w, uint32_t i)
@@ -124,7 +130,10 @@ ECSB_INLINE uint32_t *chunk_owner(const pool *p, unsigned char *values)
 {
     return (uint32_t *)(values - p->values_off + chunk_objects(p) / 8);
 }
-ECSB_INLINE size_t chunk_bytes(const pool *p) { return p->values_off + (size_t)chunk_objects(p) * p->size; }
+ECSB_INLINE size_t chunk_bytes(const pool *p)
+{
+    return p->values_off + (size_t)chunk_objects(p) * p->size;
+}
 
 /* Where object o's value lives: forever, whatever else happens to the pool. */
 ECSB_INLINE unsigned char *object_value(const pool *p, uint32_t o)
@@ -161,7 +170,8 @@ static ecsb_status pool_reserve(world *w, pool *p, size_t cap)
 static ecsb_status pool_add_chunk(world *w, pool *p)
 {
     if (p->chunk_count == p->chunk_cap) {
-        ecsb_status st = pool_reserve(w, p, ecsb_grow_capacity(p->chunk_cap, (size_t)p->chunk_count + 1, UINT32_MAX));
+        size_t cap = ecsb_grow_capacity(p->chunk_cap, (size_t)p->chunk_count + 1, UINT32_MAX);
+        ecsb_status st = pool_reserve(w, p, cap);
         if (st != ECSB_OK)
             return st;
     }
@@ -213,7 +223,8 @@ static ecsb_status grow_records(world *w, size_t cap)
     if (cap == 0)
         return ECSB_ERR_CAPACITY;
     void *block = w->records;
-    ecsb_status st = ecsb_resize(w->alloc, &block, (size_t)w->stride * sizeof(uint64_t), w->cap, cap);
+    ecsb_status st =
+        ecsb_resize(w->alloc, &block, (size_t)w->stride * sizeof(uint64_t), w->cap, cap);
     if (st != ECSB_OK)
         return st;
     w->records = block;
@@ -262,7 +273,8 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
         st = grow_records(w, config->initial_capacity);
         for (uint32_t t = 0; st == ECSB_OK && t < w->type_count; t++) {
             pool *p = &w->pools[t];
-            st = pool_reserve(w, p, ((size_t)config->initial_capacity + chunk_objects(p) - 1) >> p->log2);
+            size_t chunks = ((size_t)config->initial_capacity + p->mask) >> p->log2;
+            st = pool_reserve(w, p, chunks);
         }
         if (st != ECSB_OK) {
             world_fini(w);
@@ -549,7 +561,8 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
                     uint32_t o = objects[type[j]];
                     if (o == OBJ_NONE)
                         break;
-                    values[column[j]] = chunks[j][o >> log2[j]] + (size_t)(o & mask_of[j]) * sizes[column[j]];
+                    values[column[j]] =
+                        chunks[j][o >> log2[j]] + (size_t)(o & mask_of[j]) * sizes[column[j]];
                 }
                 if (j < others)
                     continue;
@@ -591,7 +604,8 @@ static bool pool_valid(const world *w, const pool *p, ecsb_type t)
             if (!object_live(p, o))
                 continue;
             live++;
-            if (i >= w->slots || (uint32_t)*record(w, i) != SLOT_LIVE || record_objects(w, i)[t] != o)
+            if (i >= w->slots || (uint32_t)*record(w, i) != SLOT_LIVE ||
+                record_objects(w, i)[t] != o)
                 return false;
         }
     }
