@@ -447,14 +447,15 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
     const ecsb_entity *restrict keys = lt->keys;
     const size_t n = table_cap(lt);
     if (k == 1) {
+        void *column[ECSB_MAX_QUERY_TYPES] = {0}; /* one used; sized for any query's callback */
         for (size_t p = 0; p < n; p++) {
             if (keys[p] == KEY_EMPTY)
                 continue;
             size_t end = p + 1;
             while (end < n && keys[end] != KEY_EMPTY)
                 end++;
-            void *column = table_value(lt, p);
-            fn(ctx, end - p, &column);
+            column[0] = table_value(lt, p);
+            fn(ctx, end - p, column);
             p = end;
         }
         return ECSB_OK;

@@ -474,6 +474,7 @@ ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void 
 ECSB_INLINE void chunk_runs(const pool *p, unsigned char *values, ecsb_query_fn fn, void *ctx)
 {
     const uint64_t *bits = chunk_bits(p, values);
+    void *column[ECSB_MAX_QUERY_TYPES] = {0}; /* one used; sized for any query's callback */
     size_t start = 0, len = 0;
     for (uint32_t k = 0, words = chunk_objects(p) / 64; k < words; k++) {
         uint64_t word = bits[k];
@@ -486,8 +487,8 @@ ECSB_INLINE void chunk_runs(const pool *p, unsigned char *values, ecsb_query_fn 
                 len += n;
             } else {
                 if (len) {
-                    void *column = values + start * p->size;
-                    fn(ctx, len, &column);
+                    column[0] = values + start * p->size;
+                    fn(ctx, len, column);
                 }
                 start = at;
                 len = n;
@@ -496,8 +497,8 @@ ECSB_INLINE void chunk_runs(const pool *p, unsigned char *values, ecsb_query_fn 
         }
     }
     if (len) {
-        void *column = values + start * p->size;
-        fn(ctx, len, &column);
+        column[0] = values + start * p->size;
+        fn(ctx, len, column);
     }
 }
 
