@@ -13,6 +13,8 @@ packages=(
   hyperfine                 # whole-process timing (make hyperfine)
   libcmocka-dev             # the C test framework (make test)
   valgrind                  # cachegrind for noise-free instruction and miss counts
+  clang libclang-rt-14-dev  # the fuzzer (make fuzz, make test): libFuzzer comes with clang's runtime
+  lcov                      # line coverage (make coverage)
 )
 missing=()
 for p in "${packages[@]}"; do
