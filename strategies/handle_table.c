@@ -799,7 +799,8 @@ static size_t world_bytes(const world *w)
 /*
  * Testing aid (ecsb.h): each damage is an XOR, so applying it twice restores the world.
  *   0  the live count;  1  the last record's head link (live/free/retired);  2  type 0's
- *   reserved slot 0;  3  the first held type's first owner;  4  type 0's value count.
+ *   reserved slot 0;  3  the first held type's first owner;  4  type 0's value count;
+ *   5  type 0's free-slot list head;  6  the free-record list head.
  */
 static int world_corrupt(world *w, unsigned which)
 {
@@ -825,6 +826,16 @@ static int world_corrupt(world *w, unsigned which)
         return 1;
     case 4:
         w->types[0].count ^= 1;
+        return 1;
+    case 5:
+        if (!w->types[0].free_slot)
+            return 0;
+        w->types[0].free_slot ^= 0x80000000u;
+        return 1;
+    case 6:
+        if (w->free_record == HT_END)
+            return 0;
+        w->free_record ^= 0x80000000u;
         return 1;
     default:
         return -1;
