@@ -145,9 +145,17 @@ static ecsb_status probe(const ecsb_scenario_impl *impl, ecsb_scenario_id s, uin
     return ecsb_scenarios[s].consumes_setup ? probe_fresh(impl, n, r) : probe_repeated(impl, n, r);
 }
 
+/* Wall seconds one repetition of c takes, estimated from its plan. */
+static double repetition_seconds(const bench_case *c)
+{
+    if (c->error[0])
+        return 0;
+    double prepares = ecsb_scenarios[c->scenario].consumes_setup ? (double)c->iterations : 1;
+    return (double)c->iterations * c->pass_seconds + prepares * c->prepare_seconds;
+}
+
 static void plan_case(bench_case *c, const probe_result *r, const ecsb_bench_settings *s)
 {
-    c->repetitions = ecsb_bench_repetitions(s, c->n);
     c->pass_seconds = r->pass_seconds > 1e-9 ? r->pass_seconds : 1e-9;
     c->prepare_seconds = r->prepare_seconds;
     double want = ceil(ecsb_bench_min_time(s) / c->pass_seconds);
@@ -159,6 +167,7 @@ static void plan_case(bench_case *c, const probe_result *r, const ecsb_bench_set
             c->batch = c->iterations;
         c->iterations = (c->iterations + c->batch - 1) / c->batch * c->batch;
     }
+    c->repetitions = ecsb_bench_repetitions(s, c->n, repetition_seconds(c));
 }
 
 /* Check case c against the floor's result at its (scenario, N) and plan it. */
@@ -166,7 +175,7 @@ static void check_case(bench_case *c, const probe_result *floor_ref,
                        const ecsb_bench_settings *s)
 {
     const char *scenario = ecsb_scenarios[c->scenario].name;
-    c->repetitions = ecsb_bench_repetitions(s, c->n);
+    c->repetitions = ecsb_bench_repetitions(s, c->n, 0);
     c->iterations = c->batch = 1;
     if (floor_ref->status != ECSB_OK) {
         snprintf(c->error, sizeof c->error,
@@ -188,15 +197,6 @@ static void check_case(bench_case *c, const probe_result *floor_ref,
         return;
     }
     plan_case(c, &r, s);
-}
-
-/* Wall seconds one repetition of c takes, estimated from its plan. */
-static double repetition_seconds(const bench_case *c)
-{
-    if (c->error[0])
-        return 0;
-    double prepares = ecsb_scenarios[c->scenario].consumes_setup ? (double)c->iterations : 1;
-    return (double)c->iterations * c->pass_seconds + prepares * c->prepare_seconds;
 }
 
 /* ---- the cases --------------------------------------------------------------------------- */
@@ -465,10 +465,10 @@ static void record_provenance(const ecsb_bench_settings *s, const suite *su, int
     char sizes[1024], reps[64];
     sizes_string(su, sizes, sizeof sizes);
     if (s->repetitions || s->quick)
-        snprintf(reps, sizeof reps, "%d", ecsb_bench_repetitions(s, 1));
+        snprintf(reps, sizeof reps, "%d", ecsb_bench_repetitions(s, 1, 0));
     else
-        snprintf(reps, sizeof reps, "%d (%d from N = 1048576)", ecsb_bench_repetitions(s, 1),
-                 ecsb_bench_repetitions(s, 1048576));
+        snprintf(reps, sizeof reps, "%d (%d from N = 1048576 and for repetitions of 0.25 s or more)",
+                 ecsb_bench_repetitions(s, 1, 0), ecsb_bench_repetitions(s, 1048576, 0));
     ecsb_provenance_record(&(ecsb_provenance){.run_id = run_id,
                                               .settings = s,
                                               .sizes = sizes,
