@@ -36,6 +36,8 @@
 #define CALIBRATION_SECONDS 0.001
 /* Calibration of fresh passes: a pass this long is estimated from two worlds, not three. */
 #define LONG_PASS_SECONDS 0.01
+/* Calibration of repeated passes: a first pass of this many min times is its own estimate. */
+#define ENOUGH_FACTOR 4
 
 typedef struct bench_case {
     ecsb_scenario_id scenario;
@@ -106,9 +108,12 @@ static ecsb_status probe_fresh(const ecsb_scenario_impl *impl, uint64_t n, probe
 
 /*
  * One pass and its checksum, then passes in chunks doubling until one takes
- * CALIBRATION_SECONDS, and one more chunk of that size: a pass's time is the lesser estimate.
+ * CALIBRATION_SECONDS, and one more chunk of that size: a pass's time is the least estimate.
+ * A first pass of `enough` seconds or more is its own estimate (a repetition runs one pass
+ * then anyway, and two more would cost seconds).
  */
-static ecsb_status probe_repeated(const ecsb_scenario_impl *impl, uint64_t n, probe_result *r)
+static ecsb_status probe_repeated(const ecsb_scenario_impl *impl, uint64_t n, double enough,
+                                  probe_result *r)
 {
     void *state = NULL;
     double t0 = ecsb_now();
@@ -116,14 +121,15 @@ static ecsb_status probe_repeated(const ecsb_scenario_impl *impl, uint64_t n, pr
     if (st != ECSB_OK)
         return probe_fail(r, st, "prepare");
     r->prepare_seconds = ecsb_now() - t0;
+    t0 = ecsb_now();
     if ((st = impl->pass(state)) != ECSB_OK) {
         impl->release(state);
         return probe_fail(r, st, "pass");
     }
+    r->pass_seconds = ecsb_now() - t0;
     r->checksum = impl->checksum(state);
-    r->pass_seconds = INFINITY;
     bool long_enough = false;
-    for (uint64_t chunk = 1; st == ECSB_OK; chunk *= long_enough ? 1 : 2) {
+    for (uint64_t chunk = 1; st == ECSB_OK && r->pass_seconds < enough; chunk *= long_enough ? 1 : 2) {
         t0 = ecsb_now();
         for (uint64_t i = 0; i < chunk && st == ECSB_OK; i++)
             st = impl->pass(state);
@@ -138,11 +144,13 @@ static ecsb_status probe_repeated(const ecsb_scenario_impl *impl, uint64_t n, pr
     return st == ECSB_OK ? ECSB_OK : probe_fail(r, st, "pass");
 }
 
+/* Check run and calibration of impl at (s, n); `enough`: see probe_repeated. */
 static ecsb_status probe(const ecsb_scenario_impl *impl, ecsb_scenario_id s, uint64_t n,
-                         probe_result *r)
+                         double enough, probe_result *r)
 {
     *r = (probe_result){.status = ECSB_OK, .step = ""};
-    return ecsb_scenarios[s].consumes_setup ? probe_fresh(impl, n, r) : probe_repeated(impl, n, r);
+    return ecsb_scenarios[s].consumes_setup ? probe_fresh(impl, n, r)
+                                            : probe_repeated(impl, n, enough, r);
 }
 
 /* Wall seconds one repetition of c takes, estimated from its plan. */
@@ -184,7 +192,8 @@ static void check_case(bench_case *c, const probe_result *floor_ref,
         return;
     }
     probe_result r = *floor_ref;
-    if (c->impl != &ecsb_floor[c->scenario] && probe(c->impl, c->scenario, c->n, &r) != ECSB_OK) {
+    if (c->impl != &ecsb_floor[c->scenario] &&
+        probe(c->impl, c->scenario, c->n, ENOUGH_FACTOR * ecsb_bench_min_time(s), &r) != ECSB_OK) {
         snprintf(c->error, sizeof c->error, "%s on %s at N=%" PRIu64 ": %s failed: %s",
                  scenario, c->strategy, c->n, r.step, ecsb_status_str(r.status));
         return;
@@ -257,7 +266,8 @@ static void check_suite(suite *su, const ecsb_bench_settings *s, bool show)
     for (size_t i = 0; i < su->count; i++) {
         bench_case *c = &su->cases[i];
         if (i == 0 || c->scenario != su->cases[i - 1].scenario || c->n != su->cases[i - 1].n)
-            probe(&ecsb_floor[c->scenario], c->scenario, c->n, &ref);
+            probe(&ecsb_floor[c->scenario], c->scenario, c->n,
+                  ENOUGH_FACTOR * ecsb_bench_min_time(s), &ref);
         check_case(c, &ref, s);
         size_t decile = 10 * (i + 1) / su->count;
         if (show && decile > last_decile && ecsb_now() - t0 > 1) {
