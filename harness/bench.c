@@ -10,12 +10,12 @@
  *    and actual checksum or the status), never a time. A few more passes (or, for a scenario
  *    whose pass consumes its set-up, a small batch of fresh worlds) estimate a pass's time.
  * 2. Plan: each repetition runs enough passes to time at least the min time (at least one);
- *    repetitions by size (bench_flags.c). Google Benchmark gets exactly these iteration and
- *    repetition counts, so it calls a body once per repetition.
+ *    repetitions by size and cost (bench_flags.c). Google Benchmark gets exactly these
+ *    iteration and repetition counts, so it calls a body once per repetition.
  * 3. Time, through Google Benchmark, repetitions randomly interleaved. A scenario whose pass
  *    consumes its set-up (platformer) uses manual time over batches of freshly prepared
- *    worlds (runner.h: ecsb_fresh_batch), two clock reads per batch; the others prepare once per
- *    repetition and time its passes as one batch.
+ *    worlds (runner.h: ecsb_fresh_batch), two clock reads per batch; the others prepare once
+ *    per repetition and time its passes as one batch.
  * Every successful row carries the counters items_per_pass and n (time per item = real_time /
  * items_per_pass) and bytes and entities: the storage and live entities right after set-up.
  * The exit status is 1 when any row failed (after the results are written), 0 otherwise.
@@ -180,7 +180,7 @@ static void plan_case(bench_case *c, const probe_result *r, const ecsb_bench_set
 
 /* Check case c against the floor's result at its (scenario, N) and plan it. */
 static void check_case(bench_case *c, const probe_result *floor_ref,
-                       const ecsb_bench_settings *s)
+                       const ecsb_bench_settings *s, double enough)
 {
     const char *scenario = ecsb_scenarios[c->scenario].name;
     c->repetitions = ecsb_bench_repetitions(s, c->n, 0);
@@ -193,7 +193,7 @@ static void check_case(bench_case *c, const probe_result *floor_ref,
     }
     probe_result r = *floor_ref;
     if (c->impl != &ecsb_floor[c->scenario] &&
-        probe(c->impl, c->scenario, c->n, ENOUGH_FACTOR * ecsb_bench_min_time(s), &r) != ECSB_OK) {
+        probe(c->impl, c->scenario, c->n, enough, &r) != ECSB_OK) {
         snprintf(c->error, sizeof c->error, "%s on %s at N=%" PRIu64 ": %s failed: %s",
                  scenario, c->strategy, c->n, r.step, ecsb_status_str(r.status));
         return;
@@ -260,15 +260,14 @@ static bool build_suite(const ecsb_bench_settings *s, suite *su)
 /* Phase 1 over the suite: the floor's reference once per (scenario, N), then each case. */
 static void check_suite(suite *su, const ecsb_bench_settings *s, bool show)
 {
-    double t0 = ecsb_now();
+    double t0 = ecsb_now(), enough = ENOUGH_FACTOR * ecsb_bench_min_time(s);
     size_t last_decile = 0;
     probe_result ref = {0};
     for (size_t i = 0; i < su->count; i++) {
         bench_case *c = &su->cases[i];
         if (i == 0 || c->scenario != su->cases[i - 1].scenario || c->n != su->cases[i - 1].n)
-            probe(&ecsb_floor[c->scenario], c->scenario, c->n,
-                  ENOUGH_FACTOR * ecsb_bench_min_time(s), &ref);
-        check_case(c, &ref, s);
+            probe(&ecsb_floor[c->scenario], c->scenario, c->n, enough, &ref);
+        check_case(c, &ref, s, enough);
         size_t decile = 10 * (i + 1) / su->count;
         if (show && decile > last_decile && ecsb_now() - t0 > 1) {
             last_decile = decile;
@@ -532,7 +531,7 @@ static int run_suite(ecsb_bench_settings *s, suite *su, int argc, char **argv)
     double t0 = ecsb_now();
     prog = (progress){.on = s->progress,
                       .live = isatty(STDERR_FILENO) && !isatty(STDOUT_FILENO)};
-    check_suite(su, s, s->progress && !s->plan_only);
+    check_suite(su, s, s->progress);
     if (s->plan_only) {
         print_plan(su);
         return 0;
