@@ -51,6 +51,9 @@ DEFAULT_LIST = {
     ],
 }
 QUICK_SIZES = [64, 4000]
+# Flags the binary leaves out of the command it records (they name this run's files).
+RUN_SPECIFIC = ("--benchmark_out=", "--benchmark_out_format=", "--ecsb_run_id=", "--ecsb_context=",
+                "--ecsb_progress=")
 CACHES = [
     {"type": "Data", "level": 1, "size": 32768, "num_sharing": 1},
     {"type": "Instruction", "level": 1, "size": 32768, "num_sharing": 1},
@@ -235,7 +238,8 @@ def bench(argv):
                   cpu=os.environ.get("FAKE_CPU", "Fake CPU @ 2.50GHz"),
                   **{"ecsb_repetitions": str(opts["reps"]), "ecsb_quick": str(opts["quick"]).lower(),
                      "ecsb_strategies": ",".join(chosen_st), "ecsb_scenarios": ",".join(chosen_sc),
-                     "ecsb_command": " ".join(["build/ecsbench", "bench"] + argv)},
+                     "ecsb_command": " ".join(["build/ecsbench", "bench"] + [
+                         a for a in argv if not a.startswith(RUN_SPECIFIC)])},
                   **{f"ecsb_{k}": v for k, v in opts["extra"].items()})
     out = open(opts["out"], "w") if opts["out"] else None
     head = json.dumps({"context": ctx}, indent=1)[:-2] + ',\n "benchmarks": [\n'
