@@ -16,7 +16,7 @@ SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 TEST_CFLAGS := -std=c17 $(WARN) -O1 -g $(SANITIZE)
 
 # Every strategy file is compiled (the registry in strategies/strategies.def picks which run).
-CORE_SRC  := harness/core.c harness/registry.c scenarios/scenarios.c scenarios/floor.c \
+CORE_SRC  := harness/core.c harness/registry.c scenarios/scenarios.c scenarios/floor.c scenarios/limit.c \
              $(wildcard strategies/*.c)
 BENCH_SRC := $(filter-out harness/core.c harness/registry.c,$(wildcard harness/*.c))
 BENCH_CXX := $(wildcard harness/*.cc)
@@ -40,8 +40,8 @@ HASHED_SRC   := $(sort $(CORE_SRC) $(BENCH_SRC) $(BENCH_CXX) $(wildcard harness/
                 scenarios/*.def strategies/*.def))
 SOURCE_HASHES := $(REL)/generated/source_hashes.h
 
-.PHONY: all deps bench test test-c test-scripts soak plots compare hyperfine cachegrind clean help \
-        new-strategy FORCE
+.PHONY: all deps bench test test-c test-fuzz test-scripts soak fuzz coverage plots compare hyperfine \
+        cachegrind clean help new-strategy FORCE
 .DEFAULT_GOAL := help
 
 help: ## list the targets
@@ -98,13 +98,30 @@ $(TST)/%.o: %.c | $(BUILD_STAMP) $(TEST_STAMP)
 $(TST)/ecsbench_tests: $(TEST_OBJ)
 	$(CC) $(SANITIZE) -o $@ $^ -lcmocka -lm
 
-test: test-c test-scripts ## build and run every test (sanitizers on)
+test: test-c test-fuzz test-scripts ## build and run every test (sanitizers on)
 
 test-c: $(TST)/ecsbench_tests ## conformance, differential and bad-input tests, ASan+UBSan
 	$(TST)/ecsbench_tests
 
 soak: $(TST)/ecsbench_tests ## differential, fresh seeds until time is up: make soak SECONDS=n [STRATEGY=x]
 	ECSB_SOAK_SECONDS=$(or $(SECONDS),60) $(TST)/ecsbench_tests $(or $(STRATEGY),all) 'differential*'
+
+# The libFuzzer target (clang): the differential engine driven by input bytes, every strategy.
+FUZZ_CC  ?= clang
+FUZZ_BIN := $(BUILD)/fuzz/fuzz_world
+FUZZ_SRC := $(CORE_SRC) tests/support.c tests/differential.c tests/fuzz/fuzz_world.c
+FUZZ_TEST_SECONDS ?= 10
+
+$(FUZZ_BIN): $(FUZZ_SRC) $(wildcard harness/*.h scenarios/*.h scenarios/*.def strategies/*.def tests/*.h) | $(TEST_STAMP)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -I. -std=c17 $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -fno-omit-frame-pointer -o $@ $(FUZZ_SRC) -lcmocka -lm
+
+fuzz: $(FUZZ_BIN) ## coverage-guided fuzzing against the model: make fuzz [STRATEGY=x] [SECONDS=n] [NICE=19]
+	@NICE=$(NICE) tests/fuzz/run.sh $(FUZZ_BIN) "$(STRATEGY)" $(or $(SECONDS),60)
+
+test-fuzz: $(FUZZ_BIN) ## a short fuzz run per strategy (FUZZ_TEST_SECONDS each)
+	@tests/fuzz/run.sh $(FUZZ_BIN) each $(FUZZ_TEST_SECONDS)
 
 test-scripts: $(BUILD)/ecsbench | $(TEST_STAMP) ## CLI, registry, memcheck, JSON->CSV, plots, compare, a QUICK pipeline run
 	@PYTHON=$(PYTHON) BUILD=$(BUILD) tests/scripts/run_all.sh

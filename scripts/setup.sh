@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # setup.sh GROUP — make sure the Debian packages a make target needs are installed.
 #   build       compilers and Google Benchmark (a version ecsbench was tested with)
-#   test        what make test uses (cmocka, valgrind, Python + scipy, gnuplot, hyperfine)
+#   test        what make test uses (cmocka, valgrind, clang + libFuzzer, Python + scipy,
+#               gnuplot, hyperfine)
 #   bench       make bench: Python for the CSV and summary, gnuplot for the plots
 #   plots       gnuplot and its font, Python
 #   compare     Python + scipy, Google Benchmark's compare tools
@@ -19,15 +20,15 @@ gbench_tested=(1.7.1)
 group=${1:-all}
 case $group in
   build) packages=(gcc g++ make libbenchmark-dev) ;;
-  test) packages=(libcmocka-dev valgrind python3 python3-scipy gnuplot-nox fonts-dejavu-core
-    hyperfine libbenchmark-tools) ;;
+  test) packages=(libcmocka-dev valgrind clang libclang-rt-14-dev python3 python3-scipy
+    gnuplot-nox fonts-dejavu-core hyperfine libbenchmark-tools) ;;
   bench) packages=(python3 gnuplot-nox fonts-dejavu-core) ;;
   plots) packages=(python3 gnuplot-nox fonts-dejavu-core) ;;
   compare) packages=(python3 python3-scipy libbenchmark-tools) ;;
   hyperfine) packages=(hyperfine python3) ;;
   cachegrind) packages=(valgrind python3) ;;
   all) packages=(gcc g++ make libbenchmark-dev libbenchmark-tools python3 python3-scipy
-    gnuplot-nox fonts-dejavu-core hyperfine libcmocka-dev valgrind) ;;
+    gnuplot-nox fonts-dejavu-core hyperfine libcmocka-dev valgrind clang libclang-rt-14-dev) ;;
   *)
     echo "setup.sh: unknown group '$group'; valid: build test bench plots compare hyperfine cachegrind all" >&2
     exit 2
