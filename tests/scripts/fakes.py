@@ -77,7 +77,8 @@ def context(run_id, date="2026-11-01T09:00:00+00:00", cpu="Fake CPU @ 2.50GHz", 
 def gbench_rows(scenario, strategy, n, items, ns_per_item, family, bytes_per_entity=None,
                 error=None, manual=False):
     """The Google Benchmark iteration rows of one benchmark: one per value of ns_per_item
-    (ns per item of each repetition), or `error` repetitions failing with that message."""
+    (ns per item of each repetition), or `error` repetitions failing with that message.
+    bytes_per_entity 0 means a world left empty by set-up (bytes 0, entities 0)."""
     name = f"{scenario}/{strategy}/{n}" + ("/manual_time" if manual else "")
     common = {"name": name, "family_index": family, "per_family_instance_index": 0,
               "run_name": name, "run_type": "iteration", "threads": 1}
@@ -92,7 +93,7 @@ def gbench_rows(scenario, strategy, n, items, ns_per_item, family, bytes_per_ent
                    real_time=t * items, cpu_time=t * items, time_unit="ns",
                    items_per_pass=float(items), n=float(n))
         if bytes_per_entity is not None:
-            row["bytes"], row["entities"] = float(bytes_per_entity * n), float(n)
+            row["bytes"], row["entities"] = float(bytes_per_entity * n), float(n if bytes_per_entity else 0)
         rows.append(row)
     return rows
 
