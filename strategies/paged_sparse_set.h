@@ -10,8 +10,9 @@
  * test 4,194,307) and a split only moves ids between indexes and versions: slots * versions is
  * 2^32 either way, since a slot whose version would wrap is retired, never reused. So 24 + 8:
  * 16,777,215 live entities, 255 lives per slot. Versions start at config->first_generation when
- * it is 1..255; a larger one keeps its distance to the top of the 32-bit range (UINT32_MAX - 3
- * gives four lives, as with 32-bit generations), at least one. Version 0 never lives.
+ * it is 1..255; a larger one keeps its distance to the top of the 32-bit range when that is
+ * shorter than 255 lives (UINT32_MAX - 3 gives four lives, as 32-bit generations would), else
+ * starts at 1. Version 0 never lives.
  * ids[index] is the live id (low bits = its own index), or for a free slot the next version
  * and the next free index (a LIFO free list), or SLOT_RETIRED.
  *
@@ -629,17 +630,19 @@ ECSB_INLINE void view2_flush(const pool *lead, uint32_t lead_col, const pool *ot
 
 /*
  * True when the lead entries [from, to) all hold the other type at one distance (other
- * position - lead position), which goes to *off: then they are one run. Branch-free.
+ * position - lead position, wrapping: it may be negative), which goes to *off: then they are
+ * one run. Branch-free.
  */
 ECSB_INLINE bool view2_in_step(const pool *other, const uint32_t *restrict dense, size_t from,
                                size_t to, size_t *off)
 {
-    uint32_t first = *sparse_entry(other, id_index(dense[from])) - (uint32_t)from, bad = 0;
+    uint32_t first = id_index(*sparse_entry(other, id_index(dense[from]))) - (uint32_t)from;
+    uint32_t bad = 0;
     for (size_t e = from; e < to; e++) {
         uint32_t id = dense[e], entry = *sparse_entry(other, id_index(id));
-        bad |= ((entry ^ id) >> ID_INDEX_BITS) | ((entry - (uint32_t)e) ^ first);
+        bad |= ((entry ^ id) >> ID_INDEX_BITS) | ((id_index(entry) - (uint32_t)e) ^ first);
     }
-    *off = first & ID_INDEX_MASK;
+    *off = (size_t)(first + (uint32_t)from) - from;
     return bad == 0;
 }
 
