@@ -40,14 +40,16 @@
  * Memory per entity slot: 8 B, nothing per type: one more type costs an entity nothing until
  * it holds one. Per held component (8 + size) / load, 1.33x to 2.67x (8 + size) bytes.
  * Wins: types held by few entities cost nothing per entity (sparse maps cost 4 B per slot per
- * type); get is 2 lines to sparse_set's 3 (slot word, sparse entry, value); random_get
- * (measured with a loop like the scenario's, as it is not on main yet) is 1.2-1.9x sparse_set.
- * Loses: a lookup that is not next to the previous one costs a random line: platformer at 1M
- * entities walks the originals backwards and pays a miss per group of 8 (2.7x sparse_set;
- * with a hash of the id alone, a miss per operation: 14x); iteration scans free positions and
- * probes the other types (dual_iterate 1.6x sparse_set at 4000, 3x at 1M; 72 instructions per
- * pair to its 40); a table walk needs whole tables, so memory per held value is 1.3-2.7x a
- * packed array's.
+ * type); get is 2 lines to sparse_set's 3 (slot word, sparse entry, value): random_get
+ * 1.3-1.8x sparse_set, the miss on cold tables' lines rather than on extra lookups; a
+ * destroy-and-create churn reuses the dead entity's slot, so its positions (hash of the slot)
+ * stay put and a walk never decays (churn_iterate at 1M: 0.2x sparse_set's time).
+ * Loses: a lookup next to no recent one costs a random line: platformer walks the original
+ * entities backwards and pays a miss per group of 8 (1.4x sparse_set at 4000, 2.7-3x at 1M-4M;
+ * hashing the id alone instead of its group, a miss per operation: 8x at 1M); walks scan free
+ * positions and probe the other types (dual_iterate 72 instructions per pair to sparse_set's
+ * 40; 1.6-2.4x its time); tables run 3/8 to 3/4 full, so each held value costs 1.3-2.7x its
+ * bytes plus 8 B of key. (Ratios: medians of 7 pinned runs on a loaded 2-core VM.)
  */
 #include "harness/strategy.h"
 

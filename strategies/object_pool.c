@@ -44,12 +44,15 @@
  * chunk is freed) plus at most one partly used chunk.
  * Wins: pointers stay valid (article 001's reason for pools); remove and destroy copy no value
  * and touch no other entity (sparse_set moves the last value into the hole and re-points its
- * sparse entry); platformer 1.3-1.4x sparse_set.
+ * sparse entry): platformer 1.3-1.7x sparse_set; a one-type query hands out whole chunks
+ * (packed_1 0.6x sparse_set's time at 4000); a destroy-and-create churn reuses the dead
+ * entity's record and objects in place, so walks never decay (churn_iterate at 1M: 0.2x).
  * Loses: iteration. The cost of never moving an object: a pool cannot stay packed, so walks
  * read the bitmap words of free objects too and pools stay as sparse as their peak after
- * churn; and a join finds the other types through the owner's record, 8 + 4K bytes per entity
- * read where sparse_set reads a 4-byte sparse entry: dual_iterate 1.9x sparse_set at 4000
- * (62 instructions per pair to its 40), 2.7x at 1M (about 56 bytes moved per pair to its 32).
+ * removals; and a join finds the other types through the owner's record, 8 + 4K bytes per
+ * entity read where sparse_set reads a 4-byte sparse entry: dual_iterate 62 instructions per
+ * pair to sparse_set's 40 and about 56 bytes moved per pair to its 32, 1.9-2.8x its time at
+ * 4000 and 1M. (Ratios: medians of 7 pinned runs on a loaded 2-core VM.)
  */
 #include "harness/strategy.h"
 
