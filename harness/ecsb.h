@@ -192,7 +192,11 @@ typedef struct ecsb_vtable {
      */
     ecsb_status (*component_add)(void *world, ecsb_entity entity, ecsb_type type,
                                  void **value_out);
-    /* Detach a component. ECSB_ERR_TYPE, ECSB_ERR_STALE, ECSB_ERR_ABSENT, in that order. */
+    /*
+     * Detach a component. ECSB_ERR_TYPE, ECSB_ERR_STALE, ECSB_ERR_ABSENT, in that order; and
+     * ECSB_ERR_NOMEM where the entity's other values move to storage that must grow first
+     * (archetype: the table of the smaller set).
+     */
     ecsb_status (*component_remove)(void *world, ecsb_entity entity, ecsb_type type);
     /* The component's value, or NULL when the type is bad, the entity stale, or it is absent. */
     void *(*component_get)(void *world, ecsb_entity entity, ecsb_type type);

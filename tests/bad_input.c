@@ -457,8 +457,9 @@ static void sweep_reference(const script *s, const ecsb_world_config *c, sweep_r
 /*
  * The script with its k-th allocation failing (and, when persistent, every later one until
  * the failing call returns). The failing call must return ECSB_ERR_NOMEM (only world_init,
- * create and add may) and change nothing, or succeed regardless; either way the script then
- * goes on with allocations succeeding, and must end where the run without failures ended.
+ * create, add and remove may) and change nothing, or succeed regardless; either way the
+ * script then goes on with allocations succeeding, and must end where the run without
+ * failures ended.
  */
 static void sweep_one(const script *s, const ecsb_world_config *c, const sweep_ref *ref,
                       size_t k, bool persistent)
@@ -498,9 +499,11 @@ static void sweep_one(const script *s, const ecsb_world_config *c, const sweep_r
                       "failures it happened elsewhere (allocations not deterministic?)", k, i,
                       kind_name[op->kind]);
             if (st != ECSB_OK) {
-                TST_CHECK(st == ECSB_ERR_NOMEM && (op->kind == S_CREATE || op->kind == S_ADD),
+                TST_CHECK(st == ECSB_ERR_NOMEM && (op->kind == S_CREATE || op->kind == S_ADD ||
+                                                   op->kind == S_REMOVE),
                           "allocation %zu failed during step %zu, entity %s: it returned %s "
-                          "(only create and add may fail, with %s)", k, i, kind_name[op->kind],
+                          "(only create, add and remove may fail, with %s)", k, i,
+                          kind_name[op->kind],
                           ecsb_status_str(st), ecsb_status_str(ECSB_ERR_NOMEM));
                 tst_snapshot_take(&after, &tw, tk.handle, tk.n);
                 const char *diff = tst_snapshot_diff(&before, &after);

@@ -74,10 +74,38 @@
 void scenario_checksum_equals_the_floor(void **state);
 extern const ecsb_scenario_id tst_scenario_ids[ECSB_SCENARIO_COUNT];
 
-/* tests/scenarios.c: the floor itself, against a direct computation (run once). */
+/*
+ * tests/scenarios.c, run once: each scenario's floor (and limit) against a direct computation,
+ * the limit table, and each scenario's checksum against every mistake the test-only strategy
+ * `faulty` (tests/faulty.h) can inject into its pass.
+ */
 #define ECSB_FLOOR_TESTS(X)                                                                    \
     X(floor_platformer_checksum_matches_a_direct_computation)                                  \
-    X(floor_dual_iterate_checksum_matches_a_direct_computation)
+    X(floor_dual_iterate_checksum_matches_a_direct_computation)                                \
+    X(floor_packed_1_checksum_matches_a_direct_computation)                                    \
+    X(floor_packed_5_checksum_matches_a_direct_computation)                                    \
+    X(floor_simple_iter_checksum_matches_a_direct_computation)                                 \
+    X(floor_frag_iter_checksum_matches_a_direct_computation)                                   \
+    X(floor_entity_cycle_checksum_matches_a_direct_computation)                                \
+    X(floor_add_remove_checksum_matches_a_direct_computation)                                  \
+    X(floor_random_get_checksum_matches_a_direct_computation)                                  \
+    X(floor_move3_checksum_matches_a_direct_computation)                                       \
+    X(floor_churn_iterate_checksum_matches_a_direct_computation)                               \
+    X(floor_level_load_checksum_matches_a_direct_computation)                                  \
+    X(limit_exists_where_a_layout_can_move_less_than_the_floor)                                \
+    X(scenario_starting_values_are_never_zero)                                                 \
+    X(injected_mistakes_change_the_platformer_checksum)                                        \
+    X(injected_mistakes_change_the_dual_iterate_checksum)                                      \
+    X(injected_mistakes_change_the_packed_1_checksum)                                          \
+    X(injected_mistakes_change_the_packed_5_checksum)                                          \
+    X(injected_mistakes_change_the_simple_iter_checksum)                                       \
+    X(injected_mistakes_change_the_frag_iter_checksum)                                         \
+    X(injected_mistakes_change_the_entity_cycle_checksum)                                      \
+    X(injected_mistakes_change_the_add_remove_checksum)                                        \
+    X(injected_mistakes_change_the_random_get_checksum)                                        \
+    X(injected_mistakes_change_the_move3_checksum)                                             \
+    X(injected_mistakes_change_the_churn_iterate_checksum)                                     \
+    X(injected_mistakes_change_the_level_load_checksum)
 
 #define ECSB_DECLARE_TEST(name) void name(void **state);
 ECSB_CONFORMANCE_TESTS(ECSB_DECLARE_TEST)
