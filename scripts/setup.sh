@@ -8,7 +8,7 @@
 #   compare     Python + scipy, Google Benchmark's compare tools
 #   hyperfine   hyperfine, Python
 #   cachegrind  valgrind, Python
-#   coverage    lcov (make coverage)
+#   coverage    lcov (make coverage), and what make test uses
 #   all         every one of them (make deps)
 # As root: installs what is missing (apt-get). Otherwise: prints the one command that installs
 # it and exits 1. A Google Benchmark version other than the tested ones stops the build (exit 1)
@@ -28,7 +28,8 @@ case $group in
   compare) packages=(python3 python3-scipy libbenchmark-tools) ;;
   hyperfine) packages=(hyperfine python3) ;;
   cachegrind) packages=(valgrind python3) ;;
-  coverage) packages=(lcov) ;;
+  coverage) packages=(lcov libcmocka-dev valgrind clang libclang-rt-14-dev python3 python3-scipy
+    gnuplot-nox fonts-dejavu-core hyperfine libbenchmark-tools) ;;
   all) packages=(gcc g++ make libbenchmark-dev libbenchmark-tools python3 python3-scipy
     gnuplot-nox fonts-dejavu-core hyperfine libcmocka-dev valgrind clang libclang-rt-14-dev lcov) ;;
   *)
