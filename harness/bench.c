@@ -246,10 +246,21 @@ static bool build_suite(const ecsb_bench_settings *s, suite *su)
             bool ok = add_case(su, cap, id, ECSB_FLOOR_NAME, &ecsb_floor[sc], sizes[z], s);
             if (ecsb_has_limit(id))
                 ok = ok && add_case(su, cap, id, ECSB_LIMIT_NAME, &ecsb_limit[sc], sizes[z], s);
-            for (size_t i = 0; i < ecsb_strategy_count; i++)
-                if (s->strategy_on[i])
-                    ok = ok && add_case(su, cap, id, ecsb_strategies[i]->name,
-                                        &ecsb_strategies[i]->scenarios[sc], sizes[z], s);
+            for (size_t i = 0; i < ecsb_strategy_count; i++) {
+                const ecsb_strategy *st = ecsb_strategies[i];
+                if (!s->strategy_on[i])
+                    continue;
+                if (st->largest_n[sc] && sizes[z] > st->largest_n[sc]) {
+                    /* Left out, and said so: the cell shows "not run" in tables and plots. */
+                    fprintf(stderr,
+                            "ecsbench: not running %s/%s/%" PRIu64 ": above its largest N %" PRIu64
+                            " (%s)\n",
+                            ecsb_scenarios[sc].name, st->name, sizes[z], st->largest_n[sc],
+                            st->why_capped[sc]);
+                    continue;
+                }
+                ok = ok && add_case(su, cap, id, st->name, &st->scenarios[sc], sizes[z], s);
+            }
             if (!ok)
                 return false;
         }
