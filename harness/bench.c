@@ -34,8 +34,10 @@
 #define MAX_ITERATIONS 1000000000ull
 /* Calibration of repeated passes: passes in chunks until a chunk takes this long. */
 #define CALIBRATION_SECONDS 0.001
-/* Calibration of fresh passes: a pass this long is estimated from two worlds, not three. */
+/* Calibration of fresh passes: a pass this long is estimated from two worlds; shorter ones
+ * from batches until CALIBRATION_SECONDS are timed, at most this many. */
 #define LONG_PASS_SECONDS 0.01
+#define MAX_CALIBRATION_BATCHES 64
 /* Calibration of repeated passes: a first pass of this many min times is its own estimate. */
 #define ENOUGH_FACTOR 4
 
@@ -71,8 +73,9 @@ static ecsb_status probe_fail(probe_result *r, ecsb_status status, const char *s
 }
 
 /*
- * One fresh world: its pass and checksum; then two batches sized by that pass (one when
- * passes are long). A pass's time is the least estimate (preemption only ever adds time).
+ * One fresh world: its pass and checksum. Then batches sized by the estimate so far, until
+ * they have timed CALIBRATION_SECONDS (at least two; one when passes are long): a pass's time
+ * is the least estimate (preemption only ever adds time; the first, cold pass is slower).
  */
 static ecsb_status probe_fresh(const ecsb_scenario_impl *impl, uint64_t n, probe_result *r)
 {
@@ -81,7 +84,8 @@ static ecsb_status probe_fresh(const ecsb_scenario_impl *impl, uint64_t n, probe
         return probe_fail(r, ECSB_ERR_NOMEM, "prepare");
     ecsb_status st = ECSB_OK;
     uint64_t batch = 1;
-    for (int round = 0; round < 3 && st == ECSB_OK; round++) {
+    double timed = 0;
+    for (int round = 0; st == ECSB_OK; round++) {
         double t0 = ecsb_now(), seconds;
         if ((st = ecsb_prepare_many(impl, n, states, batch)) != ECSB_OK) {
             free(states);
@@ -98,8 +102,10 @@ static ecsb_status probe_fresh(const ecsb_scenario_impl *impl, uint64_t n, probe
         r->prepare_seconds = prepare < r->prepare_seconds ? prepare : r->prepare_seconds;
         r->pass_seconds = pass < r->pass_seconds ? pass : r->pass_seconds;
         ecsb_release_many(impl, states, batch);
-        if (round >= 1 && pass >= LONG_PASS_SECONDS)
-            break; /* long passes: two estimates are plenty, each costs a whole set-up */
+        timed += round ? seconds : 0;
+        if ((round >= 1 && pass >= LONG_PASS_SECONDS) ||
+            (round >= 2 && timed >= CALIBRATION_SECONDS) || round == MAX_CALIBRATION_BATCHES)
+            break;
         batch = ecsb_fresh_batch(n, r->pass_seconds);
     }
     free(states);
