@@ -642,7 +642,7 @@ typedef struct query_cols {
 ECSB_INLINE void query_emit(const query_cols *c, uint32_t k, const size_t *at, size_t count,
                             ecsb_query_fn fn, void *ctx)
 {
-    void *columns[ECSB_MAX_QUERY_TYPES];
+    void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
     #pragma GCC unroll 8
     for (uint32_t j = 0; j < k; j++)
         columns[j] = c->values[j] + at[j] * c->size[j];
@@ -733,7 +733,7 @@ ECSB_INLINE bool query_ids(query_cols *c, uint32_t k, uint32_t lead, size_t from
     unsigned char *lead_value = c->values[lead] + from * lead_size;
     for (size_t i = from; i < from + count; i++, lead_value += lead_size) {
         const uint32_t id = lead_ids[i];
-        void *columns[ECSB_MAX_QUERY_TYPES];
+        void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
         bool all = true;
         #pragma GCC unroll 8
         for (uint32_t j = 0; j < k; j++) {

@@ -519,7 +519,7 @@ ECSB_INLINE bool query_find(const query_cols *c, const ht_ref *rec, uint32_t j, 
 ECSB_INLINE void query_emit(const query_cols *c, uint32_t k, const size_t *at, size_t count,
                             ecsb_query_fn fn, void *ctx)
 {
-    void *columns[ECSB_MAX_QUERY_TYPES];
+    void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
     #pragma GCC unroll 8
     for (uint32_t j = 0; j < k; j++)
         columns[j] = c->values[j] + at[j] * c->size[j];
@@ -584,7 +584,7 @@ ECSB_INLINE void query_entities(const query_cols *c, const ht_ref *restrict reco
             }
         }
         const ht_ref *rec = records + (size_t)owners[pos] * stride;
-        void *columns[ECSB_MAX_QUERY_TYPES];
+        void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
         bool all = true;
         #pragma GCC unroll 8
         for (uint32_t j = 0; j < k; j++) {

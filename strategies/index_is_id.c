@@ -341,7 +341,7 @@ typedef struct query_cols {
 ECSB_INLINE void query_emit(const query_cols *c, uint32_t k, size_t first, size_t count,
                             ecsb_query_fn fn, void *ctx)
 {
-    void *columns[ECSB_MAX_QUERY_TYPES];
+    void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
     #pragma GCC unroll 8
     for (uint32_t j = 0; j < k; j++)
         columns[j] = c->values[j] + first * c->size[j];

@@ -476,7 +476,7 @@ typedef struct query_cols {
 ECSB_INLINE void query_emit(const query_cols *c, uint32_t k, const size_t *at, size_t count,
                             ecsb_query_fn fn, void *ctx)
 {
-    void *columns[ECSB_MAX_QUERY_TYPES];
+    void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
     #pragma GCC unroll 8
     for (uint32_t j = 0; j < k; j++)
         columns[j] = c->values[j] + at[j] * c->size[j];
@@ -529,7 +529,7 @@ ECSB_INLINE void query_entities(const query_cols *c, const uint32_t *restrict ro
             __builtin_prefetch(c->values[j] + (size_t)ahead * c->size[j], 1);
         }
         const uint32_t i = roster[d];
-        void *columns[ECSB_MAX_QUERY_TYPES];
+        void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
         bool all = true;
         #pragma GCC unroll 8
         for (uint32_t j = 0; j < k; j++) {
