@@ -51,8 +51,8 @@ help: ## list the targets
 	@echo
 	@echo "  Options: QUICK=1 (bench: small sizes, short min time)   RUN=results/<id> (plots)"
 	@echo "           A=results/<id> B=results/<id> | STRATEGIES=s1,s2 (compare)"
-	@echo "           HYPERFINE_N=1048576 HYPERFINE_RUNS=... (hyperfine)"
-	@echo "           CACHEGRIND_N=4000,65536 CACHEGRIND_STRATEGIES=s1,s2 (cachegrind)"
+	@echo "           SCENARIOS=a,b STRATEGIES=x,y SIZES=4000,65536 (bench, hyperfine, cachegrind)"
+	@echo "           HYPERFINE_RUNS=10 (hyperfine)   CACHEGRIND_PASSES=1,3 (cachegrind)"
 	@echo "           NAME=<name> (new-strategy)"
 
 all: $(BUILD)/ecsbench ## build the benchmark binary (build/ecsbench)

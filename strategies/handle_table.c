@@ -33,6 +33,9 @@
  *   join     walk the smaller type densely: owner (sequential) -> record -> other type's slot
  *            -> other value, 3 dependent loads per visited element; at large N a software
  *            pipeline prefetches records, slots and values a few elements ahead.
+ *   query    as join, led by the query type with the fewest holders, per other type one
+ *            handle -> slot -> value chain; a block of HT_BLOCK lead elements in step with
+ *            every other type (filled in the same order) is one run; runs of one otherwise.
  * Memory per entity: 8 + 8K bytes of record for every record ever used (K = type count), plus
  * per component held: value + 4 (owner) + 8 (slot), with capacities grown by doubling.
  * E.g. platformer (K = 1, int32): 32 B; dual_iterate (K = 2, double on all, int32 on half):
@@ -485,50 +488,202 @@ ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void 
 }
 
 /*
- * Lead with the query type held by the fewest entities: owner -> record -> each other type's
- * handle -> its slot (validated) -> its value. Matches whose values follow each other in every
- * type's dense array coalesce into one run.
+ * A query leads with its type held by the fewest entities: owner -> record -> each other type's
+ * handle -> its slot (validated) -> its position. The lead is walked in blocks of HT_BLOCK: a
+ * block whose entities sit at consecutive positions, in the same order, in every other type
+ * ("in step": types filled in the same order) is one run, and consecutive such blocks join,
+ * so a packed world is handed out whole; any other block is walked entity by entity as join
+ * walks, every match a run of one, prefetching as join does. In the arrays indexed by j,
+ * entry j is query type j (the query's order).
  */
+#define HT_BLOCK 256u /* lead elements per in-step check */
+
+typedef struct query_cols {
+    const ht_ref *slots[ECSB_MAX_QUERY_TYPES];
+    unsigned char *values[ECSB_MAX_QUERY_TYPES];
+    size_t size[ECSB_MAX_QUERY_TYPES];
+    uint32_t field[ECSB_MAX_QUERY_TYPES]; /* where a record holds the type's handle */
+} query_cols;
+
+/* Query type j's position of the entity whose record is rec; false when it does not hold it. */
+ECSB_INLINE bool query_find(const query_cols *c, const ht_ref *rec, uint32_t j, uint32_t *pos)
+{
+    ht_ref h = rec[c->field[j]];
+    ht_ref slot = c->slots[j][h.index];
+    *pos = slot.index;
+    return slot.generation == h.generation;
+}
+
+/* Hand fn the run of `count` entities at positions at[j], at[j] + 1, ... of each type. */
+ECSB_INLINE void query_emit(const query_cols *c, uint32_t k, const size_t *at, size_t count,
+                            ecsb_query_fn fn, void *ctx)
+{
+    void *columns[ECSB_MAX_QUERY_TYPES];
+    #pragma GCC unroll 8
+    for (uint32_t j = 0; j < k; j++)
+        columns[j] = c->values[j] + at[j] * c->size[j];
+    fn(ctx, count, columns);
+}
+
+/*
+ * True when lead positions [d, d + count) are in step with every other query type; then at[j]
+ * is type j's position of the entity at lead position d. The ends are compared first.
+ */
+ECSB_INLINE bool query_block_in_step(const query_cols *c, const ht_ref *restrict records,
+                                     size_t stride, const uint32_t *restrict owners, uint32_t k,
+                                     uint32_t lead, size_t d, size_t count, size_t *at)
+{
+    const ht_ref *head = records + (size_t)owners[d] * stride;
+    const ht_ref *tail = records + (size_t)owners[d + count - 1] * stride;
+    #pragma GCC unroll 8
+    for (uint32_t j = 0; j < k; j++) {
+        uint32_t first, last;
+        if (j == lead)
+            at[j] = d;
+        else if (!query_find(c, head, j, &first) || !query_find(c, tail, j, &last) ||
+                 last - first != count - 1)
+            return false;
+        else
+            at[j] = first;
+    }
+    bool in_step = true;
+    for (size_t e = 1; e + 1 < count; e++) {
+        const ht_ref *rec = records + (size_t)owners[d + e] * stride;
+        #pragma GCC unroll 8
+        for (uint32_t j = 0; j < k; j++) {
+            uint32_t pos;
+            if (j != lead)
+                in_step &= query_find(c, rec, j, &pos) & (pos == at[j] + e);
+        }
+    }
+    return in_step;
+}
+
+/* Lead positions [from, from + count) one by one, as join_walk (same prefetching). */
+ECSB_INLINE void query_entities(const query_cols *c, const ht_ref *restrict records,
+                                size_t stride, const uint32_t *restrict owners, uint32_t k,
+                                uint32_t lead, size_t from, size_t count, bool prefetch,
+                                ecsb_query_fn fn, void *ctx)
+{
+    const size_t lead_size = c->size[lead];
+    unsigned char *lead_value = c->values[lead] + from * lead_size;
+    for (size_t pos = from; pos < from + count; pos++, lead_value += lead_size) {
+        if (prefetch) { /* three stages, as join_walk: records, slots, values */
+            const ht_ref *r3 = records + (size_t)owners[pos + 3 * HT_AHEAD] * stride;
+            const ht_ref *r2 = records + (size_t)owners[pos + 2 * HT_AHEAD] * stride;
+            const ht_ref *r1 = records + (size_t)owners[pos + HT_AHEAD] * stride;
+            #pragma GCC unroll 8
+            for (uint32_t j = 0; j < k; j++) {
+                if (j == lead)
+                    continue;
+                __builtin_prefetch(r3 + c->field[j]);
+                __builtin_prefetch(c->slots[j] + r2[c->field[j]].index);
+                __builtin_prefetch(c->values[j] +
+                                   (size_t)c->slots[j][r1[c->field[j]].index].index * c->size[j]);
+            }
+        }
+        const ht_ref *rec = records + (size_t)owners[pos] * stride;
+        void *columns[ECSB_MAX_QUERY_TYPES];
+        bool all = true;
+        #pragma GCC unroll 8
+        for (uint32_t j = 0; j < k; j++) {
+            uint32_t at;
+            if (j == lead) {
+                columns[j] = lead_value;
+                continue;
+            }
+            if (!query_find(c, rec, j, &at)) {
+                all = false;
+                break;
+            }
+            columns[j] = c->values[j] + (size_t)at * c->size[j];
+        }
+        if (all)
+            fn(ctx, 1, columns); /* a constant count: the caller's loop becomes straight code */
+    }
+}
+
+/* The query led by its type `lead` (a constant in every instantiation: see query). */
+ECSB_INLINE void query_lead(world *w, const ecsb_query *q, uint32_t lead, ecsb_query_fn fn,
+                            void *ctx)
+{
+    const uint32_t k = q->count;
+    query_cols c = {0};
+    #pragma GCC unroll 8
+    for (uint32_t j = 0; j < k; j++) {
+        const ht_type *ty = &w->types[q->types[j]];
+        c.slots[j] = ty->slots;
+        c.values[j] = ty->values;
+        c.size[j] = ty->size;
+        c.field[j] = 1 + q->types[j];
+    }
+    const ht_type *lt = &w->types[q->types[lead]];
+    const uint32_t *owners = lt->owners;
+    const ht_ref *records = w->records;
+    const size_t n = lt->count, stride = w->stride;
+    const bool prefetch = n >= HT_PREFETCH_MIN;
+    size_t first[ECSB_MAX_QUERY_TYPES] = {0}, run = 0; /* the pending run: start, length */
+    for (size_t d = 0; d < n; d += HT_BLOCK) {
+        const size_t count = n - d < HT_BLOCK ? n - d : HT_BLOCK;
+        size_t at[ECSB_MAX_QUERY_TYPES] = {0};
+        if (query_block_in_step(&c, records, stride, owners, k, lead, d, count, at)) {
+            bool follows = run != 0;
+            #pragma GCC unroll 8
+            for (uint32_t j = 0; j < k; j++)
+                follows &= at[j] == first[j] + run;
+            if (!follows) {
+                if (run)
+                    query_emit(&c, k, first, run, fn, ctx);
+                #pragma GCC unroll 8
+                for (uint32_t j = 0; j < k; j++)
+                    first[j] = at[j];
+                run = 0;
+            }
+            run += count;
+            continue;
+        }
+        if (run)
+            query_emit(&c, k, first, run, fn, ctx);
+        run = 0;
+        if (prefetch && d + count + 3 * HT_AHEAD <= n)
+            query_entities(&c, records, stride, owners, k, lead, d, count, true, fn, ctx);
+        else
+            query_entities(&c, records, stride, owners, k, lead, d, count, false, fn, ctx);
+    }
+    if (run)
+        query_emit(&c, k, first, run, fn, ctx);
+}
+
 ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, void *ctx)
 {
     uint32_t mask;
     ecsb_status st = ecsb_query_check(q, w->type_count, &mask);
     if (st != ECSB_OK)
         return st;
-    const uint32_t k = q->count;
-    const ht_type *types[ECSB_MAX_QUERY_TYPES];
-    size_t sizes[ECSB_MAX_QUERY_TYPES];
     uint32_t lead = 0;
-    for (uint32_t j = 0; j < k; j++) {
-        types[j] = &w->types[q->types[j]];
-        sizes[j] = types[j]->size;
-        if (types[j]->count < types[lead]->count)
+    #pragma GCC unroll 8
+    for (uint32_t j = 1; j < q->count; j++)
+        if (w->types[q->types[j]].count < w->types[q->types[lead]].count)
             lead = j;
+    /*
+     * Where q is a constant (every scenario's), one walk per lead position, each with a
+     * constant lead, so the loops over the query's types unroll into straight code and only
+     * the positions below q->count are compiled; elsewhere (tests, tools) one walk serves.
+     */
+    if (!__builtin_constant_p(q->count)) {
+        query_lead(w, q, lead, fn, ctx);
+        return ECSB_OK;
     }
-    const ht_type *lt = types[lead];
-    const size_t stride = w->stride;
-    void *values[ECSB_MAX_QUERY_TYPES];
-    ecsb_runs runs = {0};
-    for (uint32_t pos = 0, n = lt->count; pos < n; pos++) {
-        const ht_ref *rec = w->records + (size_t)lt->owners[pos] * stride;
-        bool all = true;
-        for (uint32_t j = 0; j < k; j++) {
-            uint32_t at = pos;
-            if (j != lead) {
-                ht_ref h = rec[1 + q->types[j]];
-                ht_ref slot = types[j]->slots[h.index];
-                if (slot.generation != h.generation) {
-                    all = false;
-                    break;
-                }
-                at = slot.index;
-            }
-            values[j] = types[j]->values + (size_t)at * sizes[j];
-        }
-        if (all)
-            ecsb_runs_add(&runs, k, values, sizes, fn, ctx);
+    switch (lead) {
+    case 0: query_lead(w, q, 0, fn, ctx); break;
+    case 1: query_lead(w, q, 1, fn, ctx); break;
+    case 2: query_lead(w, q, 2, fn, ctx); break;
+    case 3: query_lead(w, q, 3, fn, ctx); break;
+    case 4: query_lead(w, q, 4, fn, ctx); break;
+    case 5: query_lead(w, q, 5, fn, ctx); break;
+    case 6: query_lead(w, q, 6, fn, ctx); break;
+    default: query_lead(w, q, 7, fn, ctx); break;
     }
-    ecsb_runs_flush(&runs, fn, ctx);
     return ECSB_OK;
 }
 
