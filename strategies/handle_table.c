@@ -57,9 +57,8 @@
 /*
  * The one shape of this file: an index and a generation. As a component handle: {slot,
  * generation}, all zero = none. As a slot: {dense position, generation} while live, {next free
- * slot or 0, generation} while free. As a record head: {0,
- * generation} while live, {next free record + 1 or HT_END, generation} while free, {HT_END, 0}
- * once retired.
+ * slot or 0, generation} while free. As a record head: {0, generation} while live, {next free
+ * record + 1 or HT_END, generation} while free, {HT_END, 0} once retired.
  */
 typedef struct ht_ref {
     uint32_t index;
@@ -711,7 +710,7 @@ static bool type_valid(const world *w, uint32_t t)
             ty->slots[h.index].generation != h.generation || ty->slots[h.index].index != pos)
             return false;
     }
-    /* No slot but the empty handle's has generation 0. */
+    /* Generation 0 means "no component" in a handle: no slot has it. */
     for (uint32_t s = 1; s < ty->slots_used; s++)
         if (ty->slots[s].generation == 0)
             return false;
