@@ -1001,6 +1001,7 @@ enum {
     DAMAGE_GROUP_ORDER,   /* a group's front differs in order between owned pools */
     DAMAGE_GROUP_MEMBER,  /* a non-member enters one owned pool's front */
     DAMAGE_GROUP_SIZE,    /* the front is one too long or too short */
+    DAMAGE_GROUP_OWNER,   /* an owned pool forgets its group */
     DAMAGE_COUNT
 };
 
@@ -1061,10 +1062,15 @@ static int world_corrupt(world *w, unsigned which)
             return 0;
         pool_swap(&w->pools[g->types[0]], g->size - 1, g->size);
         return 1;
-    default: /* DAMAGE_GROUP_SIZE */
+    case DAMAGE_GROUP_SIZE:
         if (!w->group_count)
             return 0;
         w->groups[0].size ^= 1;
+        return 1;
+    default: /* DAMAGE_GROUP_OWNER */
+        if (!w->group_count)
+            return 0;
+        w->pools[w->groups[0].types[0]].group ^= NO_GROUP; /* group 0 <-> NO_GROUP */
         return 1;
     }
 }
