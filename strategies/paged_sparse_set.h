@@ -352,6 +352,22 @@ ECSB_INLINE ecsb_status entity_create(world *w, ecsb_entity *out)
     return ECSB_OK;
 }
 
+/* Swap n bytes between x and y; the common value sizes as plain moves. */
+static void swap_bytes(unsigned char *x, unsigned char *y, size_t n)
+{
+    unsigned char tmp[64];
+    switch (n) {
+    case 4: memcpy(tmp, x, 4), memcpy(x, y, 4), memcpy(y, tmp, 4); return;
+    case 8: memcpy(tmp, x, 8), memcpy(x, y, 8), memcpy(y, tmp, 8); return;
+    }
+    for (size_t done = 0, k; done < n; done += k) {
+        k = n - done < sizeof tmp ? n - done : sizeof tmp;
+        memcpy(tmp, x + done, k);
+        memcpy(x + done, y + done, k);
+        memcpy(y + done, tmp, k);
+    }
+}
+
 /* Swap dense entries x and y of p (ids, values, their sparse entries). */
 static void pool_swap(pool *p, uint32_t x, uint32_t y)
 {
@@ -362,14 +378,7 @@ static void pool_swap(pool *p, uint32_t x, uint32_t y)
     p->dense[y] = idx;
     *sparse_entry(p, id_index(idx)) = (idx & ~ID_INDEX_MASK) | y;
     *sparse_entry(p, id_index(idy)) = (idy & ~ID_INDEX_MASK) | x;
-    unsigned char *vx = p->values + (size_t)x * p->size, *vy = p->values + (size_t)y * p->size;
-    unsigned char tmp[64];
-    for (size_t done = 0, n; done < p->size; done += n) {
-        n = p->size - done < sizeof tmp ? p->size - done : sizeof tmp;
-        memcpy(tmp, vx + done, n);
-        memcpy(vx + done, vy + done, n);
-        memcpy(vy + done, tmp, n);
-    }
+    swap_bytes(p->values + (size_t)x * p->size, p->values + (size_t)y * p->size, p->size);
 }
 
 /* Live id `id` holds every type of g: move it to position size of each owned pool, grow. */
