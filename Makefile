@@ -5,7 +5,10 @@ BUILD    ?= build
 OPT      ?= -O2
 QUICK    ?=
 
-WARN     := -Wall -Wextra -Wpedantic
+# Implicit declarations are errors: a strategy calling a function that does not exist (or a
+# contract function it forgot) must not build. harness/strategy_impl.h checks each contract
+# function's type.
+WARN     := -Wall -Wextra -Wpedantic -Werror=implicit-function-declaration
 CPPFLAGS := -I. -MMD -MP
 CFLAGS   := -std=c17 $(WARN) $(OPT) -g
 CXXFLAGS := -std=c++17 -Wall -Wextra $(OPT) -g
@@ -13,7 +16,7 @@ SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 TEST_CFLAGS := -std=c17 $(WARN) -O1 -g $(SANITIZE)
 
 # Every strategy file is compiled (the registry in strategies/strategies.def picks which run).
-CORE_SRC  := harness/core.c harness/registry.c scenarios/scenarios.c scenarios/floor.c \
+CORE_SRC  := harness/core.c harness/registry.c scenarios/scenarios.c scenarios/floor.c scenarios/limit.c \
              $(wildcard strategies/*.c)
 BENCH_SRC := $(filter-out harness/core.c harness/registry.c,$(wildcard harness/*.c))
 BENCH_CXX := $(wildcard harness/*.cc)
@@ -25,9 +28,20 @@ CORE_OBJ  := $(CORE_SRC:%.c=$(REL)/%.o)
 BENCH_OBJ := $(BENCH_SRC:%.c=$(REL)/%.o) $(BENCH_CXX:%.cc=$(REL)/%.o)
 TEST_OBJ  := $(CORE_SRC:%.c=$(TST)/%.o) $(TEST_SRC:%.c=$(TST)/%.o)
 
-DEPS_STAMP := $(BUILD)/.deps-ok
+# Tools are checked where a target needs them (scripts/setup.sh GROUP: installs as root, else
+# prints the one apt-get command and stops). The build needs only the compilers and Google
+# Benchmark (a version ecsbench was tested with); its check reruns when the library changes.
+SETUP       := scripts/setup.sh
+BUILD_STAMP := $(BUILD)/.deps-build
+TEST_STAMP  := $(BUILD)/.deps-test
 
-.PHONY: all deps bench test test-c test-scripts plots compare hyperfine cachegrind clean help
+# Every compiled source with its SHA-256, recorded in each run's context (provenance.c).
+HASHED_SRC   := $(sort $(CORE_SRC) $(BENCH_SRC) $(BENCH_CXX) $(wildcard harness/*.h scenarios/*.h \
+                scenarios/*.def strategies/*.def))
+SOURCE_HASHES := $(REL)/generated/source_hashes.h
+
+.PHONY: all deps bench test test-c test-fuzz test-scripts soak fuzz coverage plots compare hyperfine \
+        cachegrind clean help new-strategy FORCE
 .DEFAULT_GOAL := help
 
 help: ## list the targets
@@ -37,63 +51,124 @@ help: ## list the targets
 	@echo
 	@echo "  Options: QUICK=1 (bench: small sizes, short min time)   RUN=results/<id> (plots)"
 	@echo "           A=results/<id> B=results/<id> | STRATEGIES=s1,s2 (compare)"
-	@echo "           HYPERFINE_N=1048576 HYPERFINE_RUNS=... (hyperfine)"
-	@echo "           CACHEGRIND_N=4000,65536 CACHEGRIND_STRATEGIES=s1,s2 (cachegrind)"
+	@echo "           SCENARIOS=a,b STRATEGIES=x,y SIZES=4000,65536 (bench, hyperfine, cachegrind)"
+	@echo "           HYPERFINE_RUNS=10 (hyperfine)   CACHEGRIND_PASSES=1,3 (cachegrind)"
+	@echo "           NAME=<name> (new-strategy)"
 
 all: $(BUILD)/ecsbench ## build the benchmark binary (build/ecsbench)
 
-deps: ## install missing Debian packages (as root), or print the apt command
-	@scripts/setup.sh
+deps: ## install every missing Debian package (as root), or print the apt command
+	@$(SETUP) all
 
-$(DEPS_STAMP): scripts/setup.sh
-	@scripts/setup.sh
+$(BUILD_STAMP): $(SETUP) $(wildcard /usr/include/benchmark/benchmark.h)
+	@$(SETUP) build
 	@mkdir -p $(@D) && touch $@
 
-$(BUILD)/ecsbench: $(CORE_OBJ) $(BENCH_OBJ) | $(DEPS_STAMP)
+$(TEST_STAMP): $(SETUP)
+	@$(SETUP) test
+	@mkdir -p $(@D) && touch $@
+
+$(BUILD)/ecsbench: $(CORE_OBJ) $(BENCH_OBJ) | $(BUILD_STAMP)
 	$(CXX) $(OPT) -o $@ $^ -lbenchmark -lpthread
 
-$(REL)/%.o: %.c | $(DEPS_STAMP)
+$(REL)/%.o: %.c | $(BUILD_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(REL)/%.o: %.cc | $(DEPS_STAMP)
+$(REL)/%.o: %.cc | $(BUILD_STAMP)
 	@mkdir -p $(@D)
 	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c -o $@ $<
 
-# Provenance: the exact build goes into every run's JSON context (harness/provenance.c).
+# Provenance: the exact build and its sources go into every run's JSON context.
 $(REL)/harness/provenance.o: CPPFLAGS += -DECSB_BUILD_CC='"$(CC)"' \
-	-DECSB_BUILD_CFLAGS='"$(CFLAGS)"' -DECSB_BUILD_CXXFLAGS='"$(CXXFLAGS)"'
-$(REL)/harness/provenance.o: Makefile
+	-DECSB_BUILD_CFLAGS='"$(CFLAGS)"' -DECSB_BUILD_CXXFLAGS='"$(CXXFLAGS)"' \
+	-DECSB_SOURCE_HASHES='"$(SOURCE_HASHES)"'
+$(REL)/harness/provenance.o: Makefile $(SOURCE_HASHES)
 
-$(TST)/%.o: %.c | $(DEPS_STAMP)
+# Rewritten (and provenance.o rebuilt) only when a hash or the list of sources changes.
+$(SOURCE_HASHES): FORCE
+	@mkdir -p $(@D)
+	@sha256sum $(HASHED_SRC) | awk '{ printf "{\"%s\", \"%s\"},\n", $$2, substr($$1, 1, 16) }' >$@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+
+$(TST)/%.o: %.c | $(BUILD_STAMP) $(TEST_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(TEST_CFLAGS) -c -o $@ $<
 
 $(TST)/ecsbench_tests: $(TEST_OBJ)
 	$(CC) $(SANITIZE) -o $@ $^ -lcmocka -lm
 
-test: test-c test-scripts ## build and run every test (sanitizers on)
+test: test-c test-fuzz test-scripts ## build and run every test (sanitizers on)
 
 test-c: $(TST)/ecsbench_tests ## conformance, differential and bad-input tests, ASan+UBSan
 	$(TST)/ecsbench_tests
 
-test-scripts: $(BUILD)/ecsbench ## CLI errors, JSON->CSV, plots, compare, a QUICK pipeline run
+soak: $(TST)/ecsbench_tests ## differential, fresh seeds until time is up: make soak SECONDS=n [STRATEGY=x]
+	ECSB_SOAK_SECONDS=$(or $(SECONDS),60) $(TST)/ecsbench_tests $(or $(STRATEGY),all) 'differential*'
+
+# The libFuzzer target (clang): the differential engine driven by input bytes, every strategy.
+FUZZ_CC  ?= clang
+FUZZ_BIN := $(BUILD)/fuzz/fuzz_world
+FUZZ_SRC := $(CORE_SRC) tests/support.c tests/differential.c tests/fuzz/fuzz_world.c
+FUZZ_TEST_SECONDS ?= 10
+
+$(FUZZ_BIN): $(FUZZ_SRC) $(wildcard harness/*.h scenarios/*.h scenarios/*.def strategies/*.def tests/*.h) | $(TEST_STAMP)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -I. -std=c17 $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -fno-omit-frame-pointer -o $@ $(FUZZ_SRC) -lcmocka -lm
+
+fuzz: $(FUZZ_BIN) ## coverage-guided fuzzing against the model: make fuzz [STRATEGY=x] [SECONDS=n] [NICE=19]
+	@NICE=$(NICE) tests/fuzz/run.sh $(FUZZ_BIN) "$(STRATEGY)" $(or $(SECONDS),60)
+
+test-fuzz: $(FUZZ_BIN) ## a short fuzz run per strategy (FUZZ_TEST_SECONDS each)
+	@tests/fuzz/run.sh $(FUZZ_BIN) each $(FUZZ_TEST_SECONDS)
+
+# Line coverage (gcov/lcov) of strategies/ and harness/ under the C tests and the script tests,
+# from a separate -O0 build without sanitizers: build/coverage/html/index.html. Unoptimised, the
+# scenarios make the indirect calls test_no_indirect_calls.sh looks for: that script fails here.
+COV := $(BUILD)/coverage
+coverage: ## line coverage of strategies/ and harness/ from the C and script tests
+	@$(SETUP) coverage
+	@$(MAKE) --no-print-directory BUILD=$(COV) OPT='-O0 --coverage' SANITIZE=--coverage \
+		TEST_CFLAGS='-std=c17 $(WARN) -O0 -g --coverage' $(COV)/test/ecsbench_tests $(COV)/ecsbench
+	@lcov -q --zerocounters --directory $(COV)
+	-$(COV)/test/ecsbench_tests > $(COV)/tests.log 2>&1; tail -1 $(COV)/tests.log
+	-@PYTHON=$(PYTHON) BUILD=$(COV) tests/scripts/run_all.sh > $(COV)/scripts.log 2>&1; tail -1 $(COV)/scripts.log
+	@lcov -q --capture --directory $(COV) --output-file $(COV)/all.info 2>&1 | grep -v redefined || true
+	@lcov -q --extract $(COV)/all.info '$(CURDIR)/strategies/*' '$(CURDIR)/harness/*' \
+		--output-file $(COV)/coverage.info
+	@genhtml -q --output-directory $(COV)/html $(COV)/coverage.info
+	@lcov --list $(COV)/coverage.info
+
+test-scripts: $(BUILD)/ecsbench | $(TEST_STAMP) ## CLI, registry, memcheck, JSON->CSV, plots, compare, a QUICK pipeline run
 	@PYTHON=$(PYTHON) BUILD=$(BUILD) tests/scripts/run_all.sh
 
-bench: $(BUILD)/ecsbench ## run the default suite; results/<id>/ and plots/<id>/ (QUICK=1: < 1 min)
+bench: $(BUILD)/ecsbench ## run the default suite; results/<id>/ and plots/<id>/ (QUICK=1: < 30 s)
+	@$(SETUP) bench
 	@PYTHON=$(PYTHON) QUICK=$(QUICK) scripts/bench.sh $(BUILD)/ecsbench
 
-plots: | $(DEPS_STAMP) ## redraw a run's plots: make plots RUN=results/<id>
+plots: ## redraw a run's plots: make plots RUN=results/<id>
+	@$(SETUP) plots
 	@PYTHON=$(PYTHON) scripts/plots.sh "$(RUN)"
 
-compare: | $(DEPS_STAMP) ## compare runs A= and B=, or strategies inside run A (STRATEGIES=s1,s2)
+compare: ## compare runs A= and B=, or strategies inside run A (STRATEGIES=s1,s2)
+	@$(SETUP) compare
 	@PYTHON=$(PYTHON) scripts/compare.sh $(if $(STRATEGIES),--strategies "$(STRATEGIES)") "$(A)" "$(B)"
 
 hyperfine: $(BUILD)/ecsbench ## whole-process runs per strategy and scenario, with hyperfine
+	@$(SETUP) hyperfine
 	@PYTHON=$(PYTHON) scripts/hyperfine.sh $(BUILD)/ecsbench
 
 cachegrind: $(BUILD)/ecsbench ## instructions and simulated cache misses per item, noise-free (valgrind, ~35 s)
+	@$(SETUP) cachegrind
 	@PYTHON=$(PYTHON) scripts/cachegrind.sh $(BUILD)/ecsbench
+
+new-strategy: ## copy the template to strategies/NAME.c and register it: make new-strategy NAME=x
+	@scripts/new_strategy.sh "$(NAME)"
+
+# For tests: make -s print-CFLAGS prints a variable's value.
+print-%:
+	@printf '%s\n' '$($*)'
 
 clean: ## remove build/ (results/ and plots/ are kept)
 	rm -rf $(BUILD)

@@ -1,86 +1,353 @@
 /*
- * bench.c — the suite: `ecsbench [--benchmark_* flags] [--ecsb_* flags]`.
+ * bench.c — the suite, `ecsbench bench [flags]` (flags: bench_flags.c).
  *
- * Registers one Google Benchmark benchmark per scenario x (floor, then every registered
- * strategy in registry order) x size, named scenario/strategy/N, and runs them with
- * repetitions and random interleaving on by default (later flags override the defaults).
+ * One benchmark per selected scenario x (floor, the limit where the scenario has one, then the
+ * selected strategies in registry order) x size, named scenario/strategy/N. Three phases:
  *
- * Nothing is timed before it is checked: the first time a benchmark runs, its strategy does
- * prepare + one pass + checksum untimed and must reproduce the floor's checksum at the same
- * (scenario, N). A wrong checksum or a failed status becomes an error row (SkipWithError, with
- * the expected and actual checksum or the status text), never a time.
- *
- * Timing. A scenario whose pass consumes its set-up (platformer) uses manual time: each
- * iteration prepares untimed, times one pass with CLOCK_MONOTONIC, and releases untimed.
- * The others prepare once per Google Benchmark call and time whole batches of passes.
- * Every run carries the counters items_per_pass and n: time per item = real_time / items.
+ * 1. Check and calibrate, untimed as far as the results go: each benchmark prepares, runs one
+ *    pass and takes its checksum, which must equal the floor's at the same (scenario, N); a
+ *    wrong checksum or a failed status makes it an error row (SkipWithError, with the expected
+ *    and actual checksum or the status), never a time. A few more passes (or, for a scenario
+ *    whose pass consumes its set-up, a small batch of fresh worlds) estimate a pass's time.
+ * 2. Plan: each repetition runs enough passes to time at least the min time (at least one);
+ *    repetitions by size and cost (bench_flags.c). Google Benchmark gets exactly these
+ *    iteration and repetition counts, so it calls a body once per repetition.
+ * 3. Time, through Google Benchmark, repetitions randomly interleaved. A scenario whose pass
+ *    consumes its set-up (platformer) uses manual time over batches of freshly prepared
+ *    worlds (runner.h: ecsb_fresh_batch), two clock reads per batch; the others prepare once
+ *    per repetition and time its passes as one batch.
+ * Every successful row carries the counters items_per_pass and n (time per item = real_time /
+ * items_per_pass) and bytes and entities: the storage and live entities right after set-up.
+ * The exit status is 1 when any row failed (after the results are written), 0 otherwise.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/gbench.h"
 #include "harness/runner.h"
 
-/* Defaults, chosen so the full suite takes under 5 minutes on a 2-core VM, QUICK under 1. */
-#define DEFAULT_REPETITIONS "5"
-#define DEFAULT_MIN_TIME "0.1"
-#define QUICK_MIN_TIME "0.02"
-#define MAX_EXTRA_CONTEXT 16u
-
-static const uint64_t default_sizes[] = {256,    1024,   4000,    4096,   16384,
-                                         65536,  262144, 1048576, 4194304};
-static const uint64_t quick_sizes[] = {256, 4000, 16384};
-
-/* The floor's outcome at one (scenario, N): the reference every strategy must reproduce. */
-typedef struct floor_ref {
-    bool done;
-    ecsb_run_result result;
-} floor_ref;
+/* Most iterations one repetition runs (Google Benchmark's own ceiling). */
+#define MAX_ITERATIONS 1000000000ull
+/* Calibration of repeated passes: passes in chunks until a chunk takes this long. */
+#define CALIBRATION_SECONDS 0.001
+/* Calibration of fresh passes: a pass this long is estimated from two worlds; shorter ones
+ * from batches until CALIBRATION_SECONDS are timed, at most this many. */
+#define LONG_PASS_SECONDS 0.01
+#define MAX_CALIBRATION_BATCHES 64
+/* Calibration of repeated passes: a first pass of this many min times is its own estimate. */
+#define ENOUGH_FACTOR 4
 
 typedef struct bench_case {
     ecsb_scenario_id scenario;
-    const char *strategy;
+    const char *strategy; /* "floor", "limit" or a registered name */
     const ecsb_scenario_impl *impl;
     uint64_t n;
-    floor_ref *ref;
-    bool checked;
-    char error[384]; /* empty while the case is good */
+    char name[128];
+    /* the plan */
+    int repetitions;
+    uint64_t iterations;   /* passes per repetition */
+    uint64_t batch;        /* passes between two clock reads (fresh worlds); else iterations */
+    double pass_seconds;   /* estimated, warm */
+    double prepare_seconds; /* estimated, one prepare */
+    char error[384];       /* empty while the case is good */
 } bench_case;
 
-/* ---- checking and timing ----------------------------------------------------------------- */
+/* ---- phase 1: check and calibrate ------------------------------------------------------ */
 
-static void check_case(bench_case *c)
+typedef struct probe_result {
+    ecsb_status status;
+    const char *step;
+    uint64_t checksum;
+    double pass_seconds, prepare_seconds;
+} probe_result;
+
+static ecsb_status probe_fail(probe_result *r, ecsb_status status, const char *step)
+{
+    r->status = status;
+    r->step = step;
+    return status;
+}
+
+/*
+ * One fresh world: its pass and checksum. Then batches sized by the estimate so far, until
+ * they have timed CALIBRATION_SECONDS (at least two; one when passes are long): a pass's time
+ * is the least estimate (preemption only ever adds time; the first, cold pass is slower).
+ */
+static ecsb_status probe_fresh(const ecsb_scenario_impl *impl, uint64_t n, probe_result *r)
+{
+    void **states = calloc(ECSB_BATCH_WORLDS, sizeof *states);
+    if (!states)
+        return probe_fail(r, ECSB_ERR_NOMEM, "prepare");
+    ecsb_status st = ECSB_OK;
+    uint64_t batch = 1;
+    double timed = 0;
+    for (int round = 0; st == ECSB_OK; round++) {
+        double t0 = ecsb_now(), seconds;
+        if ((st = ecsb_prepare_many(impl, n, states, batch)) != ECSB_OK) {
+            free(states);
+            return probe_fail(r, st, "prepare");
+        }
+        double prepare = (ecsb_now() - t0) / (double)batch;
+        st = ecsb_pass_many(impl, states, batch, &seconds);
+        double pass = seconds / (double)batch;
+        if (round == 0) {
+            r->checksum = impl->checksum(states[0]);
+            r->prepare_seconds = prepare;
+            r->pass_seconds = pass;
+        }
+        r->prepare_seconds = prepare < r->prepare_seconds ? prepare : r->prepare_seconds;
+        r->pass_seconds = pass < r->pass_seconds ? pass : r->pass_seconds;
+        ecsb_release_many(impl, states, batch);
+        timed += round ? seconds : 0;
+        if ((round >= 1 && pass >= LONG_PASS_SECONDS) ||
+            (round >= 2 && timed >= CALIBRATION_SECONDS) || round == MAX_CALIBRATION_BATCHES)
+            break;
+        batch = ecsb_fresh_batch(n, r->pass_seconds);
+    }
+    free(states);
+    return st == ECSB_OK ? ECSB_OK : probe_fail(r, st, "pass");
+}
+
+/*
+ * One pass and its checksum, then passes in chunks doubling until one takes
+ * CALIBRATION_SECONDS, and one more chunk of that size: a pass's time is the least estimate.
+ * A first pass of `enough` seconds or more is its own estimate (a repetition runs one pass
+ * then anyway, and two more would cost seconds).
+ */
+static ecsb_status probe_repeated(const ecsb_scenario_impl *impl, uint64_t n, double enough,
+                                  probe_result *r)
+{
+    void *state = NULL;
+    double t0 = ecsb_now();
+    ecsb_status st = impl->prepare(&state, n);
+    if (st != ECSB_OK)
+        return probe_fail(r, st, "prepare");
+    r->prepare_seconds = ecsb_now() - t0;
+    t0 = ecsb_now();
+    if ((st = impl->pass(state)) != ECSB_OK) {
+        impl->release(state);
+        return probe_fail(r, st, "pass");
+    }
+    r->pass_seconds = ecsb_now() - t0;
+    r->checksum = impl->checksum(state);
+    bool long_enough = false;
+    for (uint64_t chunk = 1; st == ECSB_OK && r->pass_seconds < enough; chunk *= long_enough ? 1 : 2) {
+        t0 = ecsb_now();
+        for (uint64_t i = 0; i < chunk && st == ECSB_OK; i++)
+            st = impl->pass(state);
+        double seconds = ecsb_now() - t0;
+        if (seconds / (double)chunk < r->pass_seconds)
+            r->pass_seconds = seconds / (double)chunk;
+        if (long_enough)
+            break;
+        long_enough = seconds >= CALIBRATION_SECONDS;
+    }
+    impl->release(state);
+    return st == ECSB_OK ? ECSB_OK : probe_fail(r, st, "pass");
+}
+
+/* Check run and calibration of impl at (s, n); `enough`: see probe_repeated. */
+static ecsb_status probe(const ecsb_scenario_impl *impl, ecsb_scenario_id s, uint64_t n,
+                         double enough, probe_result *r)
+{
+    *r = (probe_result){.status = ECSB_OK, .step = ""};
+    return ecsb_scenarios[s].consumes_setup ? probe_fresh(impl, n, r)
+                                            : probe_repeated(impl, n, enough, r);
+}
+
+/* Wall seconds one repetition of c takes, estimated from its plan. */
+static double repetition_seconds(const bench_case *c)
+{
+    if (c->error[0])
+        return 0;
+    double prepares = ecsb_scenarios[c->scenario].consumes_setup ? (double)c->iterations : 1;
+    return (double)c->iterations * c->pass_seconds + prepares * c->prepare_seconds;
+}
+
+static void plan_case(bench_case *c, const probe_result *r, const ecsb_bench_settings *s)
+{
+    c->pass_seconds = r->pass_seconds > 1e-9 ? r->pass_seconds : 1e-9;
+    c->prepare_seconds = r->prepare_seconds;
+    double want = ceil(ecsb_bench_min_time(s) / c->pass_seconds);
+    c->iterations = want < 1 ? 1 : want > (double)MAX_ITERATIONS ? MAX_ITERATIONS : (uint64_t)want;
+    c->batch = c->iterations;
+    if (ecsb_scenarios[c->scenario].consumes_setup) {
+        c->batch = ecsb_fresh_batch(c->n, c->pass_seconds);
+        if (c->batch > c->iterations)
+            c->batch = c->iterations;
+        c->iterations = (c->iterations + c->batch - 1) / c->batch * c->batch;
+    }
+    c->repetitions = ecsb_bench_repetitions(s, c->n, repetition_seconds(c));
+}
+
+/* Check case c against the floor's result at its (scenario, N) and plan it. */
+static void check_case(bench_case *c, const probe_result *floor_ref,
+                       const ecsb_bench_settings *s, double enough)
 {
     const char *scenario = ecsb_scenarios[c->scenario].name;
-    c->checked = true;
-    if (!c->ref->done) {
-        ecsb_run_scenario(&ecsb_floor[c->scenario], c->scenario, c->n, 1, &c->ref->result);
-        c->ref->done = true;
-    }
-    const ecsb_run_result *ref = &c->ref->result;
-    if (ref->status != ECSB_OK) {
+    c->repetitions = ecsb_bench_repetitions(s, c->n, 0);
+    c->iterations = c->batch = 1;
+    if (floor_ref->status != ECSB_OK) {
         snprintf(c->error, sizeof c->error,
                  "%s at N=%" PRIu64 ": no reference checksum: the floor's %s failed: %s",
-                 scenario, c->n, ref->step, ecsb_status_str(ref->status));
+                 scenario, c->n, floor_ref->step, ecsb_status_str(floor_ref->status));
         return;
     }
-    if (c->impl == &ecsb_floor[c->scenario])
-        return;
-    ecsb_run_result r;
-    if (ecsb_run_scenario(c->impl, c->scenario, c->n, 1, &r) != ECSB_OK) {
+    probe_result r = *floor_ref;
+    if (c->impl != &ecsb_floor[c->scenario] &&
+        probe(c->impl, c->scenario, c->n, enough, &r) != ECSB_OK) {
         snprintf(c->error, sizeof c->error, "%s on %s at N=%" PRIu64 ": %s failed: %s",
                  scenario, c->strategy, c->n, r.step, ecsb_status_str(r.status));
         return;
     }
-    if (r.checksum != ref->checksum)
+    if (r.checksum != floor_ref->checksum) {
         snprintf(c->error, sizeof c->error,
                  "%s on %s at N=%" PRIu64 ": wrong checksum: expected %016" PRIx64
                  " (floor), got %016" PRIx64,
-                 scenario, c->strategy, c->n, ref->checksum, r.checksum);
+                 scenario, c->strategy, c->n, floor_ref->checksum, r.checksum);
+        return;
+    }
+    plan_case(c, &r, s);
+}
+
+/* ---- the cases --------------------------------------------------------------------------- */
+
+typedef struct suite {
+    bench_case *cases;
+    size_t count;
+} suite;
+
+static bool add_case(suite *su, size_t cap, ecsb_scenario_id sc, const char *strategy,
+                     const ecsb_scenario_impl *impl, uint64_t n, const ecsb_bench_settings *s)
+{
+    bench_case c = {.scenario = sc, .strategy = strategy, .impl = impl, .n = n};
+    snprintf(c.name, sizeof c.name, "%s/%s/%" PRIu64, ecsb_scenarios[sc].name, strategy, n);
+    if (!ecsb_bench_selected(s, c.name))
+        return true;
+    if (su->count == cap)
+        return false;
+    su->cases[su->count++] = c;
+    return true;
+}
+
+/* Every selected case, in order: scenario, size, then floor, limit, strategies. */
+static bool build_suite(const ecsb_bench_settings *s, suite *su)
+{
+    size_t cap = (size_t)ECSB_SCENARIO_COUNT * ECSB_MAX_SIZES * (2 + ecsb_strategy_count);
+    su->cases = calloc(cap, sizeof *su->cases);
+    su->count = 0;
+    if (!su->cases)
+        return false;
+    for (int sc = 0; sc < ECSB_SCENARIO_COUNT; sc++) {
+        if (!s->scenario_on[sc])
+            continue;
+        uint64_t sizes[ECSB_MAX_SIZES];
+        size_t size_count = ecsb_bench_sizes(s, (ecsb_scenario_id)sc, sizes);
+        for (size_t z = 0; z < size_count; z++) {
+            ecsb_scenario_id id = (ecsb_scenario_id)sc;
+            bool ok = add_case(su, cap, id, ECSB_FLOOR_NAME, &ecsb_floor[sc], sizes[z], s);
+            if (ecsb_has_limit(id))
+                ok = ok && add_case(su, cap, id, ECSB_LIMIT_NAME, &ecsb_limit[sc], sizes[z], s);
+            for (size_t i = 0; i < ecsb_strategy_count; i++) {
+                const ecsb_strategy *st = ecsb_strategies[i];
+                if (!s->strategy_on[i])
+                    continue;
+                if (st->largest_n[sc] && sizes[z] > st->largest_n[sc]) {
+                    /* Left out, and said so: the cell shows "not run" in tables and plots. */
+                    fprintf(stderr,
+                            "ecsbench: not running %s/%s/%" PRIu64 ": above its largest N %" PRIu64
+                            " (%s)\n",
+                            ecsb_scenarios[sc].name, st->name, sizes[z], st->largest_n[sc],
+                            st->why_capped[sc]);
+                    continue;
+                }
+                ok = ok && add_case(su, cap, id, st->name, &st->scenarios[sc], sizes[z], s);
+            }
+            if (!ok)
+                return false;
+        }
+    }
+    return true;
+}
+
+/* Phase 1 over the suite: the floor's reference once per (scenario, N), then each case. */
+static void check_suite(suite *su, const ecsb_bench_settings *s, bool show)
+{
+    double t0 = ecsb_now(), enough = ENOUGH_FACTOR * ecsb_bench_min_time(s);
+    size_t last_decile = 0;
+    probe_result ref = {0};
+    for (size_t i = 0; i < su->count; i++) {
+        bench_case *c = &su->cases[i];
+        if (i == 0 || c->scenario != su->cases[i - 1].scenario || c->n != su->cases[i - 1].n)
+            probe(&ecsb_floor[c->scenario], c->scenario, c->n, enough, &ref);
+        check_case(c, &ref, s, enough);
+        size_t decile = 10 * (i + 1) / su->count;
+        if (show && decile > last_decile && ecsb_now() - t0 > 1) {
+            last_decile = decile;
+            fprintf(stderr, "ecsbench: checked %zu/%zu benchmarks (%.1f s)\n", i + 1, su->count,
+                    ecsb_now() - t0);
+        }
+    }
+}
+
+static void print_plan(const suite *su)
+{
+    double total = 0;
+    printf("# benchmark repetitions passes_per_repetition batch pass_seconds clock_share "
+           "seconds\n");
+    for (size_t i = 0; i < su->count; i++) {
+        const bench_case *c = &su->cases[i];
+        if (c->error[0]) {
+            printf("%s error: %s\n", c->name, c->error);
+            continue;
+        }
+        double seconds = repetition_seconds(c) * c->repetitions;
+        double share = ecsb_clock_pair_seconds() / ((double)c->batch * c->pass_seconds);
+        total += seconds;
+        printf("%s %d %" PRIu64 " %" PRIu64 " %.3g %.2g %.3g\n", c->name, c->repetitions,
+               c->iterations, c->batch, c->pass_seconds, share, seconds);
+    }
+    printf("# total %.1f seconds (estimated; clock pair %.3g s)\n", total,
+           ecsb_clock_pair_seconds());
+}
+
+/* ---- phase 3: timing --------------------------------------------------------------------- */
+
+typedef struct progress {
+    bool on, live; /* live: one line redrawn in place (stderr a terminal, stdout not) */
+    double t0;
+    size_t done, total, last_decile;
+} progress;
+
+static progress prog;
+
+static void show_progress(const char *name)
+{
+    prog.done++;
+    if (!prog.on || prog.total == 0)
+        return;
+    size_t done = prog.done < prog.total ? prog.done : prog.total;
+    double elapsed = ecsb_now() - prog.t0;
+    char el[32], left[32];
+    ecsb_format_duration(el, sizeof el, elapsed);
+    ecsb_format_duration(left, sizeof left, elapsed * (double)(prog.total - done) / (double)done);
+    int percent = (int)(100 * done / prog.total);
+    if (prog.live) {
+        fprintf(stderr, "\r\033[K[%zu/%zu %3d%%] %s elapsed, ~%s left  %s", done, prog.total,
+                percent, el, left, name);
+    } else {
+        size_t decile = 10 * done / prog.total;
+        if (decile <= prog.last_decile)
+            return;
+        prog.last_decile = decile;
+        fprintf(stderr, "progress: %zu/%zu repetitions (%d%%), %s elapsed, ~%s left\n", done,
+                prog.total, percent, el, left);
+    }
+    fflush(stderr);
 }
 
 static void fail_timing(ecsb_gb_state *st, bench_case *c, const char *step, ecsb_status status)
@@ -90,52 +357,56 @@ static void fail_timing(ecsb_gb_state *st, bench_case *c, const char *step, ecsb
     ecsb_gb_skip_with_error(st, c->error);
 }
 
-/* Untimed set-up of one case; NULL (and the benchmark marked failed) when it fails. */
-static void *prepare_or_fail(ecsb_gb_state *st, bench_case *c)
-{
-    void *state = NULL;
-    ecsb_status status = c->impl->prepare(&state, c->n);
-    if (status != ECSB_OK) {
-        fail_timing(st, c, "prepare", status);
-        return NULL;
-    }
-    return state;
-}
-
-/* Manual time: prepare untimed, time one pass, release untimed; per iteration. */
-static void time_fresh_passes(ecsb_gb_state *st, bench_case *c)
+/* Manual time over batches of fresh worlds: prepare a batch untimed, time its passes. */
+static void time_fresh_passes(ecsb_gb_state *st, bench_case *c, uint64_t *bytes,
+                              uint64_t *entities)
 {
     const ecsb_scenario_impl *impl = c->impl;
-    const uint64_t batch = ecsb_gb_iterations(st);
-    while (ecsb_gb_keep_running_batch(st, batch)) {
-        for (uint64_t i = 0; i < batch; i++) {
-            void *state = prepare_or_fail(st, c);
-            if (!state)
+    const uint64_t iterations = ecsb_gb_iterations(st);
+    void **states = calloc(c->batch, sizeof *states);
+    if (!states) {
+        fail_timing(st, c, "prepare", ECSB_ERR_NOMEM);
+        return;
+    }
+    while (ecsb_gb_keep_running_batch(st, iterations)) {
+        for (uint64_t done = 0; done < iterations;) {
+            uint64_t b = iterations - done < c->batch ? iterations - done : c->batch;
+            ecsb_status status = ecsb_prepare_many(impl, c->n, states, b);
+            if (status != ECSB_OK) {
+                fail_timing(st, c, "prepare", status);
                 break;
-            double t0 = ecsb_now();
-            ecsb_status status = impl->pass(state);
-            double t1 = ecsb_now();
-            impl->release(state);
+            }
+            if (done == 0)
+                impl->memory(states[0], bytes, entities);
+            double seconds;
+            status = ecsb_pass_many(impl, states, b, &seconds);
+            ecsb_release_many(impl, states, b);
             if (status != ECSB_OK) {
                 fail_timing(st, c, "pass", status);
                 break;
             }
-            ecsb_gb_set_iteration_time(st, t1 - t0);
+            ecsb_gb_add_manual_time(st, seconds);
+            done += b;
         }
     }
+    free(states);
 }
 
-/* Automatic time: prepare once, time batches of passes on the same state. */
-static void time_repeated_passes(ecsb_gb_state *st, bench_case *c)
+/* Automatic time: prepare once per repetition, time its passes as one batch. */
+static void time_repeated_passes(ecsb_gb_state *st, bench_case *c, uint64_t *bytes,
+                                 uint64_t *entities)
 {
     const ecsb_scenario_impl *impl = c->impl;
-    void *state = prepare_or_fail(st, c);
-    if (!state)
+    void *state = NULL;
+    ecsb_status status = impl->prepare(&state, c->n);
+    if (status != ECSB_OK) {
+        fail_timing(st, c, "prepare", status);
         return;
-    ecsb_status status;
-    const uint64_t batch = ecsb_gb_iterations(st);
-    while (ecsb_gb_keep_running_batch(st, batch)) {
-        for (uint64_t i = 0; i < batch; i++) {
+    }
+    impl->memory(state, bytes, entities);
+    const uint64_t iterations = ecsb_gb_iterations(st);
+    while (ecsb_gb_keep_running_batch(st, iterations)) {
+        for (uint64_t i = 0; i < iterations; i++) {
             if ((status = impl->pass(state)) != ECSB_OK) {
                 fail_timing(st, c, "pass", status);
                 break;
@@ -148,413 +419,182 @@ static void time_repeated_passes(ecsb_gb_state *st, bench_case *c)
 static void bench_body(ecsb_gb_state *st, void *ctx)
 {
     bench_case *c = ctx;
-    if (!c->checked)
-        check_case(c);
     if (c->error[0]) {
         ecsb_gb_skip_with_error(st, c->error);
+        show_progress(c->name);
         return;
     }
     const ecsb_scenario_info *info = &ecsb_scenarios[c->scenario];
+    uint64_t bytes = 0, entities = 0;
     if (info->consumes_setup)
-        time_fresh_passes(st, c);
+        time_fresh_passes(st, c, &bytes, &entities);
     else
-        time_repeated_passes(st, c);
-    if (ecsb_gb_error_occurred(st))
-        return;
-    ecsb_gb_counter(st, "items_per_pass", (double)info->items_per_pass(c->n));
-    ecsb_gb_counter(st, "n", (double)c->n);
-    ecsb_gb_label(st, info->item);
+        time_repeated_passes(st, c, &bytes, &entities);
+    if (!ecsb_gb_error_occurred(st)) {
+        ecsb_gb_counter(st, "items_per_pass", (double)info->items_per_pass(c->n));
+        ecsb_gb_counter(st, "n", (double)c->n);
+        ecsb_gb_counter(st, "bytes", (double)bytes);
+        ecsb_gb_counter(st, "entities", (double)entities);
+        ecsb_gb_label(st, info->item);
+    }
+    show_progress(c->name);
 }
 
-/* ---- progress ---------------------------------------------------------------------------- */
+/* ---- the command ------------------------------------------------------------------------- */
 
-typedef struct progress {
-    double t0;
-    bool live; /* one line redrawn in place (stderr is a terminal, stdout is not) */
-    size_t last_decile;
-} progress;
-
-static void format_duration(char *buf, size_t size, double seconds)
+/* Every size the suite runs, ascending, comma-separated. */
+static void sizes_string(const suite *su, char *buf, size_t size)
 {
-    unsigned long s = seconds > 0 ? (unsigned long)(seconds + 0.5) : 0;
-    if (s >= 3600)
-        snprintf(buf, size, "%lu:%02lu:%02lu", s / 3600, s / 60 % 60, s % 60);
+    uint64_t seen[ECSB_SCENARIO_COUNT * ECSB_MAX_SIZES];
+    size_t count = 0;
+    for (size_t i = 0; i < su->count; i++) {
+        size_t j = 0;
+        while (j < count && seen[j] != su->cases[i].n)
+            j++;
+        if (j == count)
+            seen[count++] = su->cases[i].n;
+    }
+    buf[0] = '\0';
+    for (size_t k = 0; k < count; k++) { /* selection sort: a few dozen sizes at most */
+        size_t min = k;
+        for (size_t j = k + 1; j < count; j++)
+            if (seen[j] < seen[min])
+                min = j;
+        uint64_t t = seen[k];
+        seen[k] = seen[min];
+        seen[min] = t;
+        size_t used = strlen(buf);
+        snprintf(buf + used, size - used, "%s%" PRIu64, k ? "," : "", seen[k]);
+    }
+}
+
+static bool register_suite(suite *su)
+{
+    for (size_t i = 0; i < su->count; i++) {
+        bench_case *c = &su->cases[i];
+        bool manual = ecsb_scenarios[c->scenario].consumes_setup;
+        if (!ecsb_gb_register(c->name, bench_body, c, manual ? ECSB_GB_MANUAL_TIME : ECSB_GB_AUTO_TIME,
+                              c->iterations, c->repetitions))
+            return false;
+        prog.total += (size_t)c->repetitions;
+    }
+    return true;
+}
+
+static void record_provenance(const ecsb_bench_settings *s, const suite *su, int argc,
+                              char **argv, char *run_id, size_t run_id_size)
+{
+    if (s->run_id)
+        snprintf(run_id, run_id_size, "%s", s->run_id);
     else
-        snprintf(buf, size, "%lu:%02lu", s / 60, s % 60);
+        ecsb_default_run_id(run_id, run_id_size);
+    char sizes[1024], reps[64];
+    sizes_string(su, sizes, sizeof sizes);
+    if (s->repetitions || s->quick)
+        snprintf(reps, sizeof reps, "%d", ecsb_bench_repetitions(s, 1, 0));
+    else
+        snprintf(reps, sizeof reps, "%d (%d from N = 1048576 and for repetitions of 0.25 s or more)",
+                 ecsb_bench_repetitions(s, 1, 0), ecsb_bench_repetitions(s, 1048576, 0));
+    ecsb_provenance_record(&(ecsb_provenance){.run_id = run_id,
+                                              .settings = s,
+                                              .sizes = sizes,
+                                              .repetitions = reps,
+                                              .argc = argc,
+                                              .argv = argv});
+    for (size_t i = 0; i < s->context_count; i++)
+        ecsb_gb_add_context(s->context_key[i], s->context_value[i]);
 }
 
-static void show_progress(void *ctx, size_t done, size_t total, const char *name)
+/* After the run: each failed row on stderr; the exit status. */
+static int report_failures(const suite *su, bool show, double t0)
 {
-    progress *p = ctx;
-    if (total == 0)
-        return;
-    if (done > total)
-        done = total;
-    double elapsed = ecsb_now() - p->t0;
-    char el[32], left[32];
-    format_duration(el, sizeof el, elapsed);
-    format_duration(left, sizeof left, done ? elapsed * (double)(total - done) / (double)done : 0);
-    int percent = (int)(100 * done / total);
-    if (p->live) {
-        fprintf(stderr, "\r\033[K[%zu/%zu %3d%%] %s elapsed, ~%s left  %s", done, total, percent,
-                el, left, name);
-    } else {
-        size_t decile = 10 * done / total;
-        if (decile <= p->last_decile)
-            return;
-        p->last_decile = decile;
-        fprintf(stderr, "progress: %zu/%zu repetitions (%d%%), %s elapsed, ~%s left\n", done,
-                total, percent, el, left);
-    }
-    fflush(stderr);
-}
-
-/* ---- flags ------------------------------------------------------------------------------- */
-
-void ecsb_bench_usage(FILE *out)
-{
-    fprintf(out,
-            "Suite flags (ecsbench's own; every --benchmark_* flag below works too, and a\n"
-            "later flag overrides an earlier one and the defaults):\n"
-            "  --ecsb_sizes=N,N,...     sizes to run, each 1..%u, at most %u (default:\n"
-            "                           256,1024,4000,4096,16384,65536,262144,1048576,\n"
-            "                           4194304)\n"
-            "  --ecsb_quick             sizes 256,4000,16384, --benchmark_min_time="
-            QUICK_MIN_TIME "\n"
-            "                           (unless --ecsb_sizes / --benchmark_min_time say\n"
-            "                           otherwise)\n"
-            "  --ecsb_run_id=ID         run id for the JSON context ([A-Za-z0-9._-], default:\n"
-            "                           UTC time + host, e.g. 20261121T214500Z-vm)\n"
-            "  --ecsb_context=KEY=VALUE extra JSON context entry; KEY gets the ecsb_ prefix\n"
-            "  --ecsb_progress=auto|off progress on stderr (auto: a live line on a terminal\n"
-            "                           when stdout is redirected, else a line per 10%%)\n"
-            "Defaults given to Google Benchmark (before your flags, so yours win):\n"
-            "  --benchmark_repetitions=" DEFAULT_REPETITIONS
-            " --benchmark_enable_random_interleaving=true\n"
-            "  --benchmark_min_time=" DEFAULT_MIN_TIME " (" QUICK_MIN_TIME " with --ecsb_quick)\n"
-            "Benchmarks are named scenario/strategy/N. Manual-timing ones (scenarios whose\n"
-            "pass consumes its set-up: platformer) are matched by --benchmark_filter as\n"
-            "scenario/strategy/N/manual_time, but reported without the suffix.\n"
-            "Each run reports real_time per pass and the counters items_per_pass and n\n"
-            "(time per item = real_time / items_per_pass). A strategy whose checksum differs\n"
-            "from the floor's, or whose prepare or pass fails, is an error row, never a time.\n",
-            ECSB_MAX_N, ECSB_MAX_SIZES);
-}
-
-typedef struct settings {
-    uint64_t sizes[ECSB_MAX_SIZES];
-    size_t size_count;
-    bool sizes_given, quick, progress;
-    const char *run_id;
-    char context_key[MAX_EXTRA_CONTEXT][64];
-    const char *context_value[MAX_EXTRA_CONTEXT];
-    size_t context_count;
-} settings;
-
-static int usage_error(const char *fmt, const char *arg, const char *hint)
-{
-    fprintf(stderr, "ecsbench: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n%s%s(see: ecsbench --help)\n", hint ? hint : "", hint ? "\n" : "");
-    return 2;
-}
-
-static int compare_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
-static bool parse_sizes(const char *list, settings *s)
-{
-    char buf[1024];
-    if (strlen(list) >= sizeof buf)
-        return false;
-    strcpy(buf, list);
-    s->size_count = 0;
-    char *p = buf;
-    for (;;) {
-        char *comma = strchr(p, ',');
-        if (comma)
-            *comma = '\0';
-        uint64_t n;
-        if (!ecsb_parse_count(p, ECSB_MAX_N, &n) || s->size_count == ECSB_MAX_SIZES)
-            return false;
-        s->sizes[s->size_count++] = n;
-        if (!comma)
-            break;
-        p = comma + 1;
-    }
-    qsort(s->sizes, s->size_count, sizeof s->sizes[0], compare_u64);
-    size_t kept = 0;
-    for (size_t i = 0; i < s->size_count; i++)
-        if (kept == 0 || s->sizes[kept - 1] != s->sizes[i])
-            s->sizes[kept++] = s->sizes[i];
-    s->size_count = kept;
-    return true;
-}
-
-static bool valid_run_id(const char *id)
-{
-    size_t len = strlen(id);
-    if (len == 0 || len > 100 || id[0] == '.' || id[0] == '-')
-        return false;
-    for (const char *p = id; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-              *p == '.' || *p == '_' || *p == '-'))
-            return false;
-    return true;
-}
-
-static bool add_context(const char *kv, settings *s)
-{
-    const char *eq = strchr(kv, '=');
-    if (!eq || eq == kv || eq - kv > 50 || s->context_count == MAX_EXTRA_CONTEXT)
-        return false;
-    size_t klen = (size_t)(eq - kv);
-    for (size_t i = 0; i < klen; i++)
-        if (!((kv[i] >= 'a' && kv[i] <= 'z') || (kv[i] >= '0' && kv[i] <= '9') || kv[i] == '_'))
-            return false;
-    bool prefixed = klen > 5 && strncmp(kv, "ecsb_", 5) == 0;
-    snprintf(s->context_key[s->context_count], sizeof s->context_key[0], "%s%.*s",
-             prefixed ? "" : "ecsb_", (int)klen, kv);
-    s->context_value[s->context_count++] = eq + 1;
-    return true;
-}
-
-/* Parse one --ecsb_* argument into s; returns 0, or 2 after printing what was wrong. */
-static int parse_ecsb_flag(const char *arg, settings *s)
-{
-    const char *v;
-    if (strcmp(arg, "--ecsb_quick") == 0 || strcmp(arg, "--ecsb_quick=true") == 0) {
-        s->quick = true;
-    } else if (strcmp(arg, "--ecsb_quick=false") == 0) {
-        s->quick = false;
-    } else if (strncmp(arg, "--ecsb_sizes=", 13) == 0) {
-        if (!parse_sizes(arg + 13, s))
-            return usage_error("bad %s", arg,
-                               "--ecsb_sizes takes a comma-separated list of decimal sizes, "
-                               "each 1..16777216, at most 32 of them, e.g. --ecsb_sizes=256,4000");
-        s->sizes_given = true;
-    } else if (strncmp(arg, "--ecsb_run_id=", 14) == 0) {
-        v = arg + 14;
-        if (!valid_run_id(v))
-            return usage_error("bad %s", arg,
-                               "a run id is 1..100 characters of A-Z a-z 0-9 . _ -, "
-                               "not starting with . or -");
-        s->run_id = v;
-    } else if (strncmp(arg, "--ecsb_context=", 15) == 0) {
-        if (!add_context(arg + 15, s))
-            return usage_error("bad %s", arg,
-                               "--ecsb_context takes KEY=VALUE, KEY 1..50 characters of "
-                               "a-z 0-9 _ (at most 16 of them)");
-    } else if (strncmp(arg, "--ecsb_progress=", 16) == 0) {
-        v = arg + 16;
-        if (strcmp(v, "auto") == 0)
-            s->progress = true;
-        else if (strcmp(v, "off") == 0)
-            s->progress = false;
-        else
-            return usage_error("bad %s", arg, "--ecsb_progress is auto or off");
-    } else {
-        return usage_error("unknown flag %s", arg,
-                           "ecsbench's own flags are --ecsb_sizes=, --ecsb_quick, "
-                           "--ecsb_run_id=, --ecsb_context=, --ecsb_progress=");
-    }
-    return 0;
-}
-
-/*
- * Google Benchmark 1.7.1 answers a bad value of these flags by printing its usage and exiting
- * 0 (formats) or silently (time unit): check them first, so bad input exits 2 with a message.
- */
-static int check_gb_choice_flags(int argc, char **argv)
-{
-    static const struct {
-        const char *flag;
-        const char *choices[5];
-    } flags[] = {
-        {"--benchmark_format=", {"console", "json", "csv"}},
-        {"--benchmark_out_format=", {"console", "json", "csv"}},
-        {"--benchmark_time_unit=", {"ns", "us", "ms", "s"}},
-    };
-    for (int i = 1; i < argc; i++) {
-        for (size_t f = 0; f < sizeof flags / sizeof flags[0]; f++) {
-            size_t len = strlen(flags[f].flag);
-            if (strncmp(argv[i], flags[f].flag, len) != 0)
-                continue;
-            bool ok = false;
-            char valid[64] = "";
-            for (const char *const *c = flags[f].choices; *c; c++) {
-                ok = ok || strcmp(argv[i] + len, *c) == 0;
-                snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s",
-                         c == flags[f].choices ? "valid values: " : ", ", *c);
-            }
-            if (!ok)
-                return usage_error("bad %s", argv[i], valid);
+    size_t failed = 0;
+    for (size_t i = 0; i < su->count; i++)
+        if (su->cases[i].error[0]) {
+            failed++;
+            fprintf(stderr, "ecsbench: error: %s\n", su->cases[i].error);
         }
-    }
-    return 0;
+    if (show)
+        fprintf(stderr, "ecsbench: done in %.1f s%s\n", ecsb_now() - t0,
+                failed ? "; the benchmarks above are error rows, not times" : "");
+    if (failed)
+        fprintf(stderr, "ecsbench: %zu of %zu benchmarks failed (exit status 1)\n", failed,
+                su->count);
+    return failed ? 1 : 0;
 }
 
-/* ---- the suite --------------------------------------------------------------------------- */
-
-static bool register_all(const settings *s, bench_case **cases_out, floor_ref **refs_out)
+static int run_suite(ecsb_bench_settings *s, suite *su, int argc, char **argv)
 {
-    const size_t impls = 1 + ecsb_strategy_count;
-    const size_t count = (size_t)ECSB_SCENARIO_COUNT * impls * s->size_count;
-    bench_case *cases = calloc(count, sizeof *cases);
-    floor_ref *refs = calloc((size_t)ECSB_SCENARIO_COUNT * s->size_count, sizeof *refs);
-    if (!cases || !refs) {
-        free(cases);
-        free(refs);
-        return false;
+    if (su->count == 0) {
+        fprintf(stderr,
+                "ecsbench: the selection names no benchmark (--benchmark_filter=%s)\n"
+                "names are scenario/strategy/N; list them with --benchmark_list_tests\n",
+                s->filter ? s->filter : "");
+        return 2;
     }
-    size_t k = 0;
-    for (int sc = 0; sc < ECSB_SCENARIO_COUNT; sc++) {
-        const ecsb_scenario_info *info = &ecsb_scenarios[sc];
-        for (size_t im = 0; im < impls; im++) {
-            for (size_t z = 0; z < s->size_count; z++) {
-                bench_case *c = &cases[k++];
-                c->scenario = (ecsb_scenario_id)sc;
-                c->strategy = im == 0 ? ECSB_FLOOR_NAME : ecsb_strategies[im - 1]->name;
-                c->impl = im == 0 ? &ecsb_floor[sc] : &ecsb_strategies[im - 1]->scenarios[sc];
-                c->n = s->sizes[z];
-                c->ref = &refs[(size_t)sc * s->size_count + z];
-                char name[256];
-                snprintf(name, sizeof name, "%s/%s/%" PRIu64, info->name, c->strategy, c->n);
-                if (!ecsb_gb_register(name, bench_body, c,
-                                      info->consumes_setup ? ECSB_GB_MANUAL_TIME
-                                                           : ECSB_GB_AUTO_TIME))
-                    return false;
-            }
+    if (s->list_tests) {
+        for (size_t i = 0; i < su->count; i++)
+            printf("%s\n", su->cases[i].name);
+        return 0;
+    }
+    if (s->out_path) {
+        FILE *f = fopen(s->out_path, "w");
+        if (!f) {
+            fprintf(stderr, "ecsbench: cannot write --benchmark_out=%s\n", s->out_path);
+            return 2;
         }
+        fclose(f);
     }
-    *cases_out = cases;
-    *refs_out = refs;
-    return true;
+    double t0 = ecsb_now();
+    prog = (progress){.on = s->progress,
+                      .live = isatty(STDERR_FILENO) && !isatty(STDOUT_FILENO)};
+    check_suite(su, s, s->progress);
+    if (s->plan_only) {
+        print_plan(su);
+        return 0;
+    }
+    if (!register_suite(su)) {
+        fprintf(stderr, "ecsbench: out of memory registering benchmarks\n");
+        return 1;
+    }
+    char run_id[128];
+    record_provenance(s, su, argc, argv, run_id, sizeof run_id);
+    double estimate = 0;
+    for (size_t i = 0; i < su->count; i++)
+        estimate += repetition_seconds(&su->cases[i]) * su->cases[i].repetitions;
+    if (s->progress) {
+        char checked[32], left[32];
+        ecsb_format_duration(checked, sizeof checked, ecsb_now() - t0);
+        ecsb_format_duration(left, sizeof left, estimate);
+        fprintf(stderr,
+                "ecsbench: run %s: %zu benchmarks, %zu repetitions, random interleaving %s; "
+                "checked in %s, timing about %s\n",
+                run_id, su->count, prog.total, s->interleave ? "on" : "off", checked, left);
+    }
+    prog.t0 = ecsb_now();
+    if (!ecsb_gb_run(s->out_path, s->out_format)) {
+        fprintf(stderr, "ecsbench: could not write --benchmark_out=%s\n", s->out_path);
+        return 1;
+    }
+    if (prog.live && prog.on)
+        fputc('\n', stderr);
+    return report_failures(su, s->progress, t0);
 }
 
 int ecsb_bench_main(int argc, char **argv)
 {
-    static char flag_reps[] = "--benchmark_repetitions=" DEFAULT_REPETITIONS;
-    static char flag_interleave[] = "--benchmark_enable_random_interleaving=true";
-    static char flag_min_time[] = "--benchmark_min_time=" DEFAULT_MIN_TIME;
-    static char flag_quick_min_time[] = "--benchmark_min_time=" QUICK_MIN_TIME;
-
-    settings s = {.progress = true};
-    char **gb_argv = calloc((size_t)argc + 4, sizeof *gb_argv);
-    if (!gb_argv) {
-        fprintf(stderr, "ecsbench: out of memory\n");
-        return 1;
-    }
-    int gb_argc = 0;
-    gb_argv[gb_argc++] = argv[0];
-    gb_argv[gb_argc++] = flag_reps;
-    gb_argv[gb_argc++] = flag_interleave;
-    int min_time_slot = gb_argc++;
-    for (int i = 1; i < argc; i++) {
-        if (strncmp(argv[i], "--ecsb_", 7) == 0) {
-            int rc = parse_ecsb_flag(argv[i], &s);
-            if (rc) {
-                free(gb_argv);
-                return rc;
-            }
+    ecsb_bench_settings s;
+    int rc = ecsb_bench_parse(argc, argv, &s);
+    if (rc == 0) {
+        suite su;
+        if (!build_suite(&s, &su)) {
+            fprintf(stderr, "ecsbench: out of memory\n");
+            rc = 1;
         } else {
-            gb_argv[gb_argc++] = argv[i];
+            rc = run_suite(&s, &su, argc, argv);
         }
+        free(su.cases);
     }
-    gb_argv[min_time_slot] = s.quick ? flag_quick_min_time : flag_min_time;
-    gb_argv[gb_argc] = NULL;
-    if (!s.sizes_given) {
-        const uint64_t *src = s.quick ? quick_sizes : default_sizes;
-        s.size_count = s.quick ? sizeof quick_sizes / sizeof *quick_sizes
-                               : sizeof default_sizes / sizeof *default_sizes;
-        memcpy(s.sizes, src, s.size_count * sizeof *src);
-    }
-
-    int bad = check_gb_choice_flags(gb_argc, gb_argv);
-    if (bad) {
-        free(gb_argv);
-        return bad;
-    }
-    ecsb_gb_initialize(&gb_argc, gb_argv);
-    if (gb_argc > 1) {
-        int rc = usage_error("unknown argument or bad flag value: %s", gb_argv[1],
-                             "valid: the subcommands list, run, help; --benchmark_* flags "
-                             "(values as Google Benchmark 1.7.1 takes them, e.g. "
-                             "--benchmark_min_time=0.5, no unit suffix); --ecsb_* flags");
-        free(gb_argv);
-        return rc;
-    }
-    free(gb_argv);
-    char value[64];
-    if (ecsb_gb_repetitions() < 1) {
-        snprintf(value, sizeof value, "%d", ecsb_gb_repetitions());
-        return usage_error("bad --benchmark_repetitions=%s", value, "it must be at least 1");
-    }
-    if (!(ecsb_gb_min_time() > 0)) {
-        snprintf(value, sizeof value, "%g", ecsb_gb_min_time());
-        return usage_error("bad --benchmark_min_time=%s", value,
-                           "it must be more than 0 (seconds, no unit suffix)");
-    }
-
-    bench_case *cases;
-    floor_ref *refs;
-    if (!register_all(&s, &cases, &refs)) {
-        fprintf(stderr, "ecsbench: out of memory registering benchmarks\n");
-        return 1;
-    }
-
-    char run_id[128];
-    if (s.run_id)
-        snprintf(run_id, sizeof run_id, "%s", s.run_id);
-    else
-        ecsb_default_run_id(run_id, sizeof run_id);
-    ecsb_provenance_record(&(ecsb_provenance){.run_id = run_id,
-                                              .sizes = s.sizes,
-                                              .size_count = s.size_count,
-                                              .quick = s.quick,
-                                              .argc = argc,
-                                              .argv = argv});
-    for (size_t i = 0; i < s.context_count; i++)
-        ecsb_gb_add_context(s.context_key[i], s.context_value[i]);
-
-    progress p = {.t0 = ecsb_now(),
-                  .live = isatty(STDERR_FILENO) && !isatty(STDOUT_FILENO)};
-    bool listing = ecsb_gb_list_tests();
-    if (s.progress && !listing) {
-        size_t selected = ecsb_gb_count_selected();
-        fprintf(stderr,
-                "ecsbench: run %s: %zu benchmarks x %d repetitions, min time %g s, "
-                "random interleaving %s\n",
-                run_id, selected, ecsb_gb_repetitions(), ecsb_gb_min_time(),
-                ecsb_gb_random_interleaving() ? "on" : "off");
-    }
-    size_t selected = ecsb_gb_run(s.progress ? show_progress : NULL, &p);
-    if (p.live)
-        fputc('\n', stderr);
-
-    int rc = 0;
-    if (selected == 0) {
-        char filter[256];
-        ecsb_gb_filter(filter, sizeof filter);
-        rc = usage_error("--benchmark_filter=%s selects no benchmark", filter,
-                         "names are scenario/strategy/N; list them with "
-                         "--benchmark_list_tests=true");
-    } else if (!listing) {
-        size_t failed = 0, total = (size_t)ECSB_SCENARIO_COUNT * (1 + ecsb_strategy_count) *
-                                   s.size_count;
-        for (size_t i = 0; i < total; i++)
-            if (cases[i].error[0]) {
-                failed++;
-                fprintf(stderr, "ecsbench: error: %s\n", cases[i].error);
-            }
-        if (s.progress)
-            fprintf(stderr, "ecsbench: done in %.1f s%s\n", ecsb_now() - p.t0,
-                    failed ? "; the benchmarks above are error rows, not times" : "");
-    }
-    free(cases);
-    free(refs);
+    ecsb_bench_settings_free(&s);
     return rc;
 }

@@ -192,7 +192,11 @@ typedef struct ecsb_vtable {
      */
     ecsb_status (*component_add)(void *world, ecsb_entity entity, ecsb_type type,
                                  void **value_out);
-    /* Detach a component. ECSB_ERR_TYPE, ECSB_ERR_STALE, ECSB_ERR_ABSENT, in that order. */
+    /*
+     * Detach a component. ECSB_ERR_TYPE, ECSB_ERR_STALE, ECSB_ERR_ABSENT, in that order; and
+     * ECSB_ERR_NOMEM where the entity's other values move to storage that must grow first
+     * (archetype: the table of the smaller set).
+     */
     ecsb_status (*component_remove)(void *world, ecsb_entity entity, ecsb_type type);
     /* The component's value, or NULL when the type is bad, the entity stale, or it is absent. */
     void *(*component_get)(void *world, ecsb_entity entity, ecsb_type type);
@@ -295,6 +299,14 @@ typedef struct ecsb_strategy {
     const char *summary;  /* one line: the idea */
     const ecsb_vtable *ops;
     ecsb_scenario_impl scenarios[ECSB_SCENARIO_COUNT];
+    /*
+     * Sizes a strategy cannot run in reasonable time, per scenario: largest_n[s] = the largest
+     * N the suite runs scenario s at on this strategy (0 = no cap), and why_capped[s] says why
+     * (its cost, e.g. "set-up is O(N^2)"). make bench leaves larger cells out and says so;
+     * `ecsbench run` warns. Set with ECSB_STRATEGY_CAPS before including strategy_impl.h.
+     */
+    uint64_t largest_n[ECSB_SCENARIO_COUNT];
+    const char *why_capped[ECSB_SCENARIO_COUNT];
 } ecsb_strategy;
 
 /* Registered strategies, in strategies/strategies.def order (= legend order). */

@@ -1,6 +1,13 @@
 /*
- * gbench.h — a small C interface to Google Benchmark 1.7.1 (Debian libbenchmark-dev), so the
- * runner can stay in C. harness/gbench.cc is its implementation and the project's only C++.
+ * gbench.h — a small C interface to Google Benchmark (Debian libbenchmark-dev), so the runner
+ * can stay in C. harness/gbench.cc is its implementation and the project's only C++.
+ *
+ * Only the library's public API is used (benchmark.h and its documented command-line flags),
+ * and the build refuses a library version it was not tested with (scripts/setup.sh build).
+ * The runner decides everything that decides a number: how many iterations one repetition
+ * runs and how many repetitions a benchmark gets are fixed per benchmark when it is
+ * registered, so Google Benchmark calls a body exactly once per repetition and never grows
+ * an iteration count by its own rules.
  *
  * Usage (harness/bench.c is the real user):
  *
@@ -13,25 +20,24 @@
  *                 ... one timed iteration ...
  *         ecsb_gb_counter(st, "items_per_pass", 20000);
  *     }
- *     ecsb_gb_register("scenario/strategy/4000", my_bench, ctx, ECSB_GB_AUTO_TIME);
- *     ecsb_gb_initialize(&argc, argv);   // every --benchmark_* flag
- *     ecsb_gb_run(progress_fn, NULL);
+ *     ecsb_gb_initialize(&argc, argv);   // Google Benchmark's own flags (--benchmark_format...)
+ *     ecsb_gb_register("scenario/strategy/4000", my_bench, ctx, ECSB_GB_AUTO_TIME, 1000, 5);
+ *     ecsb_gb_run(NULL, ECSB_GB_OUT_JSON);
  *
  * Google Benchmark's State::KeepRunning() is inline-only C++, so C cannot call it per
  * iteration; instead C asks for the whole batch once and runs its own loop: two calls into
- * this wrapper per benchmark run, none per iteration.
+ * this wrapper per benchmark call, none per iteration.
  *
  * Manual timing (ECSB_GB_MANUAL_TIME) is for work whose set-up must repeat every iteration:
- * run the set-up untimed, time the iteration yourself (CLOCK_MONOTONIC) and report it with
- * ecsb_gb_set_iteration_time, once per iteration. Google Benchmark's own PauseTiming costs
- * about 0.6 us a pair on these machines, more than small iterations take.
+ * run the set-up untimed, time the iterations yourself (CLOCK_MONOTONIC, several iterations
+ * between two clock reads when they are short) and add each measured span with
+ * ecsb_gb_add_manual_time. Google Benchmark's own PauseTiming costs about 0.6 us a pair on
+ * these machines, more than small iterations take.
  *
- * Names are reported verbatim. Google Benchmark appends "/manual_time" to the name of every
- * manual-timing benchmark; the reporters installed by ecsb_gb_run drop that suffix again, so
- * the console and the JSON file show exactly the registered name. Only --benchmark_filter and
- * --benchmark_list_tests still see the suffix. Automatic timing keeps Google Benchmark's
- * default iteration-count rule (CPU time; no "/real_time" suffix); both real and CPU time are
- * reported.
+ * Names are reported verbatim: Google Benchmark appends "/iterations:N/repeats:R" and, for
+ * manual timing, "/manual_time" to every name, and the reporters installed by ecsb_gb_run drop
+ * them again, so the console and the output file show exactly the registered name. Both real and CPU time are
+ * reported; manual-timing benchmarks report the manual time as real time.
  */
 #ifndef ECSB_GBENCH_H
 #define ECSB_GBENCH_H
@@ -47,24 +53,25 @@ extern "C" {
 /* A running benchmark (Google Benchmark's benchmark::State), valid during one call. */
 typedef struct ecsb_gb_state ecsb_gb_state;
 
-/* A benchmark body: called several times per run (Google Benchmark sizes the batch). */
+/* A benchmark body: called once per repetition. */
 typedef void (*ecsb_gb_fn)(ecsb_gb_state *state, void *ctx);
 
 typedef enum ecsb_gb_timing {
     ECSB_GB_AUTO_TIME,   /* Google Benchmark times the batch loop (real and CPU time) */
-    ECSB_GB_MANUAL_TIME, /* the body reports each iteration's time: ecsb_gb_set_iteration_time */
+    ECSB_GB_MANUAL_TIME, /* the body measures its iterations: ecsb_gb_add_manual_time */
 } ecsb_gb_timing;
 
 /*
- * Register a benchmark called `name` (copied). A manual-timing benchmark's real_time is the
- * sum of the iteration times it reported. Returns false when the name is empty or memory runs
- * out. Call before ecsb_gb_run.
+ * Register a benchmark called `name` (copied): `repetitions` (>= 1) calls of `fn`, each
+ * running exactly `iterations` (>= 1) iterations. Returns false on a bad argument or when
+ * memory runs out. Call after ecsb_gb_initialize and before ecsb_gb_run.
  */
-bool ecsb_gb_register(const char *name, ecsb_gb_fn fn, void *ctx, ecsb_gb_timing timing);
+bool ecsb_gb_register(const char *name, ecsb_gb_fn fn, void *ctx, ecsb_gb_timing timing,
+                      uint64_t iterations, int repetitions);
 
 /* ---- inside a benchmark body ------------------------------------------------------------- */
 
-/* The number of iterations Google Benchmark wants from this call (its max_iterations). */
+/* The number of iterations Google Benchmark wants from this call. */
 uint64_t ecsb_gb_iterations(const ecsb_gb_state *state);
 
 /*
@@ -75,8 +82,11 @@ uint64_t ecsb_gb_iterations(const ecsb_gb_state *state);
  */
 bool ecsb_gb_keep_running_batch(ecsb_gb_state *state, uint64_t n);
 
-/* Manual timing: the time of one iteration, in seconds. Call once per iteration. */
-void ecsb_gb_set_iteration_time(ecsb_gb_state *state, double seconds);
+/*
+ * Manual timing: add `seconds` of measured iteration time (the spans of one call are summed;
+ * real_time = their sum / iterations).
+ */
+void ecsb_gb_add_manual_time(ecsb_gb_state *state, double seconds);
 
 /* A user counter, reported as is in every run (JSON: a field with this name). */
 void ecsb_gb_counter(ecsb_gb_state *state, const char *name, double value);
@@ -95,8 +105,8 @@ bool ecsb_gb_error_occurred(const ecsb_gb_state *state);
 /* ---- set-up and running ------------------------------------------------------------------ */
 
 /*
- * Parse and remove every --benchmark_* flag (and --v) from argv, as Google Benchmark's
- * Initialize does; later flags override earlier ones. Unrecognised arguments stay in argv.
+ * Google Benchmark's Initialize: takes the --benchmark_* flags (and --v) it knows out of argv;
+ * later flags override earlier ones. Unrecognised arguments stay in argv.
  */
 void ecsb_gb_initialize(int *argc, char **argv);
 
@@ -106,31 +116,20 @@ void ecsb_gb_add_context(const char *key, const char *value);
 /* Google Benchmark's own description of its flags, to stdout. */
 void ecsb_gb_print_flags_help(void);
 
-/* Current flag values (after ecsb_gb_initialize). */
-int ecsb_gb_repetitions(void);
-double ecsb_gb_min_time(void);
-bool ecsb_gb_random_interleaving(void);
-bool ecsb_gb_list_tests(void);
-/* Copies the --benchmark_filter value (NUL-terminated, truncated to fit) into buf. */
-void ecsb_gb_filter(char *buf, size_t size);
-
-/* Benchmarks the current --benchmark_filter selects (runs nothing, prints nothing). */
-size_t ecsb_gb_count_selected(void);
+/* Formats of the output file. */
+typedef enum ecsb_gb_out_format {
+    ECSB_GB_OUT_JSON,
+    ECSB_GB_OUT_CONSOLE,
+} ecsb_gb_out_format;
 
 /*
- * Progress: called after each finished repetition of a benchmark with the repetitions done so
- * far and the expected total (selected benchmarks x --benchmark_repetitions). The count is
- * inferred from Google Benchmark's rules for ending a repetition; with warm-up
- * (--benchmark_min_warmup_time) it may run ahead, so treat it as an estimate.
+ * Run every registered benchmark, in registration order or randomly interleaved by
+ * repetition (--benchmark_enable_random_interleaving, given to ecsb_gb_initialize), with
+ * Google Benchmark's display reporter on stdout (--benchmark_format) and, when out_path is
+ * not NULL, a reporter of `format` writing that file (created or truncated). Returns false
+ * when the file cannot be written; true otherwise (failed benchmarks are error rows).
  */
-typedef void (*ecsb_gb_progress_fn)(void *ctx, size_t done, size_t total, const char *name);
-
-/*
- * Run the selected benchmarks (or list them with --benchmark_list_tests) with Google
- * Benchmark's display reporter on stdout and, with --benchmark_out, its file reporter.
- * Returns the number of benchmarks selected (0: the filter matched nothing).
- */
-size_t ecsb_gb_run(ecsb_gb_progress_fn progress, void *progress_ctx);
+bool ecsb_gb_run(const char *out_path, ecsb_gb_out_format format);
 
 /* The C++ compiler that built the wrapper ("g++ 12.2.0"), for provenance. */
 const char *ecsb_gb_cxx_compiler(void);

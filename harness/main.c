@@ -1,13 +1,14 @@
 /*
  * main.c — the ecsbench command line.
  *
- *   ecsbench [--benchmark_* flags] [--ecsb_* flags]   the suite (Google Benchmark runner)
- *   ecsbench list                                     strategies and scenarios, one per line
+ *   ecsbench list [--json]                            strategies, references and scenarios
  *   ecsbench run <scenario> <strategy> <N> [passes]   one scenario, untimed set-up, prints
  *                                                     checksum=<16 hex> seconds=<float>
+ *   ecsbench bench [flags]                            the suite (Google Benchmark runner)
  *   ecsbench help | --help | -h                       usage
+ *   ecsbench                                          a short usage, exit 2
  *
- * Exit status: 0 success, 1 the scenario failed (its status is printed), 2 bad arguments
+ * Exit status: 0 success, 1 a scenario or benchmark failed (said on stderr), 2 bad arguments
  * (the message says what was wrong and what is valid).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -18,16 +19,31 @@
 #include "harness/gbench.h"
 #include "harness/runner.h"
 
-static void print_names(FILE *out, bool scenarios)
+static const char floor_summary[] =
+    "lower bound: each scenario's arithmetic on plain packed C arrays in the articles' layout";
+static const char limit_summary[] =
+    "least memory traffic: the same arithmetic on arrays holding only what a pass touches "
+    "(scenarios where a layout can move less than the floor)";
+
+static void print_scenarios(FILE *out)
 {
-    if (scenarios) {
-        for (int s = 0; s < ECSB_SCENARIO_COUNT; s++)
-            fprintf(out, "%s%s", s ? " | " : "", ecsb_scenarios[s].name);
-        return;
-    }
-    fprintf(out, "%s", ECSB_FLOOR_NAME);
+    for (int s = 0; s < ECSB_SCENARIO_COUNT; s++)
+        fprintf(out, "%s%s", s ? " | " : "", ecsb_scenarios[s].name);
+}
+
+static void print_strategies(FILE *out)
+{
+    fprintf(out, "%s | %s (where the scenario has one)", ECSB_FLOOR_NAME, ECSB_LIMIT_NAME);
     for (size_t i = 0; i < ecsb_strategy_count; i++)
         fprintf(out, " | %s", ecsb_strategies[i]->name);
+}
+
+static void short_usage(FILE *out)
+{
+    fprintf(out, "usage: ecsbench list [--json]\n"
+                 "       ecsbench run <scenario> <strategy> <N> [passes]\n"
+                 "       ecsbench bench [--ecsb_* and --benchmark_* flags]\n"
+                 "       ecsbench help\n");
 }
 
 static void usage(FILE *out)
@@ -36,55 +52,125 @@ static void usage(FILE *out)
             "ecsbench — ECS component-storage strategies on the same scenarios\n"
             "\n"
             "Usage:\n"
-            "  ecsbench [--benchmark_* flags] [--ecsb_* flags]\n"
-            "      run the suite: every scenario x (floor + every strategy) x size, through\n"
-            "      Google Benchmark; benchmarks are named scenario/strategy/N\n"
-            "  ecsbench list\n"
-            "      one line per strategy (name, summary), the floor, and per scenario\n"
-            "      (name, summary, what one item is)\n"
+            "  ecsbench list [--json]\n"
+            "      one line per strategy (name, summary), reference (floor, limit) and\n"
+            "      scenario (name, summary, what one item is); --json: one JSON object with\n"
+            "      every scenario's item, flags, limit and default sizes\n"
             "  ecsbench run <scenario> <strategy> <N> [passes]\n"
             "      run one scenario: untimed set-up, `passes` timed passes (default 1; a\n"
             "      scenario whose pass consumes its set-up is prepared again, untimed, before\n"
             "      each), then print exactly: checksum=<16 hex digits> seconds=<float>\n"
             "      (seconds = the timed passes in total). Every strategy must print the\n"
-            "      floor's checksum for the same scenario, N and passes.\n"
-            "        <scenario>  ");
-    print_names(out, true);
+            "      floor's checksum for the same scenario, N and passes. A run estimated to\n"
+            "      take over %.0f s says so on stderr and shows its progress.\n"
+            "        <scenario>  ",
+            ECSB_RUN_NOTICE_SECONDS);
+    print_scenarios(out);
     fprintf(out, "\n        <strategy>  ");
-    print_names(out, false);
+    print_strategies(out);
     fprintf(out,
             "\n"
             "        <N>         entities, a decimal integer 1..%u\n"
             "        [passes]    a decimal integer 1..%u\n"
+            "  ecsbench bench [flags]\n"
+            "      the suite: every scenario x (floor, limit, every strategy) x size, checked\n"
+            "      against the floor, then timed through Google Benchmark; benchmarks are\n"
+            "      named scenario/strategy/N (make bench runs it and keeps the results)\n"
             "  ecsbench help | --help | -h\n"
             "      this text\n"
             "\n"
-            "Exit status: 0 ok, 1 the scenario failed (status printed), 2 bad arguments.\n"
+            "Exit status: 0 ok, 1 a scenario or benchmark failed (said on stderr), 2 bad\n"
+            "arguments.\n"
             "\n",
             ECSB_MAX_N, ECSB_MAX_PASSES);
     ecsb_bench_usage(out);
-    fprintf(out, "\nGoogle Benchmark flags:\n");
+    fprintf(out, "\nGoogle Benchmark's flags:\n");
     fflush(out);
     ecsb_gb_print_flags_help();
 }
 
+/* ---- list -------------------------------------------------------------------------------- */
+
+static void json_string(const char *s)
+{
+    putchar('"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            printf("\\%c", *p);
+        else if (*p < 0x20)
+            printf("\\u%04x", *p);
+        else
+            putchar(*p);
+    }
+    putchar('"');
+}
+
+static void json_entry(const char *name, const char *summary, bool last)
+{
+    printf("    {\"name\": ");
+    json_string(name);
+    printf(", \"summary\": ");
+    json_string(summary);
+    printf("}%s\n", last ? "" : ",");
+}
+
+static void list_json(void)
+{
+    printf("{\n  \"strategies\": [\n");
+    for (size_t i = 0; i < ecsb_strategy_count; i++)
+        json_entry(ecsb_strategies[i]->name, ecsb_strategies[i]->summary,
+                   i + 1 == ecsb_strategy_count);
+    printf("  ],\n  \"references\": [\n");
+    json_entry(ECSB_FLOOR_NAME, floor_summary, false);
+    json_entry(ECSB_LIMIT_NAME, limit_summary, true);
+    printf("  ],\n  \"scenarios\": [\n");
+    for (int s = 0; s < ECSB_SCENARIO_COUNT; s++) {
+        const ecsb_scenario_info *info = &ecsb_scenarios[s];
+        printf("    {\"name\": ");
+        json_string(info->name);
+        printf(", \"summary\": ");
+        json_string(info->summary);
+        printf(", \"item\": ");
+        json_string(info->item);
+        printf(", \"consumes_setup\": %s, \"changes_structure\": %s, \"has_limit\": %s,",
+               info->consumes_setup ? "true" : "false",
+               info->changes_structure ? "true" : "false",
+               ecsb_has_limit((ecsb_scenario_id)s) ? "true" : "false");
+        uint64_t sizes[ECSB_MAX_SIZES];
+        size_t count = ecsb_default_sizes(info->sizes, sizes);
+        printf(" \"default_sizes\": [");
+        for (size_t i = 0; i < count; i++)
+            printf("%s%" PRIu64, i ? ", " : "", sizes[i]);
+        printf("]}%s\n", s + 1 == ECSB_SCENARIO_COUNT ? "" : ",");
+    }
+    printf("  ]\n}\n");
+}
+
 static int cmd_list(int argc, char **argv)
 {
-    if (argc > 2) {
-        fprintf(stderr, "ecsbench: list takes no arguments, got '%s'; usage: ecsbench list\n",
+    bool json = argc == 3 && strcmp(argv[2], "--json") == 0;
+    if (argc > 2 && !json) {
+        fprintf(stderr,
+                "ecsbench: list takes no arguments but --json, got '%s'; usage: ecsbench list "
+                "[--json]\n",
                 argv[2]);
         return 2;
     }
+    if (json) {
+        list_json();
+        return 0;
+    }
     for (size_t i = 0; i < ecsb_strategy_count; i++)
         printf("strategy  %-14s %s\n", ecsb_strategies[i]->name, ecsb_strategies[i]->summary);
-    printf("floor     %-14s %s\n", ECSB_FLOOR_NAME,
-           "lower bound: each scenario's arithmetic on plain packed C arrays "
-           "(accepted as a strategy by run)");
+    printf("floor     %-14s %s (accepted as a strategy by run)\n", ECSB_FLOOR_NAME, floor_summary);
+    printf("limit     %-14s %s (accepted as a strategy by run)\n", ECSB_LIMIT_NAME, limit_summary);
     for (int s = 0; s < ECSB_SCENARIO_COUNT; s++)
         printf("scenario  %-14s %s (item: %s)\n", ecsb_scenarios[s].name,
                ecsb_scenarios[s].summary, ecsb_scenarios[s].item);
     return 0;
 }
+
+/* ---- run --------------------------------------------------------------------------------- */
 
 static int cmd_run(int argc, char **argv)
 {
@@ -92,9 +178,9 @@ static int cmd_run(int argc, char **argv)
         fprintf(stderr, "ecsbench: run takes 3 or 4 arguments, got %d\n", argc - 2);
         fprintf(stderr, "usage: ecsbench run <scenario> <strategy> <N> [passes]\n"
                         "  <scenario>  ");
-        print_names(stderr, true);
+        print_scenarios(stderr);
         fprintf(stderr, "\n  <strategy>  ");
-        print_names(stderr, false);
+        print_strategies(stderr);
         fprintf(stderr, "\n  <N>         1..%u\n  [passes]    1..%u (default 1)\n", ECSB_MAX_N,
                 ECSB_MAX_PASSES);
         return 2;
@@ -103,14 +189,17 @@ static int cmd_run(int argc, char **argv)
     ecsb_scenario_id s = ecsb_scenario_find(scenario);
     if (s == ECSB_SCENARIO_COUNT) {
         fprintf(stderr, "ecsbench: unknown scenario '%s'; valid: ", scenario);
-        print_names(stderr, true);
+        print_scenarios(stderr);
         fputc('\n', stderr);
         return 2;
     }
     const ecsb_scenario_impl *impl = ecsb_impl_find(s, strategy);
     if (!impl) {
-        fprintf(stderr, "ecsbench: unknown strategy '%s'; valid: ", strategy);
-        print_names(stderr, false);
+        if (strcmp(strategy, ECSB_LIMIT_NAME) == 0)
+            fprintf(stderr, "ecsbench: scenario %s has no limit line; valid: ", scenario);
+        else
+            fprintf(stderr, "ecsbench: unknown strategy '%s'; valid: ", strategy);
+        ecsb_print_impl_names(stderr, s);
         fputc('\n', stderr);
         return 2;
     }
@@ -127,8 +216,14 @@ static int cmd_run(int argc, char **argv)
                 argv[5], ECSB_MAX_PASSES);
         return 2;
     }
+    const ecsb_strategy *capped = ecsb_strategy_find(strategy);
+    if (capped && capped->largest_n[s] && n > capped->largest_n[s])
+        fprintf(stderr,
+                "ecsbench: warning: %s on %s above N = %" PRIu64 " may take very long (%s); "
+                "make bench leaves it out\n",
+                scenario, strategy, capped->largest_n[s], capped->why_capped[s]);
     ecsb_run_result r;
-    if (ecsb_run_scenario(impl, s, n, passes, &r) != ECSB_OK) {
+    if (ecsb_run_scenario(impl, s, n, passes, true, &r) != ECSB_OK) {
         fprintf(stderr, "ecsbench: %s on %s at N=%" PRIu64 ": %s failed: %s\n", scenario,
                 strategy, n, r.step, ecsb_status_str(r.status));
         return 1;
@@ -144,8 +239,12 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         }
-    if (argc < 2 || argv[1][0] == '-')
-        return ecsb_bench_main(argc, argv);
+    if (argc < 2) {
+        short_usage(stderr);
+        fprintf(stderr, "ecsbench: no subcommand; `ecsbench help` explains each, `make bench` "
+                        "runs the suite and keeps its results\n");
+        return 2;
+    }
     if (strcmp(argv[1], "help") == 0) {
         usage(stdout);
         return 0;
@@ -154,9 +253,15 @@ int main(int argc, char **argv)
         return cmd_list(argc, argv);
     if (strcmp(argv[1], "run") == 0)
         return cmd_run(argc, argv);
-    fprintf(stderr,
-            "ecsbench: unknown subcommand '%s'; valid: list, run, help, or no subcommand "
-            "(the suite, with --benchmark_* / --ecsb_* flags)\n",
-            argv[1]);
+    if (strcmp(argv[1], "bench") == 0)
+        return ecsb_bench_main(argc, argv);
+    if (argv[1][0] == '-')
+        fprintf(stderr,
+                "ecsbench: flags go after a subcommand: the suite is `ecsbench bench %s ...`\n",
+                argv[1]);
+    else
+        fprintf(stderr, "ecsbench: unknown subcommand '%s'; valid: list, run, bench, help\n",
+                argv[1]);
+    short_usage(stderr);
     return 2;
 }

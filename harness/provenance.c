@@ -6,6 +6,8 @@
  * Build flags come from the Makefile when it defines ECSB_BUILD_CC / ECSB_BUILD_CFLAGS /
  * ECSB_BUILD_CXXFLAGS for this file; otherwise they are recorded as unknown here and
  * scripts/bench.sh adds the compilers' own record (DW_AT_producer) as ecsb_build_producer.
+ * The Makefile also hands over a table of every compiled source and its SHA-256 (the first 16
+ * hex digits), ECSB_SOURCE_HASHES, so a run says exactly what ran, untracked files included.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
@@ -90,29 +92,33 @@ static void cpu_model(char *buf, size_t size)
 }
 
 /* First line of a shell command's output (trailing newline dropped); false if none. */
-static bool command_line_out(const char *cmd, char *buf, size_t size, bool *any_output)
+static bool command_line_out(const char *cmd, char *buf, size_t size)
 {
     FILE *f = popen(cmd, "r");
     if (!f)
         return false;
     buf[0] = '\0';
     bool got = fgets(buf, (int)size, f) != NULL;
-    if (any_output)
-        *any_output = got;
     /* Drain the rest so the command is not killed by SIGPIPE. */
     char sink[256];
     while (fgets(sink, sizeof sink, f))
         ;
     int status = pclose(f);
     buf[strcspn(buf, "\n")] = '\0';
-    return status == 0;
+    return got && status == 0;
 }
 
-/* The git commit and dirty state of the tree holding this executable. */
-static void git_state(char *commit, size_t csize, char *dirty, size_t dsize)
+/*
+ * The git commit of the tree holding this executable, and its state in the folders the binary
+ * is built from: "clean", or "dirty" with the changes (`git status --porcelain` lines, untracked
+ * files included, e.g. "?? strategies/new.c") in *changes.
+ */
+static void git_state(char *commit, size_t csize, char *dirty, size_t dsize, char *changes,
+                      size_t chsize)
 {
     snprintf(commit, csize, "unknown");
     snprintf(dirty, dsize, "unknown");
+    changes[0] = '\0';
     char exe[PATH_MAX];
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (len <= 0)
@@ -122,16 +128,27 @@ static void git_state(char *commit, size_t csize, char *dirty, size_t dsize)
     if (!slash || strchr(exe, '\''))
         return; /* no folder, or one the shell quoting below cannot carry */
     *slash = '\0';
-    char cmd[PATH_MAX + 128], out[128];
+    char cmd[PATH_MAX + 256], out[128];
     snprintf(cmd, sizeof cmd, "git -C '%s' rev-parse HEAD 2>/dev/null", exe);
-    if (!command_line_out(cmd, out, sizeof out, NULL) || !out[0])
+    if (!command_line_out(cmd, out, sizeof out) || !out[0])
         return;
     snprintf(commit, csize, "%s", out);
-    bool changed = false;
-    snprintf(cmd, sizeof cmd, "git -C '%s' status --porcelain --untracked-files=no 2>/dev/null",
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && cd \"$(git rev-parse --show-toplevel)\" && git status --porcelain "
+             "-- harness scenarios strategies Makefile 2>/dev/null",
              exe);
-    if (command_line_out(cmd, out, sizeof out, &changed))
-        snprintf(dirty, dsize, "%s", changed ? "dirty" : "clean");
+    FILE *f = popen(cmd, "r");
+    if (!f)
+        return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        size_t used = strlen(changes);
+        if (used + strlen(line) + 3 < chsize)
+            snprintf(changes + used, chsize - used, "%s%s", used ? "; " : "", line);
+    }
+    if (pclose(f) == 0)
+        snprintf(dirty, dsize, "%s", changes[0] ? "dirty" : "clean");
 }
 
 /* Append to a bounded string; silently truncates. */
@@ -142,9 +159,61 @@ static void append(char *buf, size_t size, const char *text)
         snprintf(buf + used, size - used, "%s", text);
 }
 
+/* Does the shell need `arg` quoted? */
+static bool needs_quotes(const char *arg)
+{
+    if (!*arg)
+        return true;
+    for (const char *p = arg; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              strchr("_-./=:,+@%", *p)))
+            return true;
+    return false;
+}
+
+static bool run_specific(const char *arg)
+{
+    static const char *const dropped[] = {"--benchmark_out=", "--benchmark_out_format=",
+                                          "--ecsb_run_id=", "--ecsb_context=",
+                                          "--ecsb_progress="};
+    for (size_t i = 0; i < sizeof dropped / sizeof dropped[0]; i++)
+        if (strncmp(arg, dropped[i], strlen(dropped[i])) == 0)
+            return true;
+    return false;
+}
+
+void ecsb_rerun_command(int argc, char **argv, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    for (int i = 0; i < argc; i++) {
+        if (i > 1 && run_specific(argv[i]))
+            continue;
+        append(buf, size, i ? " " : "");
+        if (!needs_quotes(argv[i])) {
+            append(buf, size, argv[i]);
+            continue;
+        }
+        append(buf, size, "'");
+        for (const char *p = argv[i]; *p; p++) {
+            char c[2] = {*p, '\0'};
+            append(buf, size, *p == '\'' ? "'\\''" : c);
+        }
+        append(buf, size, "'");
+    }
+}
+
+/* The build's sources and their hashes: generated by the Makefile (build/.../source_hashes.h). */
+static const char *const source_hashes[][2] = {
+#ifdef ECSB_SOURCE_HASHES
+#include ECSB_SOURCE_HASHES
+#endif
+    {NULL, NULL},
+};
+
 void ecsb_provenance_record(const ecsb_provenance *p)
 {
-    char buf[4096], tmp[512];
+    const ecsb_bench_settings *s = p->settings;
+    char buf[8192], tmp[512];
 
     ecsb_gb_add_context("ecsb_run_id", p->run_id);
 
@@ -166,47 +235,55 @@ void ecsb_provenance_record(const ecsb_provenance *p)
     ecsb_gb_add_context("ecsb_cxxflags", ECSB_BUILD_CXXFLAGS);
 
     char commit[128], dirty[32];
-    git_state(commit, sizeof commit, dirty, sizeof dirty);
+    git_state(commit, sizeof commit, dirty, sizeof dirty, buf, sizeof buf);
     ecsb_gb_add_context("ecsb_git_commit", commit);
     ecsb_gb_add_context("ecsb_git_dirty", dirty);
+    ecsb_gb_add_context("ecsb_git_changes", buf);
 
     buf[0] = '\0';
-    for (size_t i = 0; i < p->size_count; i++) {
-        snprintf(tmp, sizeof tmp, "%s%" PRIu64, i ? "," : "", p->sizes[i]);
-        append(buf, sizeof buf, tmp);
+    for (size_t i = 0; source_hashes[i][0]; i++) {
+        append(buf, sizeof buf, i ? "," : "");
+        append(buf, sizeof buf, source_hashes[i][0]);
+        append(buf, sizeof buf, "=");
+        append(buf, sizeof buf, source_hashes[i][1]);
     }
-    ecsb_gb_add_context("ecsb_sizes", buf);
-    snprintf(tmp, sizeof tmp, "%d", ecsb_gb_repetitions());
-    ecsb_gb_add_context("ecsb_repetitions", tmp);
-    snprintf(tmp, sizeof tmp, "%g", ecsb_gb_min_time());
+    ecsb_gb_add_context("ecsb_sources_sha256",
+                        buf[0] ? buf : "unknown (built without the Makefile's source list)");
+
+    ecsb_gb_add_context("ecsb_sizes", p->sizes);
+    ecsb_gb_add_context("ecsb_repetitions", p->repetitions);
+    snprintf(tmp, sizeof tmp, "%g", ecsb_bench_min_time(s));
     ecsb_gb_add_context("ecsb_min_time", tmp);
-    ecsb_gb_add_context("ecsb_random_interleaving",
-                        ecsb_gb_random_interleaving() ? "true" : "false");
-    ecsb_gb_filter(tmp, sizeof tmp);
-    ecsb_gb_add_context("ecsb_filter", tmp);
-    ecsb_gb_add_context("ecsb_quick", p->quick ? "true" : "false");
+    ecsb_gb_add_context("ecsb_random_interleaving", s->interleave ? "true" : "false");
+    ecsb_gb_add_context("ecsb_filter", s->filter ? s->filter : "");
+    ecsb_gb_add_context("ecsb_quick", s->quick ? "true" : "false");
 
     buf[0] = '\0';
     append(buf, sizeof buf, ECSB_FLOOR_NAME);
+    bool any_limit = false;
+    for (int sc = 0; sc < ECSB_SCENARIO_COUNT; sc++)
+        any_limit |= s->scenario_on[sc] && ecsb_has_limit((ecsb_scenario_id)sc);
+    if (any_limit)
+        append(buf, sizeof buf, "," ECSB_LIMIT_NAME);
     for (size_t i = 0; i < ecsb_strategy_count; i++) {
+        if (!s->strategy_on[i])
+            continue;
         append(buf, sizeof buf, ",");
         append(buf, sizeof buf, ecsb_strategies[i]->name);
     }
     ecsb_gb_add_context("ecsb_strategies", buf);
     buf[0] = '\0';
-    for (int s = 0; s < ECSB_SCENARIO_COUNT; s++) {
-        append(buf, sizeof buf, s ? "," : "");
-        append(buf, sizeof buf, ecsb_scenarios[s].name);
+    for (int sc = 0; sc < ECSB_SCENARIO_COUNT; sc++) {
+        if (!s->scenario_on[sc])
+            continue;
+        append(buf, sizeof buf, buf[0] ? "," : "");
+        append(buf, sizeof buf, ecsb_scenarios[sc].name);
         char key[128];
-        snprintf(key, sizeof key, "ecsb_item_%s", ecsb_scenarios[s].name);
-        ecsb_gb_add_context(key, ecsb_scenarios[s].item);
+        snprintf(key, sizeof key, "ecsb_item_%s", ecsb_scenarios[sc].name);
+        ecsb_gb_add_context(key, ecsb_scenarios[sc].item);
     }
     ecsb_gb_add_context("ecsb_scenarios", buf);
 
-    buf[0] = '\0';
-    for (int i = 0; i < p->argc; i++) {
-        append(buf, sizeof buf, i ? " " : "");
-        append(buf, sizeof buf, p->argv[i]);
-    }
+    ecsb_rerun_command(p->argc, p->argv, buf, sizeof buf);
     ecsb_gb_add_context("ecsb_command", buf);
 }

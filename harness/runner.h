@@ -1,20 +1,25 @@
 /*
  * runner.h — what the benchmark program's C files share (internal to build/ecsbench):
- *   main.c        the command line: list, run, help, or the suite
- *   bench.c       the suite: every scenario x (floor + strategies) x size through Google
- *                 Benchmark (harness/gbench.h), checksums checked before anything is timed
- *   run.c         one scenario on one implementation, timed with CLOCK_MONOTONIC
- *   provenance.c  the run's context (date, host, CPU, compiler, flags, git, settings)
+ *   main.c        the command line: help, list (text or JSON), run, bench
+ *   bench.c       the suite (`ecsbench bench`): every selected scenario x (floor, limit,
+ *                 strategies) x size, checked and calibrated first, then timed through
+ *                 Google Benchmark (harness/gbench.h)
+ *   bench_flags.c the suite's flags: selection, repetitions and min time, output file
+ *   run.c         one scenario on one implementation (`ecsbench run`), and the timing
+ *                 helpers both share
+ *   provenance.c  the run's context (date, host, CPU, compiler, flags, git, sources, command)
  */
 #ifndef ECSB_RUNNER_H
 #define ECSB_RUNNER_H
 
+#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "harness/ecsb.h"
+#include "harness/gbench.h"
 
 /* Largest N accepted anywhere: 4x the largest default size (memory stays under ~2 GB). */
 #define ECSB_MAX_N 16777216u
@@ -22,9 +27,12 @@
 #define ECSB_MAX_PASSES 1000000u
 /* Most sizes one suite run takes. */
 #define ECSB_MAX_SIZES 32u
+/* Most registered strategies the suite's selection handles. */
+#define ECSB_MAX_STRATEGIES 64u
 
-/* Name the floor goes by wherever a strategy name is expected. */
+/* Names the references go by wherever a strategy name is expected. */
 #define ECSB_FLOOR_NAME "floor"
+#define ECSB_LIMIT_NAME "limit"
 
 /*
  * Strict decimal count: digits only (no sign, space, prefix or trailing junk), value in
@@ -35,8 +43,50 @@ bool ecsb_parse_count(const char *text, uint64_t max, uint64_t *out);
 /* CLOCK_MONOTONIC, in seconds. */
 double ecsb_now(void);
 
-/* The implementation of scenario s for a strategy name ("floor" included); NULL if unknown. */
+/* "1:05" or "1:02:03" (rounded seconds). */
+void ecsb_format_duration(char *buf, size_t size, double seconds);
+
+/* True when scenario s has a limit line (ecsb_limit[s].prepare is set). */
+bool ecsb_has_limit(ecsb_scenario_id s);
+
+/* The implementation of scenario s for a strategy name ("floor", "limit" where the scenario
+ * has one, or a registered strategy); NULL if there is none. */
 const ecsb_scenario_impl *ecsb_impl_find(ecsb_scenario_id s, const char *strategy);
+
+/* Valid names for scenario s's implementations ("floor | limit | a | b"), to out. */
+void ecsb_print_impl_names(FILE *out, ecsb_scenario_id s);
+
+/* The default sizes of a size set, ascending; returns their count (at most ECSB_MAX_SIZES). */
+size_t ecsb_default_sizes(ecsb_size_set set, uint64_t *out);
+
+/* ---- timing helpers (run.c) --------------------------------------------------------------- */
+
+/*
+ * Scenarios whose pass consumes its set-up are timed over batches of freshly prepared worlds:
+ * all prepared untimed, then their passes back to back between two clock reads, so the clock
+ * reads stay far below 1% of the timed span even where one pass is a fraction of a
+ * microsecond. A batch is the fewest worlds whose passes take ECSB_CLOCK_SHARE_INV times a
+ * pair of clock reads (0.5%), given the time of one pass: every world prepared before the
+ * timed span is one more set of cache lines the passes may find evicted, so batches stay as
+ * small as the clock allows. At least one world; at most ECSB_BATCH_WORLDS worlds and
+ * ECSB_BATCH_ENTITIES entities in all (memory).
+ */
+#define ECSB_CLOCK_SHARE_INV 200.0
+#define ECSB_BATCH_WORLDS 4096u
+#define ECSB_BATCH_ENTITIES 524288u
+uint64_t ecsb_fresh_batch(uint64_t n, double pass_seconds);
+
+/* Prepare `count` states; on failure none stays prepared and the status is returned. */
+ecsb_status ecsb_prepare_many(const ecsb_scenario_impl *impl, uint64_t n, void **states,
+                              uint64_t count);
+/* One pass on each state, back to back between two clock reads; *seconds = the span. Stops
+ * at the first failing pass and returns its status. */
+ecsb_status ecsb_pass_many(const ecsb_scenario_impl *impl, void **states, uint64_t count,
+                           double *seconds);
+void ecsb_release_many(const ecsb_scenario_impl *impl, void **states, uint64_t count);
+
+/* Seconds one pair of clock reads costs here (measured once, then cached). */
+double ecsb_clock_pair_seconds(void);
 
 /* The outcome of ecsb_run_scenario. */
 typedef struct ecsb_run_result {
@@ -48,24 +98,77 @@ typedef struct ecsb_run_result {
 
 /*
  * Run scenario s on impl at size n: prepare, then `passes` timed passes (a scenario whose pass
- * consumes its set-up is prepared afresh, untimed, before each), then checksum and release.
- * Returns result->status.
+ * consumes its set-up is prepared afresh, untimed, before each: the first pass alone, then
+ * batches sized by its time, ecsb_fresh_batch),
+ * then checksum and release. With `progress` set, a run that will take long says so on
+ * stderr, then shows its progress. Returns result->status.
  */
 ecsb_status ecsb_run_scenario(const ecsb_scenario_impl *impl, ecsb_scenario_id s, uint64_t n,
-                              uint64_t passes, ecsb_run_result *result);
+                              uint64_t passes, bool progress, ecsb_run_result *result);
 
-/* The suite: `ecsbench [--benchmark_* flags] [--ecsb_* flags]`. Returns the exit status. */
+/* Runs longer than this (estimated after the first passes) announce themselves. */
+#define ECSB_RUN_NOTICE_SECONDS 10.0
+
+/* ---- the suite (bench.c, bench_flags.c) ---------------------------------------------------- */
+
+#define ECSB_MAX_EXTRA_CONTEXT 16u
+
+typedef struct ecsb_bench_settings {
+    bool scenario_on[ECSB_SCENARIO_COUNT];
+    bool strategy_on[ECSB_MAX_STRATEGIES]; /* by registry index */
+    uint64_t sizes[ECSB_MAX_SIZES];        /* --ecsb_sizes, ascending */
+    size_t size_count;                     /* 0: each scenario's default sizes */
+    bool quick;
+    int repetitions;     /* --benchmark_repetitions; 0: by size (ecsb_bench_repetitions) */
+    double min_time;     /* --benchmark_min_time, seconds; 0: the default */
+    bool has_filter, filter_negated;
+    const char *filter;  /* --benchmark_filter as given */
+    regex_t filter_re;
+    bool list_tests;     /* --benchmark_list_tests */
+    bool plan_only;      /* --ecsb_plan */
+    bool interleave;     /* --benchmark_enable_random_interleaving */
+    const char *out_path; /* --benchmark_out, or NULL */
+    ecsb_gb_out_format out_format;
+    bool progress;
+    const char *run_id;
+    char context_key[ECSB_MAX_EXTRA_CONTEXT][64];
+    const char *context_value[ECSB_MAX_EXTRA_CONTEXT];
+    size_t context_count;
+    int gb_argc;         /* what goes to Google Benchmark's Initialize (argv[0] first) */
+    char **gb_argv;
+} ecsb_bench_settings;
+
+/*
+ * Parse `ecsbench bench` arguments (argv[0] = the program, argv[1] = "bench"). The flags
+ * ecsbench handles itself are taken into *s; the others are handed to Google Benchmark,
+ * preceded by the suite's defaults. Returns 0, or 2 after printing what was wrong.
+ */
+int ecsb_bench_parse(int argc, char **argv, ecsb_bench_settings *s);
+void ecsb_bench_settings_free(ecsb_bench_settings *s);
+
+/* The suite's defaults: repetitions at size n for repetitions of `seconds` (wall, estimated),
+ * and the min time of passes per repetition. */
+int ecsb_bench_repetitions(const ecsb_bench_settings *s, uint64_t n, double seconds);
+double ecsb_bench_min_time(const ecsb_bench_settings *s);
+/* The sizes scenario sc runs at; returns their count. */
+size_t ecsb_bench_sizes(const ecsb_bench_settings *s, ecsb_scenario_id sc, uint64_t *out);
+/* True when the benchmark name passes --benchmark_filter. */
+bool ecsb_bench_selected(const ecsb_bench_settings *s, const char *name);
+
+/* `ecsbench bench ...`. Returns the exit status. */
 int ecsb_bench_main(int argc, char **argv);
-/* The suite's own flags and defaults, for --help. */
+/* The suite's own flags and defaults, for help. */
 void ecsb_bench_usage(FILE *out);
+
+/* ---- provenance (provenance.c) ------------------------------------------------------------- */
 
 /* Everything that goes into the JSON context, beyond what Google Benchmark records itself. */
 typedef struct ecsb_provenance {
     const char *run_id;
-    const uint64_t *sizes;
-    size_t size_count;
-    bool quick;
-    int argc;            /* the command line as given */
+    const ecsb_bench_settings *settings;
+    const char *sizes;           /* every size run, ascending, comma-separated */
+    const char *repetitions;     /* "5", or the rule by size */
+    int argc;                    /* the command line as given */
     char **argv;
 } ecsb_provenance;
 
@@ -73,5 +176,12 @@ typedef struct ecsb_provenance {
 void ecsb_default_run_id(char *buf, size_t size);
 /* Add the ecsb_* provenance keys to the JSON context (call after flags are parsed). */
 void ecsb_provenance_record(const ecsb_provenance *p);
+/*
+ * The command line as a shell command a user can paste to run the same benchmarks again:
+ * every argument quoted where the shell needs it, without the ones that only say where this
+ * run's output went or what it was called (--benchmark_out*, --ecsb_run_id, --ecsb_context,
+ * --ecsb_progress). Truncated to fit.
+ */
+void ecsb_rerun_command(int argc, char **argv, char *buf, size_t size);
 
 #endif /* ECSB_RUNNER_H */

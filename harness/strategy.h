@@ -26,7 +26,8 @@
  *   ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void **value_out);
  *                               ECSB_ERR_TYPE, ECSB_ERR_STALE, ECSB_ERR_PRESENT, ECSB_ERR_NOMEM
  *   ecsb_status component_remove(world *w, ecsb_entity e, ecsb_type t);
- *                               ECSB_ERR_TYPE, ECSB_ERR_STALE, ECSB_ERR_ABSENT
+ *                               ECSB_ERR_TYPE, ECSB_ERR_STALE, ECSB_ERR_ABSENT (ECSB_ERR_NOMEM
+ *                               only where remove moves the other values: archetype)
  *   void       *component_get(world *w, ecsb_entity e, ecsb_type t);     NULL if any is bad
  *   bool        component_has(const world *w, ecsb_entity e, ecsb_type t);
  *   size_t      component_count(const world *w, ecsb_type t);

@@ -14,6 +14,32 @@
 #error "define ECSB_STRATEGY_SUMMARY (one line: the idea) before including strategy_impl.h"
 #endif
 
+/*
+ * The contract, checked first: every function harness/strategy.h lists must be defined with
+ * exactly its type. A missing one stops the build at its ECSB_STRATEGY_CONTRACT line below
+ * ("undeclared"); a mistyped one with "strategy contract (harness/strategy.h): ...".
+ */
+#define ECSB_STRATEGY_CONTRACT(fn, type)                                                       \
+    _Static_assert(__builtin_types_compatible_p(__typeof__(&fn), type),                        \
+                   "strategy contract (harness/strategy.h): " #fn " must have type " #type)
+ECSB_STRATEGY_CONTRACT(world_init, ecsb_status (*)(world *, const ecsb_world_config *));
+ECSB_STRATEGY_CONTRACT(world_fini, void (*)(world *));
+ECSB_STRATEGY_CONTRACT(entity_create, ecsb_status (*)(world *, ecsb_entity *));
+ECSB_STRATEGY_CONTRACT(entity_destroy, ecsb_status (*)(world *, ecsb_entity));
+ECSB_STRATEGY_CONTRACT(entity_alive, bool (*)(const world *, ecsb_entity));
+ECSB_STRATEGY_CONTRACT(entity_count, size_t (*)(const world *));
+ECSB_STRATEGY_CONTRACT(component_add, ecsb_status (*)(world *, ecsb_entity, ecsb_type, void **));
+ECSB_STRATEGY_CONTRACT(component_remove, ecsb_status (*)(world *, ecsb_entity, ecsb_type));
+ECSB_STRATEGY_CONTRACT(component_get, void *(*)(world *, ecsb_entity, ecsb_type));
+ECSB_STRATEGY_CONTRACT(component_has, bool (*)(const world *, ecsb_entity, ecsb_type));
+ECSB_STRATEGY_CONTRACT(component_count, size_t (*)(const world *, ecsb_type));
+ECSB_STRATEGY_CONTRACT(each, void (*)(world *, ecsb_type, ecsb_each_fn, void *));
+ECSB_STRATEGY_CONTRACT(join, void (*)(world *, ecsb_type, ecsb_type, ecsb_join_fn, void *));
+ECSB_STRATEGY_CONTRACT(query, ecsb_status (*)(world *, const ecsb_query *, ecsb_query_fn, void *));
+ECSB_STRATEGY_CONTRACT(world_valid, bool (*)(const world *));
+ECSB_STRATEGY_CONTRACT(world_bytes, size_t (*)(const world *));
+ECSB_STRATEGY_CONTRACT(world_corrupt, int (*)(world *, unsigned));
+
 #include "scenarios/all.h"
 
 #define ECSB_CAT_(a, b) a##b
@@ -90,4 +116,13 @@ const ecsb_strategy ECSB_CAT(ecsb_strategy_, ECSB_STRATEGY_NAME) = {
 #include "scenarios/scenarios.def"
 #undef ECSB_SCENARIO
     },
+#ifdef ECSB_STRATEGY_CAPS
+    /* ECSB_STRATEGY_CAPS: ECSB_CAP(scenario, largest N, "why") ... */
+#define ECSB_CAP(scenario, n, why) [ECSB_SCENARIO_##scenario] = (n),
+    .largest_n = {ECSB_STRATEGY_CAPS},
+#undef ECSB_CAP
+#define ECSB_CAP(scenario, n, why) [ECSB_SCENARIO_##scenario] = (why),
+    .why_capped = {ECSB_STRATEGY_CAPS},
+#undef ECSB_CAP
+#endif
 };

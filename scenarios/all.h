@@ -1,8 +1,21 @@
 /*
  * all.h — every scenario body, for harness/strategy_impl.h to compile against one strategy.
  * Add a scenario: a line in scenarios.def, its body in <name>.h (functions <name>_prepare,
- * _pass, _checksum, _release), its floor in floor.c, its include here.
+ * _pass, _checksum, _release, _memory), its floor in floors/<name>.h (and its limit in
+ * limits/<name>.h when it has one), its include here, in floor.c (and limit.c), and its items
+ * in scenarios.c.
  */
-#include "scenarios/common.h"
+#include "scenarios/body.h"
 #include "scenarios/platformer.h"
 #include "scenarios/dual_iterate.h"
+#include "scenarios/packed.h"
+#include "scenarios/packed_1.h"
+#include "scenarios/packed_5.h"
+#include "scenarios/simple_iter.h"
+#include "scenarios/frag_iter.h"
+#include "scenarios/entity_cycle.h"
+#include "scenarios/add_remove.h"
+#include "scenarios/random_get.h"
+#include "scenarios/move3.h"
+#include "scenarios/churn_iterate.h"
+#include "scenarios/level_load.h"

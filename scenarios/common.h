@@ -1,6 +1,16 @@
 /*
- * common.h — what every scenario body shares: the checksum mix, state allocation, and the
- * value each entity starts with. Plain C, no strategy functions: the floor uses it too.
+ * common.h — what every scenario body and its floor and limit share: the checksum's parts,
+ * state allocation, the pseudo-random sequences, and the value each entity starts with. Plain
+ * C, no strategy functions: the floors and limits use it too.
+ *
+ * Checksums. A timed pass never runs a chain of mixes (each waits ~7 cycles on the previous
+ * one, which would time the checksum, not the storage): a pass that reads values adds each one
+ * times an odd weight that depends on its position into a 64-bit sum (one add per value, no
+ * serial latency beyond it), and counts its visits. checksum() mixes once, untimed: the sums,
+ * the visit count, and every value left in the world read in creation order. A lost, doubled,
+ * extra or swapped visit, or a lost or misplaced value, changes the result: every starting
+ * value is non-zero, a weight times a non-zero difference is non-zero modulo 2^64, and the
+ * visit count catches visits whose values are zero.
  */
 #ifndef ECSB_SCENARIOS_COMMON_H
 #define ECSB_SCENARIOS_COMMON_H
@@ -21,10 +31,23 @@ static inline uint64_t ecsb_mix(uint64_t h, uint64_t v)
     return h ^ (h >> 33);
 }
 
+/* The weight of the value read at `position` of a pass: odd, so no error cancels out. */
+static inline uint64_t ecsb_weight(uint64_t position) { return 2 * position + 1; }
+
+/* What checksum() mixes for a component an entity does not hold (no u32 value is this). */
+#define ECSB_ABSENT ((uint64_t)1 << 32)
+
 static inline uint64_t ecsb_double_bits(double d)
 {
     uint64_t u;
     memcpy(&u, &d, sizeof u);
+    return u;
+}
+
+static inline uint64_t ecsb_float_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
     return u;
 }
 
@@ -38,17 +61,57 @@ static inline void *ecsb_state_alloc(size_t size)
     return p;
 }
 
-/*
- * Every scenario body defines <name>_memory as this: the world's bytes and live entities,
- * read after prepare.
- */
-#define ECSB_SCENARIO_MEMORY(name, state_type)                                                 \
-    static void name##_memory(void *state, uint64_t *bytes, uint64_t *entities)               \
-    {                                                                                         \
-        state_type *s_ = state;                                                               \
-        *bytes = world_bytes(&s_->w);                                                         \
-        *entities = entity_count(&s_->w);                                                     \
+/* An array of n elements (at least one, so n = 0 is not a failure); NULL on failure. */
+static inline void *ecsb_array_alloc(uint64_t n, size_t size)
+{
+    return malloc((n ? n : 1) * size);
+}
+
+/* ---- pseudo-random sequences, the same for every strategy, floor and limit --------------- */
+
+typedef struct ecsb_rng {
+    uint64_t s;
+} ecsb_rng;
+
+/* splitmix64 */
+static inline uint64_t ecsb_rng_next(ecsb_rng *r)
+{
+    uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* In [0, n), n > 0. */
+static inline uint64_t ecsb_rng_below(ecsb_rng *r, uint64_t n) { return ecsb_rng_next(r) % n; }
+
+/* perm[0 .. n) = a pseudo-random permutation of 0 .. n-1 (Fisher-Yates from `seed`). */
+static inline void ecsb_permutation(uint32_t *perm, uint64_t n, uint64_t seed)
+{
+    ecsb_rng r = {seed};
+    for (uint64_t i = 0; i < n; i++)
+        perm[i] = (uint32_t)i;
+    for (uint64_t i = n; i > 1; i--) {
+        uint64_t j = ecsb_rng_below(&r, i);
+        uint32_t t = perm[i - 1];
+        perm[i - 1] = perm[j];
+        perm[j] = t;
     }
+}
+
+/* ---- u32 values ---------------------------------------------------------------------------- */
+
+/* The update of a u32 value: a bijection (no pass loses information), never a fixed point. */
+static inline uint32_t ecsb_u32_step(uint32_t v) { return 3 * v + 1; }
+
+/* The starting u32 value of type `type` on the i-th entity: non-zero, distinct per i. */
+static inline uint32_t ecsb_u32_start(uint32_t type, uint64_t i)
+{
+    uint32_t v = (uint32_t)(i + 1) * 0x9e3779b1u; /* odd factor: a bijection, 0 only at i + 1 = 2^32 */
+    return type % 32 ? v << (type % 32) | v >> (32 - type % 32) : v;
+}
+
+/* ---- per scenario ------------------------------------------------------------------------- */
 
 /* platformer: hp of original entity i, and of the two spawns of round r. */
 static inline int32_t platformer_original_hp(uint64_t i) { return (int32_t)(i * 7 + 3); }
@@ -57,8 +120,72 @@ static inline int32_t platformer_spawn_hp(uint64_t round, int which)
     return -(int32_t)(round * 2 + (uint64_t)which + 1);
 }
 
-/* dual_iterate: a on every entity, b on odd ones; values differ per entity. */
-static inline double dual_iterate_a0(uint64_t i) { return (double)i * 0.25 + 1.0; }
-static inline int32_t dual_iterate_b0(uint64_t i) { return (int32_t)((i * 37) % 1001) - 500; }
+/*
+ * dual_iterate, churn_iterate, random_get: `a` and `b` of the entity with serial number s (the
+ * i-th created has serial i; churn_iterate's round r creates serial N + r). Both non-zero; b in
+ * -1000 .. -1 and 1 .. 1000.
+ */
+static inline double dual_iterate_a0(uint64_t s) { return (double)s * 0.25 + 1.0; }
+static inline int32_t dual_iterate_b0(uint64_t s)
+{
+    int32_t magnitude = (int32_t)((s * 37) % 1000) + 1;
+    return s & 2 ? -magnitude : magnitude;
+}
+
+/* churn_iterate: the position of the handle list round r of the churn replaces. */
+#define CHURN_ITERATE_SEED 0x636875726e2d3031ull
+static inline uint64_t churn_iterate_position(ecsb_rng *r, uint64_t n) { return ecsb_rng_below(r, n); }
+
+/* random_get: the order of the lookups. */
+#define RANDOM_GET_SEED 0x72616e646f6d2d67ull
+
+/* simple_iter: the i-th entity's kind (0 {A,B}, 1 {A,B,C}, 2 {A,B,C,D}, 3 {A,B,C,E}). */
+enum { SIMPLE_ITER_A, SIMPLE_ITER_B, SIMPLE_ITER_C, SIMPLE_ITER_D, SIMPLE_ITER_E };
+static inline unsigned simple_iter_kind(uint64_t i) { return (unsigned)(i % 4); }
+static inline uint64_t simple_iter_of_kind(uint64_t n, unsigned kind) { return (n + 3 - kind) / 4; }
+
+/* frag_iter: 26 types T0 .. T25, then Data; the i-th entity holds T(i % 26) and Data. */
+#define FRAG_ITER_KINDS 26u
+#define FRAG_ITER_DATA FRAG_ITER_KINDS
+#define FRAG_ITER_LAST (FRAG_ITER_KINDS - 1)
+
+/* entity_cycle: the B values of the two entities spawned for an A value. */
+static inline uint32_t entity_cycle_b(uint32_t a, unsigned which) { return 3 * a + 1 + which; }
+
+/* move3: pos, vel (float[3]) on every entity, mass (float) on every 4th (i % 4 == 0). */
+typedef struct move3_vec {
+    float v[3];
+} move3_vec;
+static inline move3_vec move3_pos0(uint64_t i)
+{
+    move3_vec p;
+    for (int c = 0; c < 3; c++)
+        p.v[c] = (float)((i * 3 + (uint64_t)c) % 1024) * 0.5f + 1.0f;
+    return p;
+}
+static inline move3_vec move3_vel0(uint64_t i)
+{
+    move3_vec v;
+    for (int c = 0; c < 3; c++)
+        v.v[c] = (float)((i * 7 + (uint64_t)c) % 512) * 0.25f - 63.875f; /* never 0 */
+    return v;
+}
+static inline float move3_mass0(uint64_t i) { return 0.5f + (float)(i / 4 % 8) * 0.25f; }
+static inline uint64_t move3_matched(uint64_t n) { return (n + 3) / 4; }
+/* pos += vel * mass, in two statements so that no compiler fuses them into an FMA. */
+static inline void move3_step(move3_vec *restrict pos, const move3_vec *restrict vel, float mass)
+{
+    for (int c = 0; c < 3; c++) {
+        float dv = vel->v[c] * mass;
+        pos->v[c] += dv;
+    }
+}
+
+/* level_load: A, B on every entity, C on odd ones, D on those with i % 4 == 3. */
+#define LEVEL_LOAD_TYPES 4u
+static inline bool level_load_holds(uint64_t i, uint32_t type)
+{
+    return type < 2 || (type == 2 && (i & 1)) || (type == 3 && i % 4 == 3);
+}
 
 #endif

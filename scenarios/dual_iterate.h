@@ -2,16 +2,22 @@
  * dual_iterate — article 002's Test 2, compiled against one strategy's static functions.
  *
  * Untimed set-up: entities 0..N-1 in order, each with `a` (double); every odd one also with
- * `b` (int32); values differ per entity; the world declares the query (a, b). Timed pass: for
- * every entity holding both, a += 1.5 * b, through the strategy's query (runs of columns). N/2 matched pairs per pass. The checksum reads
- * every entity's `a` in creation order, so a missed, doubled or mismatched pair changes it.
+ * `b` (int32, never 0); the world declares the query (a, b). Timed pass: for every entity
+ * holding both, a += 1.5 * b, through the strategy's query (runs of columns), counting the
+ * visits. N/2 matched pairs per pass. The checksum reads every entity's `a` in creation order,
+ * then the visit count and the holders of b, so a missed, doubled, extra or mismatched visit
+ * changes it.
+ * Limit: yes. The floor keeps `a` for every entity and walks the odd ones, so it moves every
+ * cache line of `a` for half of the values; a table or group holding only the matched
+ * entities moves the N/2 matched `a` values and the `b` values, packed (scenarios/limits/).
  */
 enum { DUAL_ITERATE_A = 0, DUAL_ITERATE_B = 1 };
 
 typedef struct dual_iterate_state {
     world w;
-    ecsb_entity *entities;
+    ecsb_entity *entities; /* creation order (churn_iterate: by position of the handle list) */
     uint64_t n;
+    uint64_t visits;
     bool world_live;
 } dual_iterate_state;
 
@@ -24,6 +30,19 @@ static void dual_iterate_release(void *state)
         world_fini(&s->w);
     free(s->entities);
     free(s);
+}
+
+/* An entity with the values of serial number `serial`: a, and b when with_b. */
+static ecsb_status dual_iterate_spawn(world *w, uint64_t serial, bool with_b, ecsb_entity *out)
+{
+    void *a, *b;
+    ecsb_status st = entity_create(w, out);
+    if (st == ECSB_OK && (st = component_add(w, *out, DUAL_ITERATE_A, &a)) == ECSB_OK)
+        *(double *)a = dual_iterate_a0(serial);
+    if (st == ECSB_OK && with_b &&
+        (st = component_add(w, *out, DUAL_ITERATE_B, &b)) == ECSB_OK)
+        *(int32_t *)b = dual_iterate_b0(serial);
+    return st;
 }
 
 static ecsb_status dual_iterate_prepare(void **out, uint64_t n)
@@ -47,27 +66,16 @@ static ecsb_status dual_iterate_prepare(void **out, uint64_t n)
     }
     s->world_live = true;
     s->n = n;
-    s->entities = malloc((n ? n : 1) * sizeof *s->entities);
+    s->entities = ecsb_array_alloc(n, sizeof *s->entities);
     if (!s->entities) {
         dual_iterate_release(s);
         return ECSB_ERR_NOMEM;
     }
-    for (uint64_t i = 0; i < n; i++) {
-        void *a, *b;
-        if ((st = entity_create(&s->w, &s->entities[i])) != ECSB_OK ||
-            (st = component_add(&s->w, s->entities[i], DUAL_ITERATE_A, &a)) != ECSB_OK) {
+    for (uint64_t i = 0; i < n; i++)
+        if ((st = dual_iterate_spawn(&s->w, i, i & 1, &s->entities[i])) != ECSB_OK) {
             dual_iterate_release(s);
             return st;
         }
-        *(double *)a = dual_iterate_a0(i);
-        if (i & 1) {
-            if ((st = component_add(&s->w, s->entities[i], DUAL_ITERATE_B, &b)) != ECSB_OK) {
-                dual_iterate_release(s);
-                return st;
-            }
-            *(int32_t *)b = dual_iterate_b0(i);
-        }
-    }
     *out = s;
     return ECSB_OK;
 }
@@ -76,11 +84,11 @@ ECSB_SCENARIO_MEMORY(dual_iterate, dual_iterate_state)
 
 ECSB_INLINE void dual_iterate_run(void *ctx, size_t count, void *const *columns)
 {
-    (void)ctx;
     double *restrict a = columns[0];
     const int32_t *restrict b = columns[1];
     for (size_t i = 0; i < count; i++)
         a[i] += 1.5 * b[i];
+    *(uint64_t *)ctx += count;
 }
 
 static const ecsb_query dual_iterate_query = {2, {DUAL_ITERATE_A, DUAL_ITERATE_B}};
@@ -88,7 +96,7 @@ static const ecsb_query dual_iterate_query = {2, {DUAL_ITERATE_A, DUAL_ITERATE_B
 static ecsb_status dual_iterate_pass(void *state)
 {
     dual_iterate_state *s = state;
-    return query(&s->w, &dual_iterate_query, dual_iterate_run, NULL);
+    return query(&s->w, &dual_iterate_query, dual_iterate_run, &s->visits);
 }
 
 static uint64_t dual_iterate_checksum(void *state)
@@ -97,7 +105,8 @@ static uint64_t dual_iterate_checksum(void *state)
     uint64_t h = ECSB_CHECKSUM_SEED;
     for (uint64_t i = 0; i < s->n; i++) {
         const double *a = component_get(&s->w, s->entities[i], DUAL_ITERATE_A);
-        h = ecsb_mix(h, a ? ecsb_double_bits(*a) : 0xdeadull);
+        h = ecsb_mix(h, a ? ecsb_double_bits(*a) : ECSB_ABSENT);
     }
+    h = ecsb_mix(h, s->visits);
     return ecsb_mix(h, component_count(&s->w, DUAL_ITERATE_B));
 }

@@ -5,8 +5,11 @@
  * until no hp is left: (1) create e1 and add hp; (2) create e2 and add hp; (3) remove hp from
  * the newest remaining original entity (the one at the end before e1 and e2 arrived) and
  * destroy it; (4) remove hp from e1 and destroy it; (5) the same for e2. 5N component
- * operations. Each removed value is read first and mixed into the checksum, so a lost or
- * misplaced component changes it. The pass empties the world: prepare again before the next.
+ * operations. Each removed value is read first and added, times the weight of its kill's
+ * position (3 per round), into a sum: no serial chain of mixes in the timed loop, and a lost
+ * or misplaced component still changes it; the kills are counted. checksum() mixes the sum,
+ * the count and what is left in the world. The pass empties the world: prepare again before
+ * the next.
  */
 enum { PLATFORMER_HP = 0 };
 
@@ -14,7 +17,8 @@ typedef struct platformer_state {
     world w;
     ecsb_entity *originals;
     uint64_t n;
-    uint64_t checksum;
+    uint64_t sum;   /* each killed entity's hp (as uint32) times ecsb_weight(kill number) */
+    uint64_t kills;
     bool world_live;
 } platformer_state;
 
@@ -48,7 +52,6 @@ static ecsb_status platformer_prepare(void **out, uint64_t n)
     }
     s->world_live = true;
     s->n = n;
-    s->checksum = ECSB_CHECKSUM_SEED;
     s->originals = malloc((n ? n : 1) * sizeof *s->originals);
     if (!s->originals) {
         platformer_release(s);
@@ -81,13 +84,13 @@ ECSB_INLINE ecsb_status platformer_spawn(world *w, int32_t hp, ecsb_entity *out)
     return st;
 }
 
-/* Read an entity's hp into the checksum, remove it, destroy the entity. */
-ECSB_INLINE ecsb_status platformer_kill(world *w, ecsb_entity e, uint64_t *checksum)
+/* Add an entity's hp times `weight` to *sum, remove the hp, destroy the entity. */
+ECSB_INLINE ecsb_status platformer_kill(world *w, ecsb_entity e, uint64_t weight, uint64_t *sum)
 {
     const int32_t *hp = component_get(w, e, PLATFORMER_HP);
     if (ECSB_UNLIKELY(!hp))
         return ECSB_ERR_ABSENT;
-    *checksum = ecsb_mix(*checksum, (uint32_t)*hp);
+    *sum += (uint32_t)*hp * weight;
     ecsb_status st = component_remove(w, e, PLATFORMER_HP);
     if (ECSB_LIKELY(st == ECSB_OK))
         st = entity_destroy(w, e);
@@ -98,24 +101,28 @@ static ecsb_status platformer_pass(void *state)
 {
     platformer_state *s = state;
     world *w = &s->w;
-    uint64_t h = s->checksum;
+    uint64_t sum = s->sum, round = 0;
     ecsb_status st = ECSB_OK;
-    for (uint64_t round = 0; round < s->n; round++) {
+    for (; round < s->n; round++) {
         ecsb_entity e1, e2;
-        if (ECSB_UNLIKELY((st = platformer_spawn(w, platformer_spawn_hp(round, 0), &e1)) ||
-                          (st = platformer_spawn(w, platformer_spawn_hp(round, 1), &e2)) ||
-                          (st = platformer_kill(w, s->originals[s->n - 1 - round], &h)) ||
-                          (st = platformer_kill(w, e1, &h)) ||
-                          (st = platformer_kill(w, e2, &h))))
+        if (ECSB_UNLIKELY(
+                (st = platformer_spawn(w, platformer_spawn_hp(round, 0), &e1)) ||
+                (st = platformer_spawn(w, platformer_spawn_hp(round, 1), &e2)) ||
+                (st = platformer_kill(w, s->originals[s->n - 1 - round], ecsb_weight(3 * round),
+                                      &sum)) ||
+                (st = platformer_kill(w, e1, ecsb_weight(3 * round + 1), &sum)) ||
+                (st = platformer_kill(w, e2, ecsb_weight(3 * round + 2), &sum))))
             break;
     }
-    s->checksum = h;
+    s->sum = sum;
+    s->kills += 3 * round;
     return st;
 }
 
 static uint64_t platformer_checksum(void *state)
 {
     platformer_state *s = state;
+    uint64_t h = ecsb_mix(ecsb_mix(ECSB_CHECKSUM_SEED, s->sum), s->kills);
     /* A correct pass leaves nothing behind: fold the leftovers in so leaks show. */
-    return ecsb_mix(s->checksum, entity_count(&s->w) * 1000003u + component_count(&s->w, PLATFORMER_HP));
+    return ecsb_mix(h, entity_count(&s->w) * 1000003u + component_count(&s->w, PLATFORMER_HP));
 }

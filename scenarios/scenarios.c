@@ -2,11 +2,34 @@
 #include <string.h>
 
 #include "harness/ecsb.h"
+#include "scenarios/common.h"
 
 /* platformer: N rounds of 2 adds + 3 removes. */
 static uint64_t platformer_items(uint64_t n) { return 5 * n; }
 /* dual_iterate: the odd ids hold both types. */
 static uint64_t dual_iterate_items(uint64_t n) { return n / 2; }
+/* packed_1: every A; packed_5: every A, B, C, D and E. */
+static uint64_t packed_1_items(uint64_t n) { return n; }
+static uint64_t packed_5_items(uint64_t n) { return 5 * n; }
+/* simple_iter: (A,B) matches every entity, (C,D) and (C,E) one kind each. */
+static uint64_t simple_iter_items(uint64_t n)
+{
+    return n + simple_iter_of_kind(n, 2) + simple_iter_of_kind(n, 3);
+}
+/* frag_iter: every Data, then the holders of T25 (every 26th entity). */
+static uint64_t frag_iter_items(uint64_t n) { return n + n / FRAG_ITER_KINDS; }
+/* entity_cycle: 2N created, 2N destroyed. */
+static uint64_t entity_cycle_items(uint64_t n) { return 4 * n; }
+/* add_remove: N adds, N removes. */
+static uint64_t add_remove_items(uint64_t n) { return 2 * n; }
+/* random_get: two lookups per entity. */
+static uint64_t random_get_items(uint64_t n) { return 2 * n; }
+/* move3: every 4th entity holds mass. */
+static uint64_t move3_items(uint64_t n) { return move3_matched(n); }
+/* churn_iterate: dual_iterate's pairs. */
+static uint64_t churn_iterate_items(uint64_t n) { return n / 2; }
+/* level_load: every entity created. */
+static uint64_t level_load_items(uint64_t n) { return n; }
 
 const ecsb_scenario_info ecsb_scenarios[ECSB_SCENARIO_COUNT] = {
 #define ECSB_SCENARIO(name_, summary_, item_, consumes_, structure_, sizes_)                  \

@@ -3,24 +3,32 @@
 #
 #   scripts/bench.sh BUILD/ecsbench [ecsbench flags...]
 #
-# 1. picks the run id (UTC timestamp + short host name; -2, -3... if taken) and stages the run
-#    in $RESULTS_DIR/.incomplete-<id>-<pid>;
-# 2. runs the suite there: raw.json (Google Benchmark JSON, the source of truth, with the run id
-#    and provenance in its context) and console.txt (the console table); progress on stderr;
-# 3. writes results.csv + errors.csv (scripts/json_to_csv.py) and summary.md
-#    (scripts/summary.py);
-# 4. publishes the folder atomically as $RESULTS_DIR/<id>, then draws $PLOTS_DIR/<id> with
-#    scripts/plots.sh if it exists (a failure there is a warning: the results stand);
-# 5. prints where everything is.
-# A run never overwrites another; an interrupted or failed run (Ctrl-C included) removes its
-# staging folder and leaves nothing under a final name.
+# 1. removes what killed runs left behind (staging folders whose process is gone), picks the
+#    run id (UTC timestamp + short host name; -2, -3... if taken) and stages the run in
+#    $RESULTS_DIR/.incomplete-<id>-<pid> and its plots in $PLOTS_DIR/.incomplete-<id>-<pid>;
+# 2. saves `ecsbench list --json` (list.json: the scenarios' names, items, limit lines and
+#    sizes, the scripts' one source for them) and runs `ecsbench bench` there: raw.json (Google
+#    Benchmark JSON, the source of truth, with the run id and provenance in its context) and
+#    console.txt (the console table); progress on stderr;
+# 3. writes results.csv + errors.csv (json_to_csv.py) and summary.md (summary.py), and draws
+#    the plots (plots.sh --into);
+# 4. publishes results and plots together: $RESULTS_DIR/<id> then $PLOTS_DIR/<id>, two renames
+#    with Ctrl-C held off; prints where everything is.
+# A run never overwrites another. Ctrl-C or a failure before step 4 removes the staging
+# folders: nothing was published, and it says so. A benchmark that failed its checksum check
+# or a status (ecsbench exits 1) is published with the rest, named, and bench.sh exits 1.
 #
 # Environment:
-#   QUICK=1           small sizes (256, 4000, 16384) and a short min time: under a minute
+#   QUICK=1           small sizes and a short min time
+#   SCENARIOS, STRATEGIES, SIZES   comma lists: a subset (the binary checks the names and
+#                     lists the valid ones; the floor and limit lines always run)
 #   RESULTS_DIR       where run folders go (default: results)
-#   PLOTS_DIR         where plot folders go (default: plots; passed on to plots.sh)
+#   PLOTS_DIR         where plot folders go (default: plots)
 #   PYTHON            Python 3 for the scripts (default: /usr/bin/python3)
-#   ECSB_BENCH_ARGS   extra ecsbench flags, split on spaces (e.g. "--ecsb_sizes=256,4000")
+#   ECSB_BENCH_ARGS   extra ecsbench flags, split on spaces (e.g. "--benchmark_repetitions=9")
+#   ECSB_CRASH_AT     test aid: STEP or STEP:SIGNAL — send SIGNAL (default KILL) to this script
+#                     at the named step (started, ran, summarised, drawn, published-results),
+#                     as a crash or a Ctrl-C at that moment would
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -41,34 +49,60 @@ PLOTS_DIR=${PLOTS_DIR:-plots}
 export PYTHON RESULTS_DIR PLOTS_DIR
 
 flags=()
+again=(make bench) # the command that repeats this run, recorded in raw.json and summary.md
 case ${QUICK:-} in
   "" | 0 | no | false) ;;
-  1 | yes | true) flags+=(--ecsb_quick) ;;
+  1 | yes | true) flags+=(--ecsb_quick) again+=(QUICK=1) ;;
   *) ecsb_usage_error "QUICK=$QUICK: use QUICK=1 for the quick run, or leave it out for the full suite" ;;
 esac
+for var in SCENARIOS STRATEGIES SIZES; do
+  value=${!var:-}
+  [ -n "$value" ] || continue
+  [[ $value =~ ^[A-Za-z0-9_,]+$ ]] ||
+    ecsb_usage_error "$var=$value: want a comma-separated list of names or sizes, e.g. $var=$([ $var = SIZES ] && echo 4000,65536 || echo a,b)"
+  flags+=("--ecsb_${var,,}=$value")
+  again+=("$var=$value")
+done
 # shellcheck disable=SC2206  # word splitting is the point
 extra=(${ECSB_BENCH_ARGS:-})
+[ ${#extra[@]} -eq 0 ] || again+=("ECSB_BENCH_ARGS='${extra[*]}'")
 
-# The run id, fixed now: it names the staging folder, goes into raw.json and summary.md, and is
-# the name the run is published under.
+crash_point() { # the ECSB_CRASH_AT test aid: a crash (or a signal) at this very step
+  case ${ECSB_CRASH_AT:-} in
+    "$1") kill -KILL $$ ;;
+    "$1":*) kill "-${ECSB_CRASH_AT#*:}" $$ ;;
+  esac
+}
+
+for dir in "$RESULTS_DIR" "$PLOTS_DIR"; do
+  mkdir -p "$dir" || ecsb_usage_error "cannot create $dir; is its parent writable?"
+  ecsb_clean_stale "$dir" | sed 's/^/bench: /' >&2
+done
+while read -r id; do # a run whose make bench was killed between its two renames
+  [ -z "$id" ] || [ -d "$PLOTS_DIR/$id" ] ||
+    echo "bench: note: $RESULTS_DIR/$id has no plots; draw them with: make plots RUN=$RESULTS_DIR/$id" >&2
+done < <(ecsb_list_runs "$RESULTS_DIR")
+
+# The run id, fixed now: it names the staging folders, goes into raw.json and summary.md, and
+# is the name the run is published under.
 base=$(ecsb_new_run_id)
 run_id=$base
 k=1
 while [ -e "$RESULTS_DIR/$run_id" ] || [ -e "$PLOTS_DIR/$run_id" ] ||
-  compgen -G "$RESULTS_DIR/.incomplete-$run_id-*" >/dev/null; do
+  compgen -G "$RESULTS_DIR/.incomplete-$run_id-*" >/dev/null ||
+  compgen -G "$PLOTS_DIR/.incomplete-$run_id-*" >/dev/null; do
   k=$((k + 1))
   run_id=$base-$k
 done
 
-
-child="" staging="" published=""
+child="" staging="" plots_staging="" published=""
 cleanup() {
   if [ -n "$child" ]; then
     kill "$child" 2>/dev/null || true
     wait "$child" 2>/dev/null || true
   fi
-  if [ -n "$staging" ] && [ -z "$published" ]; then
-    rm -rf "$staging"
+  if [ -z "$published" ]; then
+    rm -rf "${staging:-/nonexistent}" "${plots_staging:-/nonexistent}"
   fi
 }
 trap cleanup EXIT
@@ -77,41 +111,66 @@ trap 'echo "bench: terminated; nothing was published" >&2; exit 143' TERM HUP
 
 staging=$(ecsb_staging_dir "$RESULTS_DIR" "$run_id") ||
   ecsb_usage_error "cannot create a staging folder in $RESULTS_DIR; is it writable?"
+plots_staging=$(ecsb_staging_dir "$PLOTS_DIR" "$run_id") ||
+  ecsb_usage_error "cannot create a staging folder in $PLOTS_DIR; is it writable?"
+crash_point started
 
-# The compilers' own record of how each object was built (until the Makefile passes the flags).
-producer=$(readelf --debug-dump=info "$bin" 2>/dev/null |
-  sed -n 's/.*DW_AT_producer[^:]*:[[:space:]]*\((indirect[^)]*):[[:space:]]*\)\{0,1\}//p' |
-  sort -u | paste -sd ';' - || true)
-if [ -n "$producer" ]; then
-  flags+=("--ecsb_context=build_producer=$producer")
+if ! "$bin" list --json >"$staging/list.json" 2>"$staging/list.log" ||
+  ! "$PYTHON" -c 'import json, sys; json.load(open(sys.argv[1]))' "$staging/list.json" 2>/dev/null; then
+  cat "$staging/list.log" >&2
+  echo "bench: error: '$bin list --json' did not print the registry as JSON; is $bin" \
+    "up to date? (make build/ecsbench); nothing was published" >&2
+  exit 2
 fi
+rm -f "$staging/list.log"
 
 start=$(date +%s)
 echo "bench: run $run_id -> $RESULTS_DIR/$run_id (staging in $staging)" >&2
 # In the background so that a signal reaches the trap at once (the trap stops the run).
-"$bin" --ecsb_run_id="$run_id" "${flags[@]}" \
+"$bin" bench --ecsb_run_id="$run_id" "${flags[@]}" "--ecsb_context=make_command=${again[*]}" \
   --benchmark_out="$staging/raw.json" --benchmark_out_format=json \
   "${extra[@]}" "$@" >"$staging/console.txt" &
 child=$!
 rc=0
 wait "$child" || rc=$?
 child=""
-if [ "$rc" -ne 0 ]; then
-  tail -n 5 "$staging/console.txt" >&2 || true
-  echo "bench: ecsbench failed (exit $rc); nothing was published" >&2
-  exit "$rc"
-fi
+case $rc in
+  0 | 1) ;; # 1: some benchmarks failed their checksum check or a status: publish the rest
+  2)
+    echo "bench: ecsbench refused the arguments (above); nothing was published" >&2
+    exit 2 ;;
+  *)
+    tail -n 5 "$staging/console.txt" >&2 || true
+    echo "bench: ecsbench failed (exit $rc); nothing was published" >&2
+    exit "$rc" ;;
+esac
+crash_point ran
 
 "$PYTHON" "$here/json_to_csv.py" "$staging/raw.json" -o "$staging/results.csv" \
-  --errors "$staging/errors.csv"
-"$PYTHON" "$here/summary.py" "$staging" --run-id "$run_id" -o "$staging/summary.md"
+  --errors "$staging/errors.csv" ||
+  { echo "bench: ecsbench's JSON is unusable (above); nothing was published" >&2; exit 2; }
+"$PYTHON" "$here/summary.py" "$staging" --run-id "$run_id" -o "$staging/summary.md" ||
+  { echo "bench: no summary (above); nothing was published" >&2; exit 2; }
+crash_point summarised
+plots_note=""
+if ! bash "$here/plots.sh" --into "$plots_staging" "$staging"; then
+  plots_note="the plots could not be drawn (above); once fixed: make plots RUN=$RESULTS_DIR/<id>"
+fi
+crash_point drawn
 
-final=$(ecsb_publish_dir "$staging" "$RESULTS_DIR" "$run_id")
+# Publish results, then plots. Ctrl-C is held off (ignored by the publishing commands, noted
+# here and honoured afterwards), so the run is either unpublished or published with its plots.
+shielded() { (trap '' INT TERM HUP; "$@"); }
+signal=""
+trap 'signal=INT' INT
+trap 'signal=TERM' TERM HUP
+final=$(shielded ecsb_publish_dir "$staging" "$RESULTS_DIR" "$run_id")
 published=1
 final_id=$(basename "$final")
+crash_point published-results
 if [ "$final_id" != "$run_id" ]; then
-  # Another run took the name meanwhile: record the name this one got, atomically per file.
-  "$PYTHON" - "$final/raw.json" "$final_id" <<'EOF'
+  # Another run took the name meanwhile: record the name this one got, and draw again.
+  shielded "$PYTHON" - "$final/raw.json" "$final_id" <<'EOF'
 import json, os, sys
 path, run_id = sys.argv[1], sys.argv[2]
 with open(path, encoding="utf-8") as f:
@@ -121,24 +180,36 @@ with open(path + ".tmp", "w", encoding="utf-8") as f:
     json.dump(doc, f, indent=2)
 os.replace(path + ".tmp", path)
 EOF
-  "$PYTHON" "$here/summary.py" "$final" --run-id "$final_id" -o "$final/summary.md"
+  shielded "$PYTHON" "$here/summary.py" "$final" --run-id "$final_id" -o "$final/summary.md"
+  rm -rf "$plots_staging"
+  plots_staging=$(ecsb_staging_dir "$PLOTS_DIR" "$final_id")
+  shielded bash "$here/plots.sh" --into "$plots_staging" "$final" ||
+    plots_note="the plots could not be drawn (above); once fixed: make plots RUN=$final"
 fi
-
-if [ -f "$here/plots.sh" ]; then
-  bash "$here/plots.sh" "$final" ||
-    echo "bench: warning: scripts/plots.sh $final failed; the results are complete;" \
-      "redraw with: make plots RUN=$final" >&2
+if [ -z "$plots_note" ]; then
+  shielded ecsb_replace_dir "$plots_staging" "$PLOTS_DIR/$final_id"
 else
-  echo "bench: scripts/plots.sh is not there yet: no plots drawn" >&2
+  rm -rf "$plots_staging"
 fi
+trap - INT TERM HUP
 
-errors=$(($(wc -l <"$final/errors.csv") - 1))
+failed=$(($(wc -l <"$final/errors.csv") - 1))
 echo
 echo "ecsbench run $final_id done in $(($(date +%s) - start)) s"
-echo "  results: $final/ (raw.json, results.csv, errors.csv, summary.md, console.txt)"
-echo "  plots:   $PLOTS_DIR/$final_id/"
-echo "  summary: $final/summary.md"
-if [ "$errors" -gt 0 ]; then
-  echo "  WARNING: $errors benchmark(s) failed their checksum check or a status:" \
-    "see $final/errors.csv"
+echo "  results: $final/ (raw.json, results.csv, errors.csv, summary.md, list.json, console.txt)"
+if [ -z "$plots_note" ]; then
+  echo "  plots:   $PLOTS_DIR/$final_id/"
+else
+  echo "  plots:   none: $plots_note"
 fi
+echo "  summary: $final/summary.md"
+if [ -n "$signal" ]; then
+  echo "bench: $signal arrived while publishing; the run above was published complete" >&2
+  exit $([ "$signal" = INT ] && echo 130 || echo 143)
+fi
+if [ "$failed" -gt 0 ]; then
+  echo "bench: $failed benchmark(s) failed their checksum check or a status and have no time;" \
+    "the others are published; see $final/errors.csv" >&2
+  exit 1
+fi
+[ -z "$plots_note" ] || exit 1

@@ -15,12 +15,13 @@
 # which leaves out what only the first pass pays (a dual_iterate pass right after set-up sees
 # the caches as set-up left them; later passes, like Google Benchmark's, see steady state).
 # Per item = per pass / items per pass, read from the binary's own scenario table (the
-# items_per_pass counter of a one-repetition Google Benchmark run of the floor).
+# items_per_pass counter of a one-repetition `ecsbench bench` run of the floor).
 #
 # Before anything is counted, every strategy's checksum must equal the floor's (else exit 1);
 # each run under valgrind must print it again.
 #
-# Writes a new run folder $RESULTS_DIR/<run-id>/cachegrind/ (staged, published atomically):
+# Writes $RESULTS_DIR/cachegrind/<run-id>/ (staged, published atomically; apart from the make
+# bench runs, so make compare never takes it for one):
 #   cachegrind.csv  scenario,strategy,n,metric,per_item,total,items_per_pass (RFC 4180, CRLF);
 #                   total = the count in one timed pass; metrics: instructions, data_reads,
 #                   data_writes, l1d_misses (+ _read/_write), ll_misses (+ _read/_write),
@@ -29,15 +30,16 @@
 #   checksums.txt   what each strategy printed natively at P1 and P2 passes
 #   items.tsv       scenario, N, items per pass, item
 #   raw/            callgrind's output and log for every run (callgrind_annotate reads them)
-# Environment (defaults): CACHEGRIND_N (4000,65536) sizes; CACHEGRIND_SCENARIOS,
-# CACHEGRIND_STRATEGIES (comma lists; default every registered one; the floor is always
-# included); CACHEGRIND_PASSES (1,3) the two pass counts P1,P2; CACHEGRIND_D1 (32768,8,64) and
+# Environment (defaults): SIZES (4000,65536); SCENARIOS, STRATEGIES (comma lists; default
+# every one `ECSBENCH list --json` names; the floor always runs; the binary checks the names);
+# CACHEGRIND_PASSES (1,3) the two pass counts P1,P2; CACHEGRIND_D1 (32768,8,64) and
 # CACHEGRIND_LL (1048576,16,64) the simulated L1 data and last-level caches as
 # bytes,ways,line bytes (defaults: this VM's L1d and 1 MiB L2, fixed so that counts compare
 # across machines; left to itself valgrind would model the ~36 MiB shared L3 as LL, where
 # nothing misses at these sizes); RESULTS_DIR (results);
 # VALGRIND (valgrind); PYTHON (/usr/bin/python3).
-# Exit 2 on bad arguments, 1 on a failed run or a checksum mismatch.
+# Exit 2 on bad arguments (unknown names: the binary's message), 1 on a failed run or a
+# checksum mismatch.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -46,13 +48,11 @@ source "$here/lib.sh"
 
 VALGRIND=${VALGRIND:-valgrind}
 PYTHON=${PYTHON:-/usr/bin/python3}
-sizes_text=${CACHEGRIND_N:-4000,65536}
 passes_text=${CACHEGRIND_PASSES:-1,3}
 i1=32768,8,64
 d1=${CACHEGRIND_D1:-32768,8,64}
 ll=${CACHEGRIND_LL:-1048576,16,64}
-results_dir=${RESULTS_DIR:-$top/results}
-max_n=16777216 # ECSB_MAX_N (harness/runner.h)
+results_dir=${RESULTS_DIR:-$top/results}/cachegrind
 
 # ---- arguments and settings --------------------------------------------------------------------
 [ $# -eq 1 ] || ecsb_usage_error "usage: scripts/cachegrind.sh build/ecsbench   (or: make cachegrind)"
@@ -62,7 +62,6 @@ if [ ! -f "$bin" ] || [ ! -x "$bin" ]; then
 fi
 case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
 
-split_list() { tr -s ', \t' '\n' <<<"$1" | sed '/^$/d'; }
 describe_cache() { # describe_cache BYTES,WAYS,LINE: "32 KiB, 8-way, 64 B lines"
   local bytes=${1%%,*} rest=${1#*,} size
   if [ $((bytes % 1048576)) -eq 0 ]; then size="$((bytes / 1048576)) MiB"
@@ -70,14 +69,11 @@ describe_cache() { # describe_cache BYTES,WAYS,LINE: "32 KiB, 8-way, 64 B lines"
   else size="$bytes B"; fi
   printf '%s, %s-way, %s B lines' "$size" "${rest%%,*}" "${rest#*,}"
 }
-mapfile -t sizes < <(split_list "$sizes_text")
-[ ${#sizes[@]} -gt 0 ] || ecsb_usage_error "CACHEGRIND_N is empty: want sizes such as 4000,65536"
+list=$(ecsb_sizes "${SIZES:-4000,65536}") || exit $?
+mapfile -t sizes <<<"$list"
 for n in "${sizes[@]}"; do
-  if ! [[ $n =~ ^[1-9][0-9]{0,7}$ ]] || [ "$n" -lt 2 ] || [ "$n" -gt $max_n ]; then
-    ecsb_usage_error "CACHEGRIND_N=$sizes_text: '$n' is not a whole number 2..$max_n (sizes, comma-separated, e.g. 4000,65536)"
-  fi
+  [ "$n" -ge 2 ] || ecsb_usage_error "SIZES=${SIZES:-}: $n is too small to count a pass (2 or more)"
 done
-mapfile -t sizes < <(printf '%s\n' "${sizes[@]}" | awk '!seen[$0]++')
 p1=${passes_text%%,*} p2=${passes_text#*,}
 if ! [[ $passes_text =~ ^[1-9][0-9]{0,6},[1-9][0-9]{0,6}$ ]] || [ "$p1" -ge "$p2" ] || [ "$p2" -gt 1000000 ]; then
   ecsb_usage_error "CACHEGRIND_PASSES=$passes_text: want two pass counts P1,P2 with 1 <= P1 < P2 <= 1000000, e.g. 1,3"
@@ -87,31 +83,11 @@ for cache in "CACHEGRIND_D1=$d1" "CACHEGRIND_LL=$ll"; do
     ecsb_usage_error "$cache: want bytes,ways,line bytes, e.g. 32768,8,64"
 done
 
-# Names: the environment's lists, checked against the binary's registry (`ecsbench list`).
-list_names() { # list_names KIND: names the binary lists as KIND
-  "$bin" list 2>/dev/null | awk -v kind="$1" '$1 == kind && $2 ~ /^[A-Za-z0-9_]+$/ { print $2 }'
-}
-mapfile -t known_scenarios < <(list_names scenario)
-mapfile -t known_strategies < <(list_names strategy)
-if [ ${#known_scenarios[@]} -eq 0 ] || [ ${#known_strategies[@]} -eq 0 ]; then
-  ecsb_usage_error "$bin list names no scenarios or strategies; is it ecsbench? (make build/ecsbench)"
-fi
-pick() { # pick VAR_NAME VALUE KNOWN...: the names in VALUE (all KNOWN if empty), each checked
-  local var=$1 value=$2 name
-  shift 2
-  if [ -z "$value" ]; then printf '%s\n' "$@"; return; fi
-  while IFS= read -r name; do
-    [ "$name" = floor ] && [ "$var" = CACHEGRIND_STRATEGIES ] && continue
-    printf '%s\n' "$@" | grep -qxF -- "$name" ||
-      ecsb_usage_error "$var: unknown name '$name'; valid: $*"
-    echo "$name"
-  done < <(split_list "$value")
-}
-scenarios_text=$(pick CACHEGRIND_SCENARIOS "${CACHEGRIND_SCENARIOS:-}" "${known_scenarios[@]}")
-strategies_text=$(pick CACHEGRIND_STRATEGIES "${CACHEGRIND_STRATEGIES:-}" "${known_strategies[@]}")
-mapfile -t scenarios < <(awk 'NF && !seen[$0]++' <<<"$scenarios_text")
-mapfile -t strategies < <(awk 'NF && !seen[$0]++' <<<"$strategies_text")
-[ ${#scenarios[@]} -gt 0 ] || ecsb_usage_error "CACHEGRIND_SCENARIOS names no scenario; valid: ${known_scenarios[*]}"
+# Names: SCENARIOS / STRATEGIES, else the binary's registry; `run` checks them (step 1).
+list=$(ecsb_names "$bin" scenarios "${SCENARIOS:-}") || exit $?
+mapfile -t scenarios <<<"$list"
+list=$(ecsb_names "$bin" strategies "${STRATEGIES:-}") || exit $?
+mapfile -t strategies < <(grep -vx floor <<<"$list")
 all=(floor "${strategies[@]}")
 
 command -v "$VALGRIND" >/dev/null ||
@@ -125,18 +101,46 @@ if ! msg=$("$VALGRIND" "${valgrind_opts[@]}" --callgrind-out-file=/dev/null true
   echo "error: $VALGRIND does not run:" >&2; printf '  %s\n' "$msg" >&2; exit 1
 fi
 
+ecsb_clean_stale "$results_dir" | sed 's/^/cachegrind: /' >&2
 staging=$(ecsb_staging_dir "$results_dir")
 trap 'rm -rf "$staging"' EXIT
-out="$staging/cachegrind"
+out=$staging
 raw="$out/raw"
 mkdir -p "$raw"
 
-# ---- 1. items per pass, from the binary's scenario table ---------------------------------------
-scenario_re=$(IFS='|'; echo "${scenarios[*]}")
+# ---- 1. every strategy must compute what the floor computes (the binary checks the names) ---
+declare -A floor_sum
+checksum_of() { # checksum_of SCENARIO STRATEGY N PASSES [valgrind args...]: its checksum
+  ecsb_run_checksum "$bin" "$1" "$2" "$3" "$4" "${@:5}"
+}
+echo "cachegrind: checking checksums (N = ${sizes[*]}; $p1 and $p2 passes) ..." >&2
+bad=0
+for scenario in "${scenarios[@]}"; do
+  for n in "${sizes[@]}"; do
+    for p in "$p1" "$p2"; do
+      floor_sum[$scenario.$n.$p]=$(checksum_of "$scenario" floor "$n" "$p") || exit $?
+      for strategy in "${all[@]}"; do
+        sum=${floor_sum[$scenario.$n.$p]}
+        [ "$strategy" = floor ] || sum=$(checksum_of "$scenario" "$strategy" "$n" "$p") || exit $?
+        printf '%-14s %-14s N=%-9s passes=%-7s checksum=%s\n' "$scenario" "$strategy" "$n" "$p" "$sum" \
+          >>"$out/checksums.txt"
+        if [ "$sum" != "${floor_sum[$scenario.$n.$p]}" ]; then
+          echo "error: CHECKSUM MISMATCH: $strategy on $scenario at N = $n, $p passes printed" \
+               "checksum=$sum, the floor checksum=${floor_sum[$scenario.$n.$p]}: $strategy computes" \
+               "something else; its counts mean nothing" >&2
+          bad=1
+        fi
+      done
+    done
+  done
+done
+[ "$bad" -eq 0 ] || { echo "cachegrind: nothing counted (fix the strategy, then make test)" >&2; exit 1; }
+
+# ---- 2. items per pass, from the binary's scenario table ---------------------------------------
 for n in "${sizes[@]}"; do
-  if ! "$bin" --ecsb_sizes="$n" --benchmark_filter="^($scenario_re)/floor/" \
-      --benchmark_repetitions=1 --benchmark_min_time=0.0001 --benchmark_format=json \
-      --ecsb_progress=off >"$raw/items-n$n.json" 2>"$raw/items-n$n.log"; then
+  if ! "$bin" bench --ecsb_scenarios="$(IFS=,; echo "${scenarios[*]}")" --ecsb_sizes="$n" \
+      --ecsb_quick --benchmark_filter=/floor/ --benchmark_repetitions=1 \
+      --benchmark_format=json >"$raw/items-n$n.json" 2>"$raw/items-n$n.log"; then
     echo "error: $bin could not report items per pass at N = $n:" >&2
     sed 's/^/  /' "$raw/items-n$n.log" >&2
     exit 1
@@ -151,34 +155,6 @@ for scenario in "${scenarios[@]}"; do
       { echo "error: $bin reports no items per pass for $scenario at N = $n (see $raw/items-n$n.json)" >&2; exit 1; }
   done
 done
-
-# ---- 2. every strategy must compute what the floor computes ----------------------------------
-declare -A floor_sum
-checksum_of() { # checksum_of SCENARIO STRATEGY N PASSES [valgrind args...]: its checksum
-  ecsb_run_checksum "$bin" "$1" "$2" "$3" "$4" "${@:5}"
-}
-echo "cachegrind: checking checksums (N = ${sizes[*]}; $p1 and $p2 passes) ..." >&2
-bad=0
-for scenario in "${scenarios[@]}"; do
-  for n in "${sizes[@]}"; do
-    for p in "$p1" "$p2"; do
-      floor_sum[$scenario.$n.$p]=$(checksum_of "$scenario" floor "$n" "$p") || exit 1
-      for strategy in "${all[@]}"; do
-        sum=${floor_sum[$scenario.$n.$p]}
-        [ "$strategy" = floor ] || sum=$(checksum_of "$scenario" "$strategy" "$n" "$p") || exit 1
-        printf '%-14s %-14s N=%-9s passes=%-7s checksum=%s\n' "$scenario" "$strategy" "$n" "$p" "$sum" \
-          >>"$out/checksums.txt"
-        if [ "$sum" != "${floor_sum[$scenario.$n.$p]}" ]; then
-          echo "error: CHECKSUM MISMATCH: $strategy on $scenario at N = $n, $p passes printed" \
-               "checksum=$sum, the floor checksum=${floor_sum[$scenario.$n.$p]}: $strategy computes" \
-               "something else; its counts mean nothing" >&2
-          bad=1
-        fi
-      done
-    done
-  done
-done
-[ "$bad" -eq 0 ] || { echo "cachegrind: nothing counted (fix the strategy, then make test)" >&2; exit 1; }
 
 # ---- 3. the pass functions must be in the symbol table ------------------------------------------
 pass_function() { # pass_function SCENARIO STRATEGY: the function the harness times
@@ -261,7 +237,7 @@ sed -i "s|$raw/||g" "$out/manifest.tsv" # names relative to raw/, as published
   echo "- git: $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$top" diff --quiet HEAD -- 2>/dev/null || echo ' (dirty)')"
   echo "- valgrind: $("$VALGRIND" --version 2>/dev/null); binary: ${bin#"$top"/}"
   echo "- N: ${sizes[*]}; passes: $p1 and $p2; I1 $i1, D1 $d1, LL $ll (bytes,ways,line)"
-  echo "- again: \`CACHEGRIND_N=$(IFS=,; echo "${sizes[*]}") CACHEGRIND_SCENARIOS=$(IFS=,; echo "${scenarios[*]}") CACHEGRIND_STRATEGIES=$(IFS=,; echo "${strategies[*]}") CACHEGRIND_PASSES=$p1,$p2 CACHEGRIND_D1=$d1 CACHEGRIND_LL=$ll scripts/cachegrind.sh ${bin#"$top"/}\`"
+  echo "- again: \`make cachegrind SIZES=$(IFS=,; echo "${sizes[*]}") SCENARIOS=$(IFS=,; echo "${scenarios[*]}") STRATEGIES=$(IFS=,; echo "${strategies[*]}") CACHEGRIND_PASSES=$p1,$p2 CACHEGRIND_D1=$d1 CACHEGRIND_LL=$ll\`"
   echo
   cat "$out/tables.md"
 } >"$out/summary.md"
@@ -270,6 +246,6 @@ rm -f "$out/tables.md"
 final=$(ecsb_publish_dir "$staging" "$results_dir")
 trap - EXIT
 echo
-sed -n '/^### /,$p' "$final/cachegrind/summary.md"
+sed -n '/^### /,$p' "$final/summary.md"
 echo "Instructions are exact; cache misses are simulated (generic L1d/LL model, not this CPU)."
-echo "cachegrind: results in ${final#"$top"/}/cachegrind/ (summary.md, cachegrind.csv, raw/)"
+echo "cachegrind: results in ${final#"$top"/}/ (summary.md, cachegrind.csv, raw/)"

@@ -6,18 +6,23 @@
   compare.py --strategies S1,S2[,..] A   inside run A, per (scenario, N): each of S2.. against
                                          the first, S1 (ratio S2/S1)
 
-Per row: the ratio of medians (from results.csv), a two-sided Mann–Whitney U test over the
-repetitions (raw.json iteration rows; Google Benchmark's own tools/gbench, as its compare.py
-runs it, which calls scipy), and a verdict:
-    faster / slower   p < alpha (0.05) AND |ratio - 1| >= threshold (5 %)
+Per row: the ratio of medians (from results.csv), shown as "1.90x slower" / "2.50x faster", a
+two-sided Mann–Whitney U test over the repetitions (raw.json iteration rows; exact up to 20
+repetitions a side, see ecsb_stats.py), Holm-adjusted over every tested row of the table so
+that the chance of even one false "faster/slower" in the whole table stays below alpha, and a
+verdict:
+    faster / slower   Holm-adjusted p < alpha (0.05) AND |ratio - 1| >= threshold (5 %)
     within noise      otherwise
+    too few repetitions   even samples entirely apart could not give p < alpha (3 a side: 0.1)
     untested          fewer than 2 repetitions on a side: no test possible
-Then the geometric mean of the ratios per scenario and overall (floor rows excluded: the floor
-is the machine's own line, shown separately as a check on the machine state).
+Then the geometric mean of the ratios per scenario and overall (floor and limit rows excluded:
+they are the machine's own lines, shown separately as a check on the machine state). When A
+and B ran on different CPUs or cache sizes, the output says so first: their ratios mix the
+code's change with the machine's.
 
 Options: --alpha P, --threshold F (fraction), --json FILE (rows and summary), --no-color.
 Exit 0 on success (whatever the verdicts), 2 on bad arguments, missing or malformed runs, or
-nothing to compare; 1 when the test's libraries are missing.
+nothing to compare.
 """
 import argparse
 import json
@@ -27,9 +32,8 @@ import signal
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ecsb_rundata import FLOOR, RunError, load_run  # noqa: E402
-
-GBENCH_DIR = os.environ.get("GBENCH_DIR", "/usr/share/benchmark")
+from ecsb_rundata import REFERENCES, RunError, load_run  # noqa: E402
+from ecsb_stats import fmt_p, geomean, holm, smallest_p, times, utest  # noqa: E402
 
 
 class UsageError(Exception):
@@ -41,55 +45,31 @@ class ArgParser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-# ---- the significance test ------------------------------------------------------------------
-
-def utest_pvalues(pairs):
-    """Two-sided Mann–Whitney U p-value per name: pairs = {name: (samples_a, samples_b)}.
-
-    Uses Google Benchmark's gbench.report (libbenchmark-tools), exactly as its compare.py does;
-    falls back to scipy's mannwhitneyu (the same call) when gbench is not installed. A name with
-    fewer than 2 samples on a side gets None."""
-    try:
-        sys.path.insert(0, GBENCH_DIR)
-        from gbench import report  # noqa: E402
-    except ImportError:
-        report = None
-    if report is not None:
-        def doc(side):
-            return {"benchmarks": [
-                {"name": name, "run_type": "iteration", "time_unit": "s",
-                 "real_time": t, "cpu_time": t}
-                for name, samples in pairs.items() for t in samples[side]]}
-        diff = report.get_difference_report(doc(0), doc(1), utest=True)
-        out = {name: None for name in pairs}
-        for entry in diff:
-            if entry["name"] in out and entry.get("utest"):
-                out[entry["name"]] = entry["utest"]["time_pvalue"]
-        return out
-    try:
-        from scipy.stats import mannwhitneyu
-    except ImportError:
-        print("error: the U test needs scipy (Debian python3-scipy) or Google Benchmark's tools "
-              "(libbenchmark-tools); use PYTHON=/usr/bin/python3", file=sys.stderr)
-        sys.exit(1)
-    out = {}
-    for name, (a, b) in pairs.items():
-        out[name] = (mannwhitneyu(a, b, alternative="two-sided").pvalue
-                     if len(a) >= 2 and len(b) >= 2 else None)
-    return out
-
-
-def verdict(ratio, p, alpha, threshold):
+def verdict(ratio, p, alpha, threshold, reps):
     if p is None or (isinstance(p, float) and math.isnan(p)):
         return "untested"
     if p < alpha and abs(ratio - 1.0) >= threshold:
         return "faster" if ratio < 1.0 else "slower"
+    if smallest_p(*reps) >= alpha:
+        return "too few repetitions"
     return "within noise"
 
 
-def geomean(values):
-    values = [v for v in values if v > 0]
-    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
+def machine_differences(a, b):
+    """Lines naming what differs between the machines of runs A and B (CPU model, CPU count,
+    data and unified cache sizes)."""
+    out = []
+    if a.cpu() != b.cpu():
+        out.append(f"CPU: A {a.cpu() or 'unknown'}, B {b.cpu() or 'unknown'}")
+    ca, cb = a.context.get("num_cpus"), b.context.get("num_cpus")
+    if ca != cb:
+        out.append(f"CPUs: A {ca}, B {cb}")
+
+    def caches(run):
+        return ", ".join(f"{name} {size // 1024} KiB" for name, size in run.caches()) or "unknown"
+    if caches(a) != caches(b):
+        out.append(f"caches: A {caches(a)}; B {caches(b)}")
+    return out
 
 
 # ---- building the rows ----------------------------------------------------------------------
@@ -156,12 +136,6 @@ def fmt_ns(v):
     return f"{v:,.0f}"
 
 
-def fmt_p(p):
-    if p is None or (isinstance(p, float) and math.isnan(p)):
-        return "-"
-    return "<0.001" if p < 0.001 else f"{p:.3f}"
-
-
 def table(headers, body, right):
     widths = [max(len(h), *(len(r[i]) for r in body)) if body else len(h)
               for i, h in enumerate(headers)]
@@ -178,6 +152,7 @@ def describe(run):
 
 def render(result, a, b, names, alpha, threshold, color):
     rows = result["rows"]
+    s = result["summary"]
     paint = {"faster": "\033[32m", "slower": "\033[31m"} if color else {}
     reset = "\033[0m" if color else ""
     out = []
@@ -185,13 +160,12 @@ def render(result, a, b, names, alpha, threshold, color):
         base = names[0]
         other = names[1] if len(names) == 2 else "strategy"
         out.append(f"compare strategies inside {describe(a)}")
-        out.append(f"ratio = {other} / {base} of the median time per item (ns); "
-                   f"below 1: {other} is faster")
-        headers = ["scenario", "N", "strategy", f"{base} ns", f"{other} ns", "ratio", "p",
-                   "verdict"]
+        out.append(f"change = {other} against {base}, from the medians of time per item (ns)")
+        headers = ["scenario", "N", "strategy", f"{base} ns", f"{other} ns",
+                   f"{other} vs {base}", "p (Holm)", "verdict"]
         right = {1, 3, 4, 5, 6}
         cells = [[r["scenario"], str(r["n"]), r["strategy"], fmt_ns(r["a_median"]),
-                  fmt_ns(r["b_median"]), f"{r['ratio']:.3f}", fmt_p(r["p"]), r["verdict"]]
+                  fmt_ns(r["b_median"]), times(r["ratio"]), fmt_p(r["p_holm"]), r["verdict"]]
                  for r in rows]
         if len(names) == 2:  # the strategy column would repeat one name
             headers.pop(2)
@@ -200,15 +174,24 @@ def render(result, a, b, names, alpha, threshold, color):
     else:
         out.append(f"A = {describe(a)}")
         out.append(f"B = {describe(b)}")
-        out.append("ratio = B/A of the median time per item (ns); below 1: B is faster")
-        headers = ["scenario", "strategy", "N", "A ns/item", "B ns/item", "B/A", "p", "verdict"]
+        differences = machine_differences(a, b)
+        if differences:
+            out.append("WARNING: A and B ran on different machines; every change below mixes "
+                       "the code's change with the machine's:")
+            out += [f"  {d}" for d in differences]
+        out.append("change = B against A, from the medians of time per item (ns)")
+        headers = ["scenario", "strategy", "N", "A ns/item", "B ns/item", "B vs A", "p (Holm)",
+                   "verdict"]
         right = {2, 3, 4, 5, 6}
         cells = [[r["scenario"], r["strategy"], str(r["n"]), fmt_ns(r["a_median"]),
-                  fmt_ns(r["b_median"]), f"{r['ratio']:.3f}", fmt_p(r["p"]), r["verdict"]]
+                  fmt_ns(r["b_median"]), times(r["ratio"]), fmt_p(r["p_holm"]), r["verdict"]]
                  for r in rows]
-    out.append("p = two-sided Mann-Whitney U test over the repetitions")
-    out.append(f"verdict: faster/slower when p < {alpha:g} and |ratio - 1| >= "
+    out.append(f"p = two-sided Mann-Whitney U test over the repetitions, Holm-corrected for "
+               f"multiple comparisons over the {s['tested']} tested rows")
+    out.append(f"verdict: faster/slower when p (Holm) < {alpha:g} and the change is at least "
                f"{threshold * 100:g} %, else within noise")
+    if s.get("power_note"):
+        out.append(f"NOTE: {s['power_note']}")
     out.append("")
     head, rule, line = table(headers, cells, right)
     out += [head, rule]
@@ -223,25 +206,23 @@ def render(result, a, b, names, alpha, threshold, color):
             text = text[: -len(r["verdict"])] + paint[r["verdict"]] + r["verdict"] + reset
         out.append(text)
     out.append("")
-    s = result["summary"]
-    counts = ", ".join(f"{v} {k}" for k, v in s["verdicts"].items() if v or k != "untested")
+    counts = ", ".join(f"{v} {k}" for k, v in s["verdicts"].items()
+                       if v or k not in ("untested", "too few repetitions"))
     out.append(f"verdicts: {counts}")
 
     def gm(label, g):
-        change = (g - 1.0) * 100
-        return (f"geometric mean of ratios, {label}: {g:.3f}  "
-                f"({abs(change):.1f} % {'faster' if change < 0 else 'slower'})")
+        return f"geometric mean of the changes, {label}: {times(g)}"
     for label, g in s["geomean_by_group"].items():
         out.append(gm(label, g))
     if not names and s["geomean"] is not None:
-        out.append(gm(f"all {s['geomean_rows']} rows (floor excluded)", s["geomean"]))
+        out.append(gm(f"all {s['geomean_rows']} rows (floor and limit excluded)", s["geomean"]))
     if s.get("floor_geomean") is not None:
         fg = s["floor_geomean"]
-        out.append(f"floor B/A geometric mean: {fg:.3f}"
+        out.append(f"floor, B against A: {times(fg)}"
                    + ("  <- the floor itself moved: part of every change is the machine, not the code"
                       if abs(fg - 1.0) >= threshold else "  (machine state comparable)"))
         if abs(fg - 1.0) >= threshold and s.get("floor_relative_geomean") is not None:
-            out.append(gm("all rows, each divided by the floor's B/A at its N",
+            out.append(gm("all rows, each divided by the floor's change at its N",
                           s["floor_relative_geomean"]))
     return "\n".join(out)
 
@@ -271,39 +252,56 @@ def compare(args):
             notes.append(f"note: {len(run.errors)} benchmark(s) failed in {run.path} and are "
                          f"not compared (its errors.csv says why): {shown}"
                          + (" ..." if len(run.errors) > 4 else ""))
-    pairs = {f"{i}": r["_samples"] for i, r in enumerate(rows)}
-    pvalues = utest_pvalues(pairs)
-    for i, r in enumerate(rows):
-        r["p"] = pvalues.get(f"{i}")
-        r["verdict"] = verdict(r["ratio"], r["p"], args.alpha, args.threshold)
+    for r in rows:
+        r["p"] = utest(*r["_samples"])
+    for r, adjusted in zip(rows, holm([r["p"] for r in rows])):
+        r["p_holm"] = adjusted
+        r["verdict"] = verdict(r["ratio"], adjusted, args.alpha, args.threshold,
+                               tuple(len(x) for x in r["_samples"]))
+    tested = [r for r in rows if r["p"] is not None]
+    power_note = ""
+    if tested:
+        floor_p = min(smallest_p(len(r["_samples"][0]), len(r["_samples"][1])) for r in tested)
+        if floor_p * len(tested) >= args.alpha:
+            reps = min(min(len(x) for x in r["_samples"]) for r in tested)
+            power_note = (f"with {reps} repetitions the U test cannot give p below "
+                          f"{floor_p:.2g}; after Holm's correction over {len(tested)} rows "
+                          f"no row can be called faster or slower. Use more repetitions "
+                          "(9 a side give p down to 4.1e-05), or compare fewer rows.")
+    for r in rows:
         del r["_samples"]
 
-    counted = [r for r in rows if r["strategy"] != FLOOR or names]
+    reference = [r for r in rows if r["strategy"] in REFERENCES and not names]
+    counted = [r for r in rows if r not in reference]
     verdicts = {v: sum(r["verdict"] == v for r in rows)
-                for v in ("faster", "slower", "within noise", "untested")}
+                for v in ("faster", "slower", "within noise", "too few repetitions", "untested")}
     by_group = {}
     for r in counted:
-        label = (f"{r['strategy']} / {r['baseline']}" if names else r["scenario"])
+        label = (f"{r['strategy']} against {r['baseline']}" if names else r["scenario"])
         by_group.setdefault(label, []).append(r["ratio"])
+    floor_rows = [r for r in reference if r["strategy"] == REFERENCES[0]]
     summary = {
         "verdicts": verdicts,
+        "tested": len(tested),
+        "power_note": power_note,
         "geomean": geomean([r["ratio"] for r in counted]),
         "geomean_rows": len(counted),
         "geomean_by_group": {k: geomean(v) for k, v in by_group.items()},
-        "floor_geomean": None if names else geomean([r["ratio"] for r in rows
-                                                      if r["strategy"] == FLOOR]),
+        "floor_geomean": geomean([r["ratio"] for r in floor_rows]) if floor_rows else None,
         "floor_relative_geomean": None,
+        "machine_differences": [] if names else machine_differences(a, b),
     }
     if not names:
         # Each strategy's ratio divided by the floor's at the same scenario and N: what is left
         # once the machine's own drift between the runs (the floor's) is taken out.
-        floor_ratio = {(r["scenario"], r["n"]): r["ratio"] for r in rows if r["strategy"] == FLOOR}
+        floor_ratio = {(r["scenario"], r["n"]): r["ratio"] for r in floor_rows}
         relative = [r["ratio"] / floor_ratio[(r["scenario"], r["n"])] for r in counted
                     if floor_ratio.get((r["scenario"], r["n"]), 0) > 0]
         summary["floor_relative_geomean"] = geomean(relative)
     result = {"mode": "strategies" if names else "runs", "a": a.path,
               "b": None if names else b.path, "strategies": names, "alpha": args.alpha,
-              "threshold": args.threshold, "rows": rows, "summary": summary}
+              "threshold": args.threshold, "correction": "holm", "rows": rows,
+              "summary": summary}
     color = not args.no_color and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     for n in notes:
         print(n, file=sys.stderr)
@@ -317,6 +315,7 @@ def compare(args):
 
 def main(argv):
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `compare.sh ... | head` ends quietly
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C: stop quietly
     p = ArgParser(prog="compare.sh", description="Compare two ecsbench runs, or strategies in one run.")
     p.add_argument("a", metavar="A", help="run folder (results/<id>)")
     p.add_argument("b", metavar="B", nargs="?", default="", help="second run folder")

@@ -31,13 +31,11 @@ done
 [ ${#runs[@]} -le 2 ] || ecsb_usage_error "too many arguments: ${runs[*]}; $usage"
 a=${runs[0]:-} b=${runs[1]:-}
 
-a=$(ecsb_resolve_run "$a" A raw.json)
-[ -f "$a/results.csv" ] || ecsb_usage_error "A: $a/results.csv is missing; is it a complete ecsbench run?"
+a=$(ecsb_resolve_run "$a" A)
 if [ -n "$strategies" ]; then
   [ -z "$b" ] || ecsb_usage_error "STRATEGIES compares strategies inside one run: give A only, not B=$b"
   exec "$PYTHON" "$here/compare.py" --strategies "$strategies" "${opts[@]}" "$a"
 fi
 [ -n "$b" ] || ecsb_usage_error "B is missing: $usage"
-b=$(ecsb_resolve_run "$b" B raw.json)
-[ -f "$b/results.csv" ] || ecsb_usage_error "B: $b/results.csv is missing; is it a complete ecsbench run?"
+b=$(ecsb_resolve_run "$b" B)
 exec "$PYTHON" "$here/compare.py" "${opts[@]}" "$a" "$b"

@@ -1,14 +1,20 @@
-"""ecsb_rundata — read one ecsbench run folder for the plot and compare scripts.
+"""ecsb_rundata — read one ecsbench run folder for the summary, plot and compare scripts.
 
 A run folder (results/<run-id>/, written by `make bench`) holds
+  list.json    `ecsbench list --json` of the binary that ran: the strategies (registry order)
+               and the scenarios (item, limit line or not, default sizes). The scripts take
+               scenario names, items and units from here and nowhere else. A run made before
+               list.json existed gets the same facts from its raw.json instead (context
+               ecsb_item_<scenario> and ecsb_strategies; a limit line where it has limit rows).
   raw.json     Google Benchmark JSON: "context" (host, date, caches, our ecsb_* keys) and one
                "iteration" row per repetition of each benchmark `scenario/strategy/N[/...]`
   results.csv  tidy: scenario,strategy,n,metric,unit,median,min,max,mean,stddev,cv,repetitions
-               with metrics time_per_item (ns) and seconds_per_pass (s); metric "error" (no
-               figures) marks a benchmark that failed its checksum check or a status
-The figures (medians, min, max) come from results.csv, the one tidy source every table uses;
-the per-repetition samples for significance tests come from raw.json. Anything missing or
-malformed raises RunError with a message that says what is wrong; scripts exit 2 on it.
+               with metrics time_per_item (ns), seconds_per_pass (s) and bytes_per_entity (B);
+               metric "error" (no figures) marks a benchmark that failed its checksum or a status
+  errors.csv   why each failed benchmark failed (optional)
+The figures come from results.csv; the per-repetition samples for significance tests from
+raw.json. Anything missing, truncated or malformed raises RunError with a message that says what
+is wrong and what to do; the scripts exit 2 on it, never with a traceback.
 """
 import csv
 import json
@@ -16,12 +22,14 @@ import math
 import os
 import re
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FLOOR = "floor"
-FLOOR_LABEL = "floor (plain arrays)"
+LIMIT = "limit"
+REFERENCES = (FLOOR, LIMIT)
+LABELS = {FLOOR: "floor (plain arrays)", LIMIT: "limit (touched data only)"}
 CSV_HEADER = ["scenario", "strategy", "n", "metric", "unit", "median", "min", "max", "mean",
               "stddev", "cv", "repetitions"]
 TIME_UNITS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
+NAME = re.compile(r"^[A-Za-z0-9_]+$")
 
 
 class RunError(Exception):
@@ -30,54 +38,16 @@ class RunError(Exception):
 
 def parse_benchmark_name(name):
     """(scenario, strategy, n) from `scenario/strategy/N[/manual_time|/repeats:5|...]`, or None."""
-    parts = name.split("/")
-    if len(parts) < 3 or not parts[0] or not parts[1] or not parts[2].isdigit():
+    parts = str(name).split("/")
+    if len(parts) < 3 or not NAME.match(parts[0]) or not NAME.match(parts[1]) \
+            or not parts[2].isdigit():
         return None
     return parts[0], parts[1], int(parts[2])
 
 
-def registry_order():
-    """Strategy names in strategies/strategies.def order (the legend order), [] if unreadable."""
-    try:
-        with open(os.path.join(TOP, "strategies", "strategies.def")) as f:
-            text = f.read()
-    except OSError:
-        return []
-    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
-    return re.findall(r"^\s*ECSB_STRATEGY\(\s*(\w+)\s*\)", text, flags=re.M)
-
-
-def scenario_items(context=None):
-    """{scenario: what one timed item is, spelled out ("component operation")}: from the run's
-    context (ecsb_item_<scenario>), else scenarios/scenarios.def."""
-    items = {"platformer": "component op", "dual_iterate": "matched pair"}
-    try:
-        with open(os.path.join(TOP, "scenarios", "scenarios.def")) as f:
-            text = f.read()
-        for name, item in re.findall(r'^\s*ECSB_SCENARIO\(\s*(\w+)\s*,\s*"(?:[^"\\]|\\.)*"\s*,'
-                                     r'\s*"([^"]*)"', text, flags=re.M):
-            items[name] = item
-    except OSError:
-        pass
-    for key, value in (context or {}).items():
-        if key.startswith("ecsb_item_") and isinstance(value, str) and value.strip():
-            items[key[len("ecsb_item_"):]] = value.strip()
-    return {k: re.sub(r"\bop\b", "operation", v) for k, v in items.items()}
-
-
-def order_strategies(names, context):
-    """Registry order: the run's own list (context ecsb_strategies) if it has one, else
-    strategies/strategies.def, then any others as first seen; the floor last."""
-    listed = context.get("ecsb_strategies")
-    if isinstance(listed, str):
-        listed = [s.strip() for s in re.split(r"[,\s]+", listed) if s.strip()]
-    if not isinstance(listed, list) or not listed:
-        listed = registry_order()
-    ordered = [s for s in listed if s in names and s != FLOOR]
-    ordered += [s for s in names if s not in ordered and s != FLOOR]
-    if FLOOR in names:
-        ordered.append(FLOOR)
-    return ordered
+def label(strategy):
+    """The legend and table name of a strategy or reference line."""
+    return LABELS.get(strategy, strategy)
 
 
 def human_bytes(size):
@@ -85,38 +55,136 @@ def human_bytes(size):
         if size >= scale:
             value = size / scale
             return f"{value:.0f} {unit}" if value == int(value) else f"{value:.2f} {unit}"
-    return f"{size} B"
+    return f"{size:.0f} B"
 
+
+# ---- what the binary says about itself (list.json) ---------------------------------------------
+
+class Meta:
+    """The binary's registry: .strategies (names, registry order), .scenarios ({name: {"item",
+    "has_limit", "default_sizes", "summary"}} in scenarios.def order), .source (where from)."""
+
+    def __init__(self, strategies, scenarios, source):
+        self.strategies = strategies
+        self.scenarios = scenarios
+        self.source = source
+
+    def item(self, scenario):
+        return self.scenarios.get(scenario, {}).get("item") or "item"
+
+    def has_limit(self, scenario):
+        return bool(self.scenarios.get(scenario, {}).get("has_limit"))
+
+
+def meta_from_list(doc, where):
+    """A Meta from the parsed output of `ecsbench list --json`; RunError when malformed."""
+    def bad(what):
+        return RunError(f"{where}: {what}; it should be the output of `ecsbench list --json` "
+                        "(CONTRACT.md)")
+    if not isinstance(doc, dict) or not isinstance(doc.get("strategies"), list) \
+            or not isinstance(doc.get("scenarios"), list):
+        raise bad('no "strategies" and "scenarios" lists')
+    strategies = []
+    for s in doc["strategies"]:
+        if not isinstance(s, dict) or not NAME.match(str(s.get("name", ""))):
+            raise bad(f"strategy entry {s!r} has no valid name")
+        strategies.append(s["name"])
+    scenarios = {}
+    for s in doc["scenarios"]:
+        if not isinstance(s, dict) or not NAME.match(str(s.get("name", ""))):
+            raise bad(f"scenario entry {s!r} has no valid name")
+        sizes = s.get("default_sizes", [])
+        if not isinstance(sizes, list) or not all(isinstance(n, int) and n > 0 for n in sizes):
+            raise bad(f"scenario {s['name']}: default_sizes {sizes!r} is not a list of sizes")
+        if not isinstance(s.get("item", ""), str) or not isinstance(s.get("has_limit", False), bool):
+            raise bad(f"scenario {s['name']}: item must be a string and has_limit a boolean")
+        scenarios[s["name"]] = {"item": s.get("item") or "item",
+                                "has_limit": s.get("has_limit", False),
+                                "default_sizes": sizes, "summary": str(s.get("summary", ""))}
+    return Meta(strategies, scenarios, where)
+
+
+def load_list_json(path, source=None):
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except OSError as e:
+        raise RunError(f"{path}: {e.strerror}")
+    except ValueError as e:
+        raise RunError(f"{path} is not valid JSON ({e}); the run is damaged")
+    meta = meta_from_list(doc, path)
+    meta.source = source or path
+    return meta
+
+
+def meta_from_run(context, keys):
+    """The registry facts of a run made before list.json: from its context and its rows."""
+    listed = context.get("ecsb_strategies")
+    strategies = [s for s in re.split(r"[,\s]+", listed) if NAME.match(s) and s not in REFERENCES] \
+        if isinstance(listed, str) else []
+    strategies += [k[1] for k in keys if k[1] not in strategies and k[1] not in REFERENCES]
+    strategies = list(dict.fromkeys(strategies))
+    order = context.get("ecsb_scenarios")
+    names = [s for s in order.split(",") if NAME.match(s)] if isinstance(order, str) else []
+    names = list(dict.fromkeys(names + [k[0] for k in keys]))
+    scenarios = {}
+    for name in names:
+        item = context.get(f"ecsb_item_{name}")
+        scenarios[name] = {"item": item.strip() if isinstance(item, str) and item.strip() else "item",
+                           "has_limit": any(k[0] == name and k[1] == LIMIT for k in keys),
+                           "default_sizes": sorted({k[2] for k in keys if k[0] == name}),
+                           "summary": ""}
+    return Meta(strategies, scenarios, "raw.json (this run has no list.json)")
+
+
+# ---- one run ---------------------------------------------------------------------------------
 
 class Run:
-    """One run folder: .path, .run_id, .context, .rows, .samples, .scenarios, .strategies."""
+    """One run folder: .path, .run_id, .context, .meta, .rows, .samples, .errors, .scenarios,
+    .strategies (legend order: floor, limit, then the registry's order)."""
 
     def __init__(self, path):
         self.path = path.rstrip("/") or path
         self.run_id = os.path.basename(os.path.abspath(self.path))
         self.context = {}
+        self.meta = None
         # rows[(scenario, strategy, n)][metric] = {"median": float, "min": ..., "unit": str, ...}
         self.rows = {}
         # samples[(scenario, strategy, n)] = [seconds per pass, one per repetition]
         self.samples = {}
+        # (scenario, strategy, n) of benchmarks that failed, how many repetitions, and why
+        self.errors = []
+        self.error_repetitions = {}
+        self.error_messages = {}
         self.scenarios = []
         self.strategies = []
-        # (scenario, strategy, n) of benchmarks that failed (results.csv metric "error")
-        self.errors = []
 
-    # ---- loading ------------------------------------------------------------------------
-    def load(self, need_csv=True):
+    def load(self):
         if not os.path.isdir(self.path):
             raise RunError(f"{self.path}: no such run folder")
-        self._load_raw()
-        if need_csv:
-            self._load_csv()
-        else:
-            names = []
-            for key in self.samples:
-                if key[1] not in names:
-                    names.append(key[1])
-            self.strategies = order_strategies(names, self.context)
+        raw_keys = self._load_raw()
+        self._load_csv()
+        self._load_errors()
+        csv_keys = set(self.rows) | set(self.errors)
+        if raw_keys - csv_keys:
+            missing = sorted(raw_keys - csv_keys)
+            raise RunError(
+                f"{self.path}/results.csv lacks {len(missing)} benchmark(s) that raw.json has "
+                f"(first: {'/'.join(map(str, missing[0]))}): truncated or from another run; "
+                f"write it again with: scripts/json_to_csv.py {self.path}/raw.json "
+                f"-o {self.path}/results.csv --errors {self.path}/errors.csv")
+        listed = os.path.join(self.path, "list.json")
+        self.meta = load_list_json(listed, "list.json (ecsbench list --json)") \
+            if os.path.exists(listed) \
+            else meta_from_run(self.context, csv_keys)
+        present = {k[0] for k in csv_keys}
+        self.scenarios = [s for s in self.meta.scenarios if s in present]
+        self.scenarios += sorted(present - set(self.scenarios))
+        self.strategies = self.legend_order({k[1] for k in csv_keys})
+        run_id = self.context.get("ecsb_run_id")
+        if isinstance(run_id, str) and re.match(r"^[A-Za-z0-9._-]+$", run_id) \
+                and self.run_id.startswith("."):
+            self.run_id = run_id  # a staging folder: the id the run will be published under
         return self
 
     def _load_raw(self):
@@ -124,80 +192,136 @@ class Run:
         if not os.path.isfile(raw):
             raise RunError(f"{raw} is missing; is {self.path} a complete ecsbench run?")
         try:
-            with open(raw) as f:
+            with open(raw, encoding="utf-8") as f:
                 doc = json.load(f)
-        except (OSError, ValueError) as e:
-            raise RunError(f"{raw} is not valid JSON ({e}); the run is damaged, run make bench again")
+        except (OSError, UnicodeDecodeError) as e:
+            raise RunError(f"{raw}: cannot read it ({e})")
+        except ValueError as e:
+            raise RunError(f"{raw} is not valid JSON ({e}): truncated or damaged; "
+                           "run make bench again")
         if not isinstance(doc, dict) or not isinstance(doc.get("context"), dict) \
                 or not isinstance(doc.get("benchmarks"), list):
-            raise RunError(f"{raw} is not Google Benchmark JSON (needs \"context\" and \"benchmarks\")")
+            raise RunError(f"{raw} is not Google Benchmark JSON (needs \"context\" and "
+                           "\"benchmarks\")")
         self.context = doc["context"]
+        keys = set()
         for b in doc["benchmarks"]:
-            if not isinstance(b, dict) or b.get("run_type", "iteration") != "iteration":
+            if not isinstance(b, dict) or b.get("run_type", "iteration") != "iteration" \
+                    or "aggregate_name" in b:
                 continue
+            key = parse_benchmark_name(b.get("run_name") or b.get("name", ""))
+            if key is None:
+                raise RunError(f"{raw}: benchmark {str(b.get('name'))[:60]!r} is not named "
+                               "scenario/strategy/N")
+            keys.add(key)
             if b.get("error_occurred"):
                 continue
-            key = parse_benchmark_name(str(b.get("run_name") or b.get("name", "")))
             try:
                 seconds = float(b["real_time"]) * TIME_UNITS[b.get("time_unit", "ns")]
             except (KeyError, TypeError, ValueError):
-                continue
-            if key is not None and math.isfinite(seconds):
-                self.samples.setdefault(key, []).append(seconds)
-        if not self.samples:
+                raise RunError(f"{raw}: {'/'.join(map(str, key))} has no usable real_time "
+                               "and time_unit")
+            if not math.isfinite(seconds) or seconds <= 0:
+                raise RunError(f"{raw}: {'/'.join(map(str, key))}: real_time {seconds} s")
+            self.samples.setdefault(key, []).append(seconds)
+        if not keys:
             raise RunError(f"{raw} holds no benchmark repetitions named scenario/strategy/N")
+        return keys
 
     def _load_csv(self):
         path = os.path.join(self.path, "results.csv")
         if not os.path.isfile(path):
             raise RunError(f"{path} is missing; is {self.path} a complete ecsbench run?")
         try:
-            with open(path, newline="") as f:
+            with open(path, newline="", encoding="utf-8") as f:
                 reader = csv.reader(f)
                 header = next(reader, None)
                 if header != CSV_HEADER:
                     raise RunError(f"{path}: unexpected header {header!r}; want "
                                    f"{','.join(CSV_HEADER)}")
-                names = []
                 for lineno, rec in enumerate(reader, start=2):
                     if not rec:
                         continue
                     if len(rec) != len(CSV_HEADER):
-                        raise RunError(f"{path}:{lineno}: {len(rec)} fields, want {len(CSV_HEADER)}")
-                    row = dict(zip(CSV_HEADER, rec))
-                    if row["metric"] == "error" or row["median"] == "":
-                        # A benchmark that failed its checksum check or a status: no figures.
-                        n = int(row["n"]) if row["n"].isdigit() else row["n"]
-                        self.errors.append((row["scenario"], row["strategy"], n))
-                        continue
-                    try:
-                        key = (row["scenario"], row["strategy"], int(row["n"]))
-                        stats = {k: float(row[k]) for k in ("median", "min", "max", "mean",
-                                                             "stddev", "cv")}
-                        stats["repetitions"] = int(float(row["repetitions"]))
-                    except ValueError as e:
-                        raise RunError(f"{path}:{lineno}: not a number ({e})")
-                    stats["unit"] = row["unit"]
-                    self.rows.setdefault(key, {})[row["metric"]] = stats
-                    if key[0] not in self.scenarios:
-                        self.scenarios.append(key[0])
-                    if key[1] not in names:
-                        names.append(key[1])
+                        raise RunError(f"{path}:{lineno}: {len(rec)} fields, want "
+                                       f"{len(CSV_HEADER)}: truncated or damaged")
+                    self._add_csv_row(path, lineno, dict(zip(CSV_HEADER, rec)))
         except OSError as e:
             raise RunError(f"{path}: {e}")
-        except csv.Error as e:
+        except (csv.Error, UnicodeDecodeError) as e:
             raise RunError(f"{path}: not valid CSV ({e})")
-        if not any("time_per_item" in m for m in self.rows.values()):
+        if not any("time_per_item" in m for m in self.rows.values()) and not self.errors:
             raise RunError(f"{path} has no time_per_item rows")
-        self.strategies = order_strategies(names, self.context)
+
+    def _add_csv_row(self, path, lineno, row):
+        if not NAME.match(row["scenario"]) or not NAME.match(row["strategy"]) \
+                or not row["n"].isdigit():
+            raise RunError(f"{path}:{lineno}: {row['scenario']!r}/{row['strategy']!r}/"
+                           f"{row['n']!r} is not scenario/strategy/N")
+        key = (row["scenario"], row["strategy"], int(row["n"]))
+        if row["metric"] == "error":
+            # A benchmark that failed its checksum check or a status: no figures.
+            if key not in self.errors:
+                self.errors.append(key)
+            self.error_repetitions[key] = row["repetitions"]
+            return
+        try:
+            stats = {k: float(row[k]) for k in ("median", "min", "max", "mean", "stddev", "cv")}
+            stats["repetitions"] = int(float(row["repetitions"]))
+        except ValueError as e:
+            raise RunError(f"{path}:{lineno}: not a number ({e})")
+        if row["metric"] in ("time_per_item", "seconds_per_pass") and \
+                not all(math.isfinite(stats[k]) and stats[k] > 0 for k in ("median", "min", "max")):
+            raise RunError(f"{path}:{lineno}: {row['metric']} must be a positive number")
+        stats["unit"] = row["unit"]
+        self.rows.setdefault(key, {})[row["metric"]] = stats
+
+    def _load_errors(self):
+        path = os.path.join(self.path, "errors.csv")
+        if not os.path.isfile(path):
+            return
+        try:
+            with open(path, newline="", encoding="utf-8") as f:
+                for r in csv.DictReader(f):
+                    key = parse_benchmark_name(f"{r.get('scenario')}/{r.get('strategy')}/{r.get('n')}")
+                    if key:
+                        self.error_messages[key] = str(r.get("message") or "")
+                        if key not in self.errors:
+                            self.errors.append(key)
+        except (OSError, csv.Error, UnicodeDecodeError) as e:
+            raise RunError(f"{path}: not readable CSV ({e})")
 
     # ---- queries ------------------------------------------------------------------------
+    def legend_order(self, names):
+        """floor, limit, the registry's strategies in order, then any others."""
+        known = list(dict.fromkeys(s for s in REFERENCES + tuple(self.meta.strategies)
+                                   if s in names))
+        return known + sorted(set(names) - set(known))
+
+    def contenders(self):
+        """The strategies of the run, the floor and limit lines left out."""
+        return [s for s in self.strategies if s not in REFERENCES]
+
+    def stats(self, key, metric):
+        return self.rows.get(key, {}).get(metric)
+
     def time_per_item(self, key):
         """The time_per_item stats of (scenario, strategy, n), or None."""
-        return self.rows.get(key, {}).get("time_per_item")
+        return self.stats(key, "time_per_item")
+
+    def bytes_per_entity(self, key):
+        """The median bytes per live entity after set-up, or None (unknown or no entity)."""
+        s = self.stats(key, "bytes_per_entity")
+        return s["median"] if s and math.isfinite(s["median"]) else None
+
+    def failed(self, key):
+        return key in self.errors and not self.time_per_item(key)
 
     def sizes(self, scenario):
-        return sorted({k[2] for k in self.rows if k[0] == scenario})
+        return sorted({k[2] for k in list(self.rows) + self.errors if k[0] == scenario})
+
+    def item(self, scenario):
+        return self.meta.item(scenario)
 
     def caches(self):
         """[(label, bytes)] of the data caches in the run's context: L1d, L2, L3..."""
@@ -215,8 +339,11 @@ class Run:
     def host(self):
         return str(self.context.get("host_name") or "unknown host")
 
+    def cpu(self):
+        return str(self.context.get("ecsb_cpu_model") or "").strip()
+
     def date(self):
-        """The run's date, shortened to minutes: 2026-11-01 09:00 UTC+00:00."""
+        """The run's date, shortened to minutes: 2026-11-01 09:00 UTC."""
         d = str(self.context.get("date") or "")
         m = re.match(r"(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d)(?::\d\d(?:\.\d+)?)?(Z|[+-]\d\d:\d\d)?$", d)
         if not m:
@@ -226,5 +353,5 @@ class Run:
         return f"{m.group(1)} {m.group(2)}{tz}"
 
 
-def load_run(path, need_csv=True):
-    return Run(path).load(need_csv=need_csv)
+def load_run(path):
+    return Run(path).load()

@@ -11,6 +11,9 @@ registered them (scenario, then floor and strategies in registry order, then N):
 
   metric time_per_item    unit ns  real time of one pass / items per pass
   metric seconds_per_pass unit s   real time of one pass
+  metric bytes_per_entity unit B   the scenario storage's bytes / live entities right after
+                                   set-up (counters bytes and entities; NaN when there is no
+                                   entity; no row when the benchmark reports no bytes)
   metric error            unit ""  the benchmark failed its checksum check or a status: the
                                    statistics are NaN, repetitions = failed repetitions, and
                                    the message is in errors.csv (a benchmark whose repetitions
@@ -47,13 +50,13 @@ class InputError(Exception):
 
 
 def number(value):
-    """A statistic as CSV text: 6 significant digits, no trailing zeros."""
-    return format(value, ".6g")
+    """A statistic as CSV text: 6 significant digits, no trailing zeros; NaN as NaN."""
+    return "NaN" if math.isnan(value) else format(value, ".6g")
 
 
 def parse_name(entry):
     """(scenario, strategy, n) from "scenario/strategy/N" (extra components are ignored)."""
-    name = entry.get("run_name") or entry.get("name") or ""
+    name = str(entry.get("run_name") or entry.get("name") or "")
     parts = name.split("/")
     if len(parts) < 3 or not parts[2].isdigit():
         raise InputError(f"benchmark name {name!r} is not scenario/strategy/N")
@@ -64,7 +67,7 @@ def collect(doc):
     """Group the per-repetition runs by (scenario, strategy, n), in registration order.
 
     Returns a list of (key, good, failed) where good is a list of (seconds_per_pass,
-    items_per_pass) and failed a list of error messages.
+    items_per_pass, bytes_per_entity or None) and failed a list of error messages.
     """
     if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks"), list):
         raise InputError("no \"benchmarks\" list: is this Google Benchmark JSON output?")
@@ -76,6 +79,7 @@ def collect(doc):
             continue
         key = parse_name(entry)
         order = entry.get("family_index", index)
+        order = order if isinstance(order, int) else index
         group = groups.setdefault(key, {"order": order, "good": [], "failed": []})
         group["order"] = min(group["order"], order)
         if entry.get("error_occurred"):
@@ -91,13 +95,29 @@ def collect(doc):
             raise InputError(f"{'/'.join(map(str, key))}: missing or bad field {e}") from e
         if items <= 0 or not math.isfinite(seconds):
             raise InputError(f"{'/'.join(map(str, key))}: bad items_per_pass or real_time")
-        group["good"].append((seconds, items))
+        group["good"].append((seconds, items, bytes_per_entity(key, entry)))
     ordered = sorted(groups.items(), key=lambda kv: kv[1]["order"])
     return [(key, g["good"], g["failed"]) for key, g in ordered]
 
 
+def bytes_per_entity(key, entry):
+    """bytes / entities from the row's counters; NaN with no entity; None without counters."""
+    if "bytes" not in entry and "entities" not in entry:
+        return None
+    try:
+        size, entities = float(entry["bytes"]), float(entry["entities"])
+    except (KeyError, TypeError, ValueError) as e:
+        raise InputError(f"{'/'.join(map(str, key))}: counters bytes and entities must come "
+                         f"together, as numbers ({e})") from e
+    if size < 0 or entities < 0 or not math.isfinite(size) or not math.isfinite(entities):
+        raise InputError(f"{'/'.join(map(str, key))}: bytes {size}, entities {entities}")
+    return size / entities if entities else math.nan
+
+
 def stats(values):
-    """[median, min, max, mean, stddev, cv] of a non-empty list."""
+    """[median, min, max, mean, stddev, cv] of a non-empty list (all NaN if one value is)."""
+    if any(math.isnan(v) for v in values):
+        return [math.nan] * 6
     mean = math.fsum(values) / len(values)
     stddev = statistics.stdev(values) if len(values) > 1 else 0.0
     cv = stddev / mean if mean else 0.0
@@ -110,10 +130,13 @@ def tidy_rows(doc):
     for (scenario, strategy, n), good, failed in collect(doc):
         ident = [scenario, strategy, str(n)]
         if good:
-            per_item = [s * 1e9 / items for s, items in good]
-            per_pass = [s for s, _ in good]
-            for metric, unit, values in (("time_per_item", "ns", per_item),
-                                         ("seconds_per_pass", "s", per_pass)):
+            per_item = [s * 1e9 / items for s, items, _ in good]
+            per_pass = [s for s, _, _ in good]
+            memory = [b for _, _, b in good if b is not None]
+            metrics = [("time_per_item", "ns", per_item), ("seconds_per_pass", "s", per_pass)]
+            if memory:
+                metrics.append(("bytes_per_entity", "B", memory))
+            for metric, unit, values in metrics:
                 rows.append(ident + [metric, unit] + [number(v) for v in stats(values)]
                             + [str(len(values))])
         if failed:

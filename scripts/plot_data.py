@@ -1,38 +1,45 @@
 #!/usr/bin/env python3
 """plot_data.py RUN_DIR OUT_DIR — write the data and settings gnuplot draws a run's plots from.
 
-For each scenario of the run, into OUT_DIR:
-  <scenario>_vs_n.dat   one block per series (strategies in registry order, the floor last):
-                        N, median, min, max of time per item (ns); blocks separated for `index`
-  <scenario>_bars.dat   the bar chart at N = 4000: position, label, median, min, max, ratio to floor
-  <scenario>.vars.gp    titles, colours, cache markers, ranges, corner text (gnuplot `load`s it)
-and OUT_DIR/scenarios.txt listing the scenarios, one a line (plots.sh loops over it).
+Per scenario of the run, into OUT_DIR:
+  <scenario>_vs_n.dat      one block per series (floor, limit, then the strategies in registry
+                           order): N (nudged), median, min, max of time per item (ns), N
+  <scenario>_bars.dat      the bar chart at N = 4000: position, label, median, min, max, ratio
+                           to the floor, colour
+  <scenario>_memory.dat    one block per series: N, bytes per entity after set-up
+  <scenario>.vars.gp       titles, colours, cache markers, ranges, corner text (gnuplot `load`s it)
+  <scenario>.memory.vars.gp  the same for the memory chart
+For the whole run:
+  heatmap.dat, heatmap.vars.gp   the overview heat map: ratio to the fastest strategy of each
+                                 scenario, one panel at N = 4000 and one at the largest N
+  memory_bars.dat, memory_bars.vars.gp   bytes per entity per strategy and scenario at 65536
+and OUT_DIR/plots.txt: one line per chart, "<gnuplot script> <vars file>" (plots.sh runs them).
+Names, items and limit lines come from the run (scripts/ecsb_rundata.py), never from here.
 Exit 2 with a message when the run folder is missing or malformed.
 
-Cache markers: a cache of B bytes is drawn at N = B / (bytes per entity of the floor's working
-set) — the size at which the floor's own arrays fill that cache. Strategies that keep more per
-entity (ids, sparse maps, handles) cross it at smaller N; the floor marks the earliest point at
-which any storage at all must spill.
+Cache markers: a cache of B bytes is drawn at N = B / (the floor's bytes per entity, measured
+in this run) — the size at which the floor's own arrays fill that cache. Strategies that keep
+more per entity cross it at smaller N; the floor marks the earliest point at which any
+storage at all must spill.
 """
 import math
 import os
+import signal
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ecsb_rundata import FLOOR, FLOOR_LABEL, RunError, human_bytes, load_run, scenario_items  # noqa: E402
+from ecsb_overview import panel  # noqa: E402
+from ecsb_rundata import FLOOR, LIMIT, RunError, human_bytes, label, load_run  # noqa: E402
 
-# Bytes per entity of each scenario's floor (scenarios/floor.c), for the cache markers.
-#   platformer:   one int32 hp per entity on a packed stack                    -> 4 B
-#   dual_iterate: double a on every entity + int32 b on every other one (8 + 4/2) -> 10 B
-FLOOR_BYTES_PER_ENTITY = {"platformer": 4, "dual_iterate": 10}
-DEFAULT_BYTES_PER_ENTITY = 16
 BAR_N = 4000
+MEMORY_N = 65536
 DODGE = 1.035  # sideways nudge between neighbouring series on the log N axis (3.5 %)
 
-# Okabe–Ito colours (distinct for colour-blind readers), then a few more; the floor is black.
+# Okabe–Ito colours (distinct for colour-blind readers), then more; floor black, limit grey.
 PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#8C564B",
-           "#7F7F7F", "#BCBD22", "#17BECF"]
-POINTS = [7, 5, 9, 13, 11, 15, 4, 6, 8, 10]  # filled circle, square, triangles, diamond...
+           "#7F7F7F", "#BCBD22", "#17BECF", "#9467BD", "#F0027F"]
+POINTS = [7, 5, 9, 13, 11, 15, 4, 6, 8, 10, 12, 14]
+REFERENCE_STYLE = {FLOOR: ("#000000", 7, 2, 2.5), LIMIT: ("#666666", 6, 4, 2.5)}
 
 
 def gp_str(s):
@@ -86,102 +93,146 @@ def ytics(lo, hi):
     return tics
 
 
-def write_scenario(run, scenario, out_dir, items):
-    series = [s for s in run.strategies if any(run.time_per_item((scenario, s, n))
-                                               for n in run.sizes(scenario))]
-    if not series:
-        return False
+def set_ytics(lo, hi):
+    return "set ytics (" + ", ".join(f"{gp_str(f'{v:g}')} {v!r}" for v in ytics(lo, hi)) + ")"
+
+
+class Style:
+    """One colour, point type, dash and width per strategy, fixed by the registry's order so a
+    strategy looks the same in every chart and every run of the same binary."""
+
+    def __init__(self, run):
+        self.order = list(run.meta.strategies) + [s for s in run.contenders()
+                                                  if s not in run.meta.strategies]
+
+    def of(self, strategy):
+        if strategy in REFERENCE_STYLE:
+            return REFERENCE_STYLE[strategy]
+        i = self.order.index(strategy)
+        return PALETTE[i % len(PALETTE)], POINTS[i % len(POINTS)], 1, 2
+
+    def arrays(self, series):
+        styles = [self.of(s) for s in series]
+        return [gp_array("titles", [label(s) for s in series]),
+                gp_array("colours", [c for c, _, _, _ in styles]),
+                gp_array("points", [p for _, p, _, _ in styles]),
+                gp_array("dashes", [d for _, _, d, _ in styles]),
+                gp_array("widths", [w for _, _, _, w in styles])]
+
+
+def corner(run):
+    cpu = run.cpu()
+    return f"{run.host()}{' (' + cpu + ')' if cpu else ''}  ·  {run.date()}  ·  run {run.run_id}"
+
+
+def nearest(sizes, n):
+    return min(sizes, key=lambda s: (abs(math.log(s / n)), s))
+
+
+def cache_markers(run, scenario, xmin, xmax):
+    """(N of each cache inside the range, their labels, the note under the plot)."""
     sizes = run.sizes(scenario)
-    item = items.get(scenario, "item")
+    bpe = run.bytes_per_entity((scenario, FLOOR, sizes[-1]))
+    if not bpe or bpe <= 0:
+        return [], [], "no cache markers: the run has no bytes per entity for the floor"
+    cache_n, cache_label, off_range = [], [], []
+    for name, size in run.caches():
+        n = size / bpe
+        if xmin < n < xmax:
+            cache_n.append(n)
+            cache_label.append(f"{name} {human_bytes(size)}")
+        else:
+            off_range.append(f"{name} {human_bytes(size)} at N = {n_label_approx(n)}")
+    note = ""
+    if cache_n or off_range:
+        note = f"dotted: N at which the floor's data ({bpe:.3g} B per entity) fills each cache"
+        if off_range:
+            note += f"; off the N range: {', '.join(off_range)}"
+    return cache_n, cache_label, note
+
+
+def failure_note(run, scenario, n=None):
+    failed = [f"{st}" + ("" if n else f" N={size}") for sc, st, size in run.errors
+              if sc == scenario and (n is None or size == n) and run.failed((sc, st, size))]
+    if not failed:
+        return ""
+    return (f"failed, not drawn (see errors.csv): {', '.join(failed[:6])}"
+            + (f" and {len(failed) - 6} more" if len(failed) > 6 else ""))
+
+
+def write_scenario(run, scenario, out, style, charts):
+    sizes = run.sizes(scenario)
+    series = [s for s in run.strategies if any(run.time_per_item((scenario, s, n)) for n in sizes)]
+    if not series:
+        return
+    item = run.item(scenario)
     reps = sorted({run.time_per_item((scenario, s, n))["repetitions"]
                    for s in series for n in sizes if run.time_per_item((scenario, s, n))})
-    reps_text = "/".join(str(r) for r in reps)
+    reps_text = "/".join(map(str, reps))
+    path = os.path.join(out, scenario)
 
-    # Lines against N.
+    # Time per item against N; each series nudged sideways a few per cent so error bars at the
+    # same N do not hide each other (the tics stay at the true N).
     lo_y, hi_y = math.inf, 0.0
-    # Each series is nudged sideways by a few per cent (DODGE per step, centred) so that error
-    # bars at the same N do not hide each other; the tics stay at the true N.
-    with open(os.path.join(out_dir, f"{scenario}_vs_n.dat"), "w") as f:
+    with open(f"{path}_vs_n.dat", "w") as f:
         for i, s in enumerate(series):
             x_factor = DODGE ** (i - (len(series) - 1) / 2)
             f.write(f"# {s}: x (N nudged x{x_factor:.3f}), median, min, max (ns per {item}), N\n")
             for n in sizes:
                 t = run.time_per_item((scenario, s, n))
-                if t and t["median"] > 0 and t["min"] > 0:
+                if t:
                     f.write(f"{n * x_factor:.6g} {t['median']:.6g} {t['min']:.6g} "
                             f"{t['max']:.6g} {n}\n")
                     lo_y, hi_y = min(lo_y, t["min"]), max(hi_y, t["max"])
             f.write("\n\n")
-    if hi_y <= 0:
-        return False
 
-    # Bars at N = 4000 (or the nearest size the run has).
-    bar_n = min(sizes, key=lambda n: (abs(math.log(n / BAR_N)), n))
+    # Bars at N = 4000 (or the nearest size the run has): floor and limit first.
+    bar_n = nearest(sizes, BAR_N)
+    bar_series = [s for s in series if run.time_per_item((scenario, s, bar_n))]
     floor_t = run.time_per_item((scenario, FLOOR, bar_n))
-    bar_series = ([FLOOR] if floor_t else []) + [s for s in series if s != FLOOR and
-                                                 run.time_per_item((scenario, s, bar_n))]
     bar_max = 0.0
-    with open(os.path.join(out_dir, f"{scenario}_bars.dat"), "w") as f:
+    with open(f"{path}_bars.dat", "w") as f:
         f.write(f"# position label median min max ratio_to_floor colour (ns per {item}, N = {bar_n})\n")
         for i, s in enumerate(bar_series):
             t = run.time_per_item((scenario, s, bar_n))
-            ratio = t["median"] / floor_t["median"] if floor_t and floor_t["median"] > 0 else 0
-            colour = "#555555" if s == FLOOR else PALETTE[series.index(s) % len(PALETTE)]
-            label = FLOOR_LABEL if s == FLOOR else s
-            f.write(f"{i} {gp_str(label)} {t['median']:.6g} {t['min']:.6g} {t['max']:.6g} "
+            ratio = t["median"] / floor_t["median"] if floor_t else 0
+            colour = "#555555" if s == FLOOR else style.of(s)[0]
+            f.write(f"{i} {gp_str(label(s))} {t['median']:.6g} {t['min']:.6g} {t['max']:.6g} "
                     f"{ratio:.6g} {int(colour[1:], 16)}\n")
             bar_max = max(bar_max, t["max"])
 
-    # Cache markers at the N where the floor's working set fills each cache.
-    bpe = FLOOR_BYTES_PER_ENTITY.get(scenario, DEFAULT_BYTES_PER_ENTITY)
+    # Bytes per entity against N.
+    mem_series = [s for s in series if any(run.bytes_per_entity((scenario, s, n)) for n in sizes)]
+    mem_lo, mem_hi = math.inf, 0.0
+    with open(f"{path}_memory.dat", "w") as f:
+        for s in mem_series:
+            f.write(f"# {s}: N, bytes per entity after set-up\n")
+            for n in sizes:
+                b = run.bytes_per_entity((scenario, s, n))
+                if b and b > 0:
+                    f.write(f"{n} {b:.6g}\n")
+                    mem_lo, mem_hi = min(mem_lo, b), max(mem_hi, b)
+            f.write("\n\n")
+
     xmin, xmax = sizes[0] / 1.6, sizes[-1] * 1.6
-    cache_n, cache_label, off_range = [], [], []
-    for label, size in run.caches():
-        n = size / bpe
-        if xmin < n < xmax:
-            cache_n.append(n)
-            cache_label.append(f"{label} {human_bytes(size)}")
-        else:
-            off_range.append(f"{label} {human_bytes(size)} at N = {n_label_approx(n)}")
-    cache_note = ""
-    if cache_n or off_range:
-        cache_note = f"dotted: N at which the floor data ({bpe} B per entity) fills each cache"
-        if off_range:
-            cache_note += f"; off the N range: {', '.join(off_range)}"
-
-    titles = [FLOOR_LABEL if s == FLOOR else s for s in series]
-    colours = ["#000000" if s == FLOOR else PALETTE[i % len(PALETTE)] for i, s in enumerate(series)]
-    points = [7 if s == FLOOR else POINTS[i % len(POINTS)] for i, s in enumerate(series)]
-    dashes = [2 if s == FLOOR else 1 for s in series]
-    widths = [2.5 if s == FLOOR else 2 for s in series]
-    cpu = str(run.context.get("ecsb_cpu_model") or "").strip()
-    corner = f"{run.host()}{' (' + cpu + ')' if cpu else ''}  ·  {run.date()}  ·  run {run.run_id}"
-    tics = xtics(xmin, xmax)
+    cache_n, cache_label, cache_note = cache_markers(run, scenario, xmin, xmax)
     bar_note = "" if bar_n == BAR_N else f" ({BAR_N} is not in this run)"
-
-    failed = [f"{st} N={n}" for sc, st, n in run.errors if sc == scenario]
-    fail_note = ""
-    if failed:
-        fail_note = (f"failed, not drawn (see errors.csv): {', '.join(failed[:6])}"
-                     + (f" and {len(failed) - 6} more" if len(failed) > 6 else ""))
-    bar_failed = [st for sc, st, n in run.errors if sc == scenario and n == bar_n]
-    bar_fail_note = (f"failed, not drawn (see errors.csv): {', '.join(bar_failed)}"
-                     if bar_failed else "")
-
+    limit_note = ("grey dash-dot: the limit, the same arithmetic on arrays holding only what "
+                  "the pass touches" if LIMIT in series else "")
     lines = [
         f"# gnuplot settings for {scenario} of run {run.run_id} (written by scripts/plot_data.py)",
-        f"datafile = {gp_str(os.path.join(out_dir, scenario + '_vs_n.dat'))}",
-        f"barfile = {gp_str(os.path.join(out_dir, scenario + '_bars.dat'))}",
-        f"out_vs_n = {gp_str(os.path.join(out_dir, scenario + '_vs_n'))}",
-        f"out_bars = {gp_str(os.path.join(out_dir, scenario + '_n4000'))}",
+        f"datafile = {gp_str(path + '_vs_n.dat')}",
+        f"barfile = {gp_str(path + '_bars.dat')}",
+        f"out_vs_n = {gp_str(path + '_vs_n')}",
+        f"out_bars = {gp_str(path + '_n4000')}",
         f"title_vs_n = {gp_str(f'{scenario}: time per {item} against N (log-log; lower is faster)')}",
         f"title_bars = {gp_str(f'{scenario}: time per {item} at N = {bar_n}{bar_note} (lower is faster)')}",
         f"ylabel_text = {gp_str(f'ns per {item}  (median of {reps_text} repetitions; bars: min–max)')}",
-        f"xlabel_text = {gp_str('N (entities)')}",
-        f"corner = {gp_str(corner)}",
+        f"corner = {gp_str(corner(run))}",
         f"cache_note = {gp_str(cache_note)}",
-        f"fail_note = {gp_str(fail_note)}",
-        f"bar_fail_note = {gp_str(bar_fail_note)}",
+        f"limit_note = {gp_str(limit_note)}",
+        f"fail_note = {gp_str(failure_note(run, scenario))}",
+        f"bar_fail_note = {gp_str(failure_note(run, scenario, bar_n))}",
         f"xmin = {xmin!r}",
         f"xmax = {xmax!r}",
         f"ymin = {lo_y / 1.5!r}",
@@ -189,26 +240,178 @@ def write_scenario(run, scenario, out_dir, items):
         f"bar_ymax = {bar_max * 1.22!r}",
         f"nseries = {len(series)}",
         f"nbars = {len(bar_series)}",
-        gp_array("titles", titles),
-        gp_array("colours", colours),
-        gp_array("points", points),
-        gp_array("dashes", dashes),
-        gp_array("widths", widths),
+        *style.arrays(series),
         f"ncaches = {len(cache_n)}",
         gp_array("cache_n", cache_n),
         gp_array("cache_label", cache_label),
-        "set xtics (" + ", ".join(f"{gp_str(lab)} {v}" for lab, v in tics) + ")",
-        # The bar chart's category labels ("floor" on two lines, so long names do not collide).
-        gp_array("bar_names", ["floor\n(plain arrays)" if s == FLOOR else s for s in bar_series]),
+        "set xtics (" + ", ".join(f"{gp_str(lab)} {v}" for lab, v in xtics(xmin, xmax)) + ")",
+        # The bar chart's category labels (references on two lines, so names do not collide).
+        gp_array("bar_names", [label(s).replace(" (", "\n(") for s in bar_series]),
         f"bar_rotate = {30 if len(bar_series) > 7 else 0}",
-        "set ytics (" + ", ".join(f"{gp_str(f'{v:g}')} {v!r}" for v in ytics(lo_y / 1.5, hi_y * 1.6)) + ")",
+        set_ytics(lo_y / 1.5, hi_y * 1.6),
     ]
-    with open(os.path.join(out_dir, f"{scenario}.vars.gp"), "w") as f:
+    with open(f"{path}.vars.gp", "w") as f:
         f.write("\n".join(lines) + "\n")
-    return True
+    charts += [("vs_n.gp", f"{path}.vars.gp"), ("bars_n4000.gp", f"{path}.vars.gp")]
+    if not mem_series:
+        return
+    mem = [f"# gnuplot settings for {scenario}'s memory chart (scripts/plot_data.py)",
+           f"datafile = {gp_str(path + '_memory.dat')}",
+           f"outfile = {gp_str(path + '_memory_vs_n')}",
+           f"title_text = {gp_str(f'{scenario}: bytes per entity after set-up, against N (log-log)')}",
+           f"corner = {gp_str(corner(run))}",
+           f"limit_note = {gp_str(limit_note if LIMIT in mem_series else '')}",
+           f"xmin = {xmin!r}",
+           f"xmax = {xmax!r}",
+           f"ymin = {mem_lo / 1.4!r}",
+           f"ymax = {mem_hi * 1.5!r}",
+           f"nseries = {len(mem_series)}",
+           *style.arrays(mem_series),
+           "set xtics (" + ", ".join(f"{gp_str(lab)} {v}" for lab, v in xtics(xmin, xmax)) + ")",
+           set_ytics(mem_lo / 1.4, mem_hi * 1.5)]
+    with open(f"{path}.memory.vars.gp", "w") as f:
+        f.write("\n".join(mem) + "\n")
+    charts.append(("memory_vs_n.gp", f"{path}.memory.vars.gp"))
+
+
+def write_heatmap(run, out, charts):
+    """The overview: strategies (rows) x scenarios (columns), two panels."""
+    strategies = run.contenders()
+    scenarios = [sc for sc in run.scenarios if run.sizes(sc)]
+    if not strategies or not scenarios:
+        return
+    states = {"ok": 0, "failed": 1, "not run": 2}
+    col_labels = {}
+    with open(os.path.join(out, "heatmap.dat"), "w") as f:
+        for which in ("small", "large"):
+            p = panel(run, which)
+            labels = []
+            for x, sc in enumerate(scenarios):
+                n = p["sizes"][sc]
+                labels.append(f"{sc}\n{'N = ' if which == 'small' else ''}{n_label(n)}"
+                              if which == "large" or n != BAR_N else sc)
+            col_labels[which] = labels
+            # Index blocks per panel: ok cells, failed cells, cells not run.
+            for state in states:
+                f.write(f"# {which} N, {state}: x y ratio text text_colour\n")
+                for x, sc in enumerate(scenarios):
+                    for y, st in enumerate(strategies):
+                        kind, ratio = p["cells"][(sc, st)]
+                        if kind != state:
+                            continue
+                        if kind == "ok":
+                            text = f"{ratio:.{2 if ratio < 10 else 1 if ratio < 100 else 0}f}"
+                            dark = ratio < 1.1 or ratio >= 6.5
+                            f.write(f"{x} {y} {ratio:.6g} {gp_str(text)} "
+                                    f"{0xFFFFFF if dark else 0x111111}\n")
+                        else:
+                            f.write(f"{x} {y} 1 {gp_str(kind)} 0\n")
+                f.write("1e9 1e9 1 \"\" 0\n\n\n")  # never empty: gnuplot refuses empty blocks
+    small_note = ("" if all(panel(run, "small")["sizes"][sc] == BAR_N for sc in scenarios)
+                  else f" (N under a name: {BAR_N} is not in the run for it; the nearest size)")
+    lines = [
+        f"# gnuplot settings for the heat map of run {run.run_id} (scripts/plot_data.py)",
+        f"datafile = {gp_str(os.path.join(out, 'heatmap.dat'))}",
+        f"outfile = {gp_str(os.path.join(out, 'overview_heatmap'))}",
+        f"title_text = {gp_str('Time per item ÷ the fastest strategy’s, per scenario (1.00 = fastest)')}",
+        f"panel_small = {gp_str(f'at N = {BAR_N}' + small_note)}",
+        f"panel_large = {gp_str('at the largest N of each scenario')}",
+        f"corner = {gp_str(corner(run))}",
+        f"ncols = {len(scenarios)}",
+        f"nrows = {len(strategies)}",
+        gp_array("row_names", strategies),
+        gp_array("col_small", col_labels["small"]),
+        gp_array("col_large", col_labels["large"]),
+        *heatmap_layout(len(strategies), len(scenarios)),
+    ]
+    with open(os.path.join(out, "heatmap.vars.gp"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    charts.append(("heatmap.gp", os.path.join(out, "heatmap.vars.gp")))
+
+
+def heatmap_layout(nrows, ncols):
+    """Image size and panel positions (screen fractions) for cells of fixed pixel size."""
+    row_px, col_px, names, right = 34, max(118, 340 // ncols), 175, 140
+    title, panel_title, tics, corner_px = 60, 34, 56, 26
+    panel_px = nrows * row_px
+    width = max(760, names + ncols * col_px + right)
+    left = (width - ncols * col_px - right + names) // 2  # narrow maps sit in the middle
+    height = title + 2 * (panel_title + panel_px + tics) + corner_px
+    top1 = title + panel_title
+    top2 = top1 + panel_px + tics + panel_title
+    return [f"width = {width}", f"height = {height}",
+            f"left = {left / width!r}", f"right = {(left + ncols * col_px) / width!r}",
+            f"top1 = {1 - top1 / height!r}", f"bottom1 = {1 - (top1 + panel_px) / height!r}",
+            f"top2 = {1 - top2 / height!r}", f"bottom2 = {1 - (top2 + panel_px) / height!r}",
+            f"colorbox_x = {(left + ncols * col_px + 30) / width!r}"]
+
+
+def write_memory_bars(run, out, style, charts):
+    """Bytes per entity per strategy, grouped by scenario, at N = 65536 (or the nearest)."""
+    strategies = run.contenders()
+    groups = []
+    for sc in run.scenarios:
+        sizes = run.sizes(sc)
+        if not sizes:
+            continue
+        n = nearest(sizes, MEMORY_N)
+        groups.append((sc, n, {s: run.bytes_per_entity((sc, s, n)) for s in strategies + [FLOOR]}))
+    if not groups or not strategies:
+        return
+    width = 0.8 / len(strategies)
+    lo, hi = math.inf, 0.0
+    gaps = []  # (x, text): a bar that failed or was not run says so
+    empty = [i for i, (_, _, values) in enumerate(groups) if not any(values.values())]
+    for i in empty:
+        sc, n, _ = groups[i]
+        counted = any(run.stats((sc, s, n), "bytes_per_entity") for s in strategies + [FLOOR])
+        gaps.append((i, "no entity after set-up" if counted else "no bytes counted"))
+    with open(os.path.join(out, "memory_bars.dat"), "w") as f:
+        for j, st in enumerate(strategies):
+            f.write(f"# {st}: x, bytes per entity\n")
+            for i, (sc, n, values) in enumerate(groups):
+                x = i - 0.4 + width * (j + 0.5)
+                v = values[st]
+                if v and v > 0:
+                    f.write(f"{x:.4f} {v:.6g}\n")
+                    lo, hi = min(lo, v), max(hi, v)
+                elif i not in empty:
+                    gaps.append((x, f"{st} failed" if run.failed((sc, st, n)) else f"{st}: no data"))
+            f.write("1e9 1\n\n\n")  # never empty: gnuplot merges empty blocks, shifting `index`
+        f.write("# floor: x from, x to, bytes per entity\n")
+        for i, (sc, n, values) in enumerate(groups):
+            v = values[FLOOR]
+            if v and v > 0:
+                f.write(f"{i - 0.43:.4f} {v:.6g}\n{i + 0.43:.4f} {v:.6g}\n\n")
+                lo, hi = min(lo, v), max(hi, v)
+        f.write("1e9 1\n\n\n# bars that failed or were not run: x, text\n")
+        f.write("".join(f"{x:.4f} {gp_str(text)}\n" for x, text in gaps) or '1e9 ""\n')
+    if hi <= 0:
+        return
+    labels = [sc if n == MEMORY_N else f"{sc}\nN = {n_label(n)}" for sc, n, _ in groups]
+    lines = [
+        f"# gnuplot settings for the memory chart of run {run.run_id} (scripts/plot_data.py)",
+        f"datafile = {gp_str(os.path.join(out, 'memory_bars.dat'))}",
+        f"outfile = {gp_str(os.path.join(out, 'memory_n65536'))}",
+        f"title_text = {gp_str(f'Bytes per entity after set-up, at N = {MEMORY_N} (log scale; lower is leaner)')}",
+        f"corner = {gp_str(corner(run))}",
+        f"ngroups = {len(groups)}",
+        f"nbars = {len(strategies)}",
+        f"barwidth = {width!r}",
+        gp_array("group_names", labels),
+        *style.arrays(strategies),
+        f"ymin = {lo / 1.5!r}",
+        f"ymax = {hi * 2.2!r}",
+        set_ytics(lo / 1.5, hi * 2.2),
+        f"width = {max(1000, 200 + 110 * len(groups))}",
+    ]
+    with open(os.path.join(out, "memory_bars.vars.gp"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    charts.append(("memory_bars.gp", os.path.join(out, "memory_bars.vars.gp")))
 
 
 def main(argv):
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C: stop quietly
     if len(argv) != 3:
         print("usage: plot_data.py RUN_DIR OUT_DIR", file=sys.stderr)
         return 2
@@ -217,18 +420,24 @@ def main(argv):
     except RunError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    os.makedirs(argv[2], exist_ok=True)
-    items = scenario_items(run.context)
-    if run.errors:
-        print(f"plots: warning: {len(run.errors)} benchmark(s) failed in {run.path} "
-              f"(errors.csv); they are left out of the plots", file=sys.stderr)
-    done = [s for s in run.scenarios if write_scenario(run, s, argv[2], items)]
-    if not done:
-        print(f"error: {run.path}/results.csv has no positive time_per_item figures to plot",
+    out = argv[2]
+    os.makedirs(out, exist_ok=True)
+    failed = [k for k in run.errors if run.failed(k)]
+    if failed:
+        print(f"plots: warning: {len(failed)} benchmark(s) failed in {run.path} (errors.csv); "
+              "they are marked, not drawn", file=sys.stderr)
+    style = Style(run)
+    charts = []
+    write_heatmap(run, out, charts)
+    write_memory_bars(run, out, style, charts)
+    for sc in run.scenarios:
+        write_scenario(run, sc, out, style, charts)
+    if not any(script == "vs_n.gp" for script, _ in charts):
+        print(f"error: {run.path}/results.csv has no time_per_item figures to plot",
               file=sys.stderr)
         return 2
-    with open(os.path.join(argv[2], "scenarios.txt"), "w") as f:
-        f.write("".join(s + "\n" for s in done))
+    with open(os.path.join(out, "plots.txt"), "w") as f:
+        f.write("".join(f"{script} {vars_file}\n" for script, vars_file in charts))
     return 0
 
 

@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
-# plots.sh RUN — draw a run's plots: per scenario, time per item against N (log-log, a line per
-# strategy plus the floor, min–max error bars, cache markers from the run's own context) and a
-# bar chart at N = 4000; PNG and SVG each, into $PLOTS_DIR/<run-id>/ (default plots/):
-#   <scenario>_vs_n.png  <scenario>_vs_n.svg  <scenario>_n4000.png  <scenario>_n4000.svg
-# RUN is a run folder (results/<id>) or a run id. Exit 2 when it is missing or malformed.
-# Environment: PYTHON (Debian's python3), PLOTS_DIR, GNUPLOT (default gnuplot).
+# plots.sh [--into DIR] RUN — draw a run's plots, PNG and SVG each:
+#   overview_heatmap           strategies x scenarios, ratio to the fastest of each scenario, at
+#                              N = 4000 and at the largest N
+#   memory_n65536              bytes per entity per strategy and scenario at N = 65536
+#   <scenario>_vs_n            time per item against N (log-log), a line per strategy plus the
+#                              floor and the limit, min–max error bars, cache markers
+#   <scenario>_n4000           bars at N = 4000
+#   <scenario>_memory_vs_n     bytes per entity against N
+# into $PLOTS_DIR/<run-id>/ (default plots/), replacing an earlier drawing of the same run in
+# one rename; with --into DIR into DIR, unpublished (make bench draws into its staging folder
+# and publishes plots and results together). RUN is a run folder (results/<id>) or a run id.
+# Exit 2 when RUN is missing, unfinished, truncated or malformed; 1 when gnuplot fails.
+# Environment: PYTHON (Debian's python3), PLOTS_DIR, RESULTS_DIR, GNUPLOT (default gnuplot).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -13,38 +20,55 @@ source "$here/lib.sh"
 PYTHON=${PYTHON:-/usr/bin/python3}
 GNUPLOT=${GNUPLOT:-gnuplot}
 
+into=""
+if [ "${1:-}" = --into ]; then
+  [ $# -ge 2 ] || ecsb_usage_error "--into needs a folder"
+  into=$2
+  shift 2
+fi
 [ $# -eq 1 ] || ecsb_usage_error "usage: scripts/plots.sh results/<run-id>   (or: make plots RUN=results/<run-id>)"
-run=$(ecsb_resolve_run "$1" RUN raw.json)
-[ -f "$run/results.csv" ] || ecsb_usage_error "RUN=$1: $run/results.csv is missing; is it a complete ecsbench run?"
+if [ -n "$into" ]; then
+  run=${1%/} # bench.sh's own staging folder
+else
+  run=$(ecsb_resolve_run "$1" RUN)
+fi
 command -v "$GNUPLOT" >/dev/null || { echo "error: gnuplot not found; install it with: sudo apt-get install gnuplot-nox" >&2; exit 1; }
 
 run_id=$(basename "$(cd "$run" && pwd)")
 plots_dir=${PLOTS_DIR:-$top/plots}
-staging=$(ecsb_staging_dir "$plots_dir")
-trap 'rm -rf "$staging"' EXIT
+if [ -n "$into" ]; then
+  staging=$into
+  mkdir -p "$staging"
+else
+  ecsb_clean_stale "$plots_dir" | sed 's/^/plots: /' >&2
+  staging=$(ecsb_staging_dir "$plots_dir" "$run_id")
+  trap 'rm -rf "$staging"' EXIT
+fi
+data="$staging/.data"
 
-# Data and settings for gnuplot (exit 2 from plot_data.py: malformed run).
-"$PYTHON" "$here/plot_data.py" "$run" "$staging/data"
+# Data and settings for gnuplot (exit 2 from plot_data.py: a malformed run).
+"$PYTHON" "$here/plot_data.py" "$run" "$data"
 
-while IFS= read -r scenario; do
-  vars="$staging/data/$scenario.vars.gp"
-  for script in vs_n bars_n4000; do
-    if ! "$GNUPLOT" -e "vars=\"$vars\"" "$top/plots/common.gp" "$top/plots/$script.gp" \
-        2>"$staging/gnuplot.log"; then
-      cat "$staging/gnuplot.log" >&2
-      echo "error: gnuplot failed on plots/$script.gp for $scenario (run $run)" >&2
-      exit 1
-    fi
-  done
-done <"$staging/data/scenarios.txt"
-
-# Publish: each image moved into place under its final name (a redraw replaces the old ones).
-out="$plots_dir/$run_id"
-mkdir -p "$out"
-count=0
-for f in "$staging/data"/*.png "$staging/data"/*.svg; do
+# One gnuplot per chart, as many at once as there are CPUs.
+draw() { # draw SCRIPT VARS
+  "$GNUPLOT" -e "vars=\"$2\"" "$top/plots/common.gp" "$top/plots/$1" 2>"$2.$1.log" ||
+    { cat "$2.$1.log" >&2; echo "error: gnuplot failed on plots/$1 with $2" >&2; return 1; }
+}
+export -f draw
+export GNUPLOT top
+xargs -P "$(nproc 2>/dev/null || echo 2)" -L 1 bash -c 'draw "$@"' draw <"$data/plots.txt" ||
+  { echo "error: gnuplot failed (above) on run $run" >&2; exit 1; }
+for f in "$data"/*.png "$data"/*.svg; do
   [ -s "$f" ] || { echo "error: gnuplot wrote an empty $(basename "$f")" >&2; exit 1; }
-  mv -f "$f" "$out/"
-  count=$((count + 1))
+  mv -f "$f" "$staging/"
 done
+rm -rf "$data"
+count=$(find "$staging" -maxdepth 1 -type f \( -name '*.png' -o -name '*.svg' \) | wc -l)
+[ -n "$into" ] && exit 0
+
+# Publish: the new folder replaces the old drawing in one rename, Ctrl-C held off meanwhile.
+out="$plots_dir/$run_id"
+trap '' INT TERM HUP
+ecsb_replace_dir "$staging" "$out"
+trap - EXIT
 echo "plots: $count files in ${out#"$top"/}/"

@@ -11,7 +11,10 @@
  * generation check without a branch of its own. An entity is a record holding one component
  * handle per type plus its own generation; the entity handle is record index + generation
  * (ecsb_handle_make), and destroyed records go on a LIFO free list threaded through them.
- * A generation (entity or slot) that would wrap retires its record or slot for good instead.
+ * An entity generation that would wrap retires its record for good instead (an old entity
+ * handle must never match again). A component slot's generation wraps past 0 to 1: component
+ * handles live only in their owner's record, which forgets a handle when it lets it go, so no
+ * stale component handle exists to match, and slots are never retired (add never runs out).
  *
  *   record r:   [head {free link, generation}] [handle type 0] ... [handle type K-1]
  *   type t:     slots[h.index] = {dense position, generation}  (free: {next free, generation})
@@ -30,6 +33,9 @@
  *   join     walk the smaller type densely: owner (sequential) -> record -> other type's slot
  *            -> other value, 3 dependent loads per visited element; at large N a software
  *            pipeline prefetches records, slots and values a few elements ahead.
+ *   query    as join, led by the query type with the fewest holders, per other type one
+ *            handle -> slot -> value chain; a block of HT_BLOCK lead elements in step with
+ *            every other type (filled in the same order) is one run; runs of one otherwise.
  * Memory per entity: 8 + 8K bytes of record for every record ever used (K = type count), plus
  * per component held: value + 4 (owner) + 8 (slot), with capacities grown by doubling.
  * E.g. platformer (K = 1, int32): 32 B; dual_iterate (K = 2, double on all, int32 on half):
@@ -44,7 +50,6 @@
 
 #define HT_END UINT32_MAX                 /* empty free list (records) / retired record link */
 #define HT_RECORD_LIMIT (UINT32_MAX - 1u) /* records at most: link i + 1 never equals HT_END */
-#define HT_SLOT_LIMIT UINT32_MAX          /* slots per type at most (slot 0 reserved) */
 #define HT_RESERVED_GENERATION UINT32_MAX /* slot 0's: no handle carries it with index 0 */
 #define HT_PREFETCH_MIN 32768u            /* join elements from which prefetching pays */
 #define HT_AHEAD 8u                       /* prefetch distance per pipeline stage */
@@ -52,9 +57,8 @@
 /*
  * The one shape of this file: an index and a generation. As a component handle: {slot,
  * generation}, all zero = none. As a slot: {dense position, generation} while live, {next free
- * slot or 0, generation} while free, generation 0 once retired. As a record head: {0,
- * generation} while live, {next free record + 1 or HT_END, generation} while free, {HT_END, 0}
- * once retired.
+ * slot or 0, generation} while free. As a record head: {0, generation} while live, {next free
+ * record + 1 or HT_END, generation} while free, {HT_END, 0} once retired.
  */
 typedef struct ht_ref {
     uint32_t index;
@@ -74,7 +78,6 @@ typedef struct ht_type {
     uint32_t slots_used;   /* slots ever handed out, plus the reserved slot 0 */
     uint32_t slot_cap;     /* slots allocated */
     uint32_t free_slot;    /* first free slot, 0 when none */
-    uint32_t retired;      /* slots whose generation ran out */
 } ht_type;
 
 typedef struct world {
@@ -88,6 +91,7 @@ typedef struct world {
     uint32_t record_cap;      /* records allocated */
     uint32_t free_record;     /* first free record + 1, HT_END when none */
     uint32_t retired_records; /* records whose generation ran out */
+    uint32_t first_generation; /* of a fresh record or slot: 1, or config->first_generation */
     ht_type types[ECSB_MAX_TYPES];
 } world;
 
@@ -130,13 +134,10 @@ static ecsb_status grow_records(world *w, size_t needed)
     return ECSB_OK;
 }
 
+/* Slots in use never exceed the holders plus slot 0, so `needed` is always within the limit. */
 static ecsb_status grow_slots(world *w, ht_type *ty, size_t needed)
 {
-    size_t limit = (size_t)w->max_entities + 1 + ty->retired;
-    size_t cap = ecsb_grow_capacity(ty->slot_cap, needed,
-                                    limit < HT_SLOT_LIMIT ? limit : HT_SLOT_LIMIT);
-    if (cap == 0)
-        return ECSB_ERR_CAPACITY;
+    size_t cap = ecsb_grow_capacity(ty->slot_cap, needed, (size_t)w->max_entities + 1);
     if (ecsb_resize(w->alloc, (void **)&ty->slots, sizeof(ht_ref), ty->slot_cap, cap))
         return ECSB_ERR_NOMEM;
     ty->slot_cap = (uint32_t)cap;
@@ -188,6 +189,7 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
     w->stride = 1 + config->type_count;
     w->max_entities = config->max_entities ? config->max_entities : ECSB_MAX_ENTITIES;
     w->free_record = HT_END;
+    w->first_generation = config->first_generation ? config->first_generation : 1;
     size_t reserve = config->initial_capacity;
     if (reserve)
         st = grow_records(w, reserve);
@@ -237,7 +239,7 @@ ECSB_INLINE ecsb_status entity_create(world *w, ecsb_entity *out)
         ht_ref *rec = record_at(w, r);
         size_t handles = w->type_count;
         w->records_used = r + 1;
-        generation = 1;
+        generation = w->first_generation;
         rec[0] = (ht_ref){0, generation};
         memset(rec + 1, 0, handles * sizeof *rec);
     }
@@ -278,13 +280,8 @@ ECSB_INLINE void detach(world *w, uint32_t t, ht_ref *rec, ht_ref h)
     }
     ty->count = last;
     uint32_t next = h.generation + 1;
-    if (ECSB_LIKELY(next != 0)) {
-        slots[h.index] = (ht_ref){free_slot, next};
-        ty->free_slot = h.index;
-    } else {
-        slots[h.index] = (ht_ref){0, 0}; /* generation used up: retired, never reused */
-        ty->retired++;
-    }
+    slots[h.index] = (ht_ref){free_slot, next ? next : 1}; /* 0 means "no component" */
+    ty->free_slot = h.index;
     rec[1 + t] = (ht_ref){0, 0};
 }
 
@@ -351,7 +348,7 @@ ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void
             slots = ty->slots;
         }
         s = ty->slots_used++;
-        generation = 1;
+        generation = w->first_generation;
     }
     uint32_t *owners = ty->owners;
     unsigned char *value = ty->values + (size_t)pos * ty->size;
@@ -491,50 +488,202 @@ ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void 
 }
 
 /*
- * Lead with the query type held by the fewest entities: owner -> record -> each other type's
- * handle -> its slot (validated) -> its value. Matches whose values follow each other in every
- * type's dense array coalesce into one run.
+ * A query leads with its type held by the fewest entities: owner -> record -> each other type's
+ * handle -> its slot (validated) -> its position. The lead is walked in blocks of HT_BLOCK: a
+ * block whose entities sit at consecutive positions, in the same order, in every other type
+ * ("in step": types filled in the same order) is one run, and consecutive such blocks join,
+ * so a packed world is handed out whole; any other block is walked entity by entity as join
+ * walks, every match a run of one, prefetching as join does. In the arrays indexed by j,
+ * entry j is query type j (the query's order).
  */
+#define HT_BLOCK 256u /* lead elements per in-step check */
+
+typedef struct query_cols {
+    const ht_ref *slots[ECSB_MAX_QUERY_TYPES];
+    unsigned char *values[ECSB_MAX_QUERY_TYPES];
+    size_t size[ECSB_MAX_QUERY_TYPES];
+    uint32_t field[ECSB_MAX_QUERY_TYPES]; /* where a record holds the type's handle */
+} query_cols;
+
+/* Query type j's position of the entity whose record is rec; false when it does not hold it. */
+ECSB_INLINE bool query_find(const query_cols *c, const ht_ref *rec, uint32_t j, uint32_t *pos)
+{
+    ht_ref h = rec[c->field[j]];
+    ht_ref slot = c->slots[j][h.index];
+    *pos = slot.index;
+    return slot.generation == h.generation;
+}
+
+/* Hand fn the run of `count` entities at positions at[j], at[j] + 1, ... of each type. */
+ECSB_INLINE void query_emit(const query_cols *c, uint32_t k, const size_t *at, size_t count,
+                            ecsb_query_fn fn, void *ctx)
+{
+    void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
+    #pragma GCC unroll 8
+    for (uint32_t j = 0; j < k; j++)
+        columns[j] = c->values[j] + at[j] * c->size[j];
+    fn(ctx, count, columns);
+}
+
+/*
+ * True when lead positions [d, d + count) are in step with every other query type; then at[j]
+ * is type j's position of the entity at lead position d. The ends are compared first.
+ */
+ECSB_INLINE bool query_block_in_step(const query_cols *c, const ht_ref *restrict records,
+                                     size_t stride, const uint32_t *restrict owners, uint32_t k,
+                                     uint32_t lead, size_t d, size_t count, size_t *at)
+{
+    const ht_ref *head = records + (size_t)owners[d] * stride;
+    const ht_ref *tail = records + (size_t)owners[d + count - 1] * stride;
+    #pragma GCC unroll 8
+    for (uint32_t j = 0; j < k; j++) {
+        uint32_t first, last;
+        if (j == lead)
+            at[j] = d;
+        else if (!query_find(c, head, j, &first) || !query_find(c, tail, j, &last) ||
+                 last - first != count - 1)
+            return false;
+        else
+            at[j] = first;
+    }
+    bool in_step = true;
+    for (size_t e = 1; e + 1 < count; e++) {
+        const ht_ref *rec = records + (size_t)owners[d + e] * stride;
+        #pragma GCC unroll 8
+        for (uint32_t j = 0; j < k; j++) {
+            uint32_t pos;
+            if (j != lead)
+                in_step &= query_find(c, rec, j, &pos) & (pos == at[j] + e);
+        }
+    }
+    return in_step;
+}
+
+/* Lead positions [from, from + count) one by one, as join_walk (same prefetching). */
+ECSB_INLINE void query_entities(const query_cols *c, const ht_ref *restrict records,
+                                size_t stride, const uint32_t *restrict owners, uint32_t k,
+                                uint32_t lead, size_t from, size_t count, bool prefetch,
+                                ecsb_query_fn fn, void *ctx)
+{
+    const size_t lead_size = c->size[lead];
+    unsigned char *lead_value = c->values[lead] + from * lead_size;
+    for (size_t pos = from; pos < from + count; pos++, lead_value += lead_size) {
+        if (prefetch) { /* three stages, as join_walk: records, slots, values */
+            const ht_ref *r3 = records + (size_t)owners[pos + 3 * HT_AHEAD] * stride;
+            const ht_ref *r2 = records + (size_t)owners[pos + 2 * HT_AHEAD] * stride;
+            const ht_ref *r1 = records + (size_t)owners[pos + HT_AHEAD] * stride;
+            #pragma GCC unroll 8
+            for (uint32_t j = 0; j < k; j++) {
+                if (j == lead)
+                    continue;
+                __builtin_prefetch(r3 + c->field[j]);
+                __builtin_prefetch(c->slots[j] + r2[c->field[j]].index);
+                __builtin_prefetch(c->values[j] +
+                                   (size_t)c->slots[j][r1[c->field[j]].index].index * c->size[j]);
+            }
+        }
+        const ht_ref *rec = records + (size_t)owners[pos] * stride;
+        void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
+        bool all = true;
+        #pragma GCC unroll 8
+        for (uint32_t j = 0; j < k; j++) {
+            uint32_t at;
+            if (j == lead) {
+                columns[j] = lead_value;
+                continue;
+            }
+            if (!query_find(c, rec, j, &at)) {
+                all = false;
+                break;
+            }
+            columns[j] = c->values[j] + (size_t)at * c->size[j];
+        }
+        if (all)
+            fn(ctx, 1, columns); /* a constant count: the caller's loop becomes straight code */
+    }
+}
+
+/* The query led by its type `lead` (a constant in every instantiation: see query). */
+ECSB_INLINE void query_lead(world *w, const ecsb_query *q, uint32_t lead, ecsb_query_fn fn,
+                            void *ctx)
+{
+    const uint32_t k = q->count;
+    query_cols c = {0};
+    #pragma GCC unroll 8
+    for (uint32_t j = 0; j < k; j++) {
+        const ht_type *ty = &w->types[q->types[j]];
+        c.slots[j] = ty->slots;
+        c.values[j] = ty->values;
+        c.size[j] = ty->size;
+        c.field[j] = 1 + q->types[j];
+    }
+    const ht_type *lt = &w->types[q->types[lead]];
+    const uint32_t *owners = lt->owners;
+    const ht_ref *records = w->records;
+    const size_t n = lt->count, stride = w->stride;
+    const bool prefetch = n >= HT_PREFETCH_MIN;
+    size_t first[ECSB_MAX_QUERY_TYPES] = {0}, run = 0; /* the pending run: start, length */
+    for (size_t d = 0; d < n; d += HT_BLOCK) {
+        const size_t count = n - d < HT_BLOCK ? n - d : HT_BLOCK;
+        size_t at[ECSB_MAX_QUERY_TYPES] = {0};
+        if (query_block_in_step(&c, records, stride, owners, k, lead, d, count, at)) {
+            bool follows = run != 0;
+            #pragma GCC unroll 8
+            for (uint32_t j = 0; j < k; j++)
+                follows &= at[j] == first[j] + run;
+            if (!follows) {
+                if (run)
+                    query_emit(&c, k, first, run, fn, ctx);
+                #pragma GCC unroll 8
+                for (uint32_t j = 0; j < k; j++)
+                    first[j] = at[j];
+                run = 0;
+            }
+            run += count;
+            continue;
+        }
+        if (run)
+            query_emit(&c, k, first, run, fn, ctx);
+        run = 0;
+        if (prefetch && d + count + 3 * HT_AHEAD <= n)
+            query_entities(&c, records, stride, owners, k, lead, d, count, true, fn, ctx);
+        else
+            query_entities(&c, records, stride, owners, k, lead, d, count, false, fn, ctx);
+    }
+    if (run)
+        query_emit(&c, k, first, run, fn, ctx);
+}
+
 ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, void *ctx)
 {
     uint32_t mask;
     ecsb_status st = ecsb_query_check(q, w->type_count, &mask);
     if (st != ECSB_OK)
         return st;
-    const uint32_t k = q->count;
-    const ht_type *types[ECSB_MAX_QUERY_TYPES];
-    size_t sizes[ECSB_MAX_QUERY_TYPES];
     uint32_t lead = 0;
-    for (uint32_t j = 0; j < k; j++) {
-        types[j] = &w->types[q->types[j]];
-        sizes[j] = types[j]->size;
-        if (types[j]->count < types[lead]->count)
+    #pragma GCC unroll 8
+    for (uint32_t j = 1; j < q->count; j++)
+        if (w->types[q->types[j]].count < w->types[q->types[lead]].count)
             lead = j;
+    /*
+     * Where q is a constant (every scenario's), one walk per lead position, each with a
+     * constant lead, so the loops over the query's types unroll into straight code and only
+     * the positions below q->count are compiled; elsewhere (tests, tools) one walk serves.
+     */
+    if (!__builtin_constant_p(q->count)) {
+        query_lead(w, q, lead, fn, ctx);
+        return ECSB_OK;
     }
-    const ht_type *lt = types[lead];
-    const size_t stride = w->stride;
-    void *values[ECSB_MAX_QUERY_TYPES];
-    ecsb_runs runs = {0};
-    for (uint32_t pos = 0, n = lt->count; pos < n; pos++) {
-        const ht_ref *rec = w->records + (size_t)lt->owners[pos] * stride;
-        bool all = true;
-        for (uint32_t j = 0; j < k; j++) {
-            uint32_t at = pos;
-            if (j != lead) {
-                ht_ref h = rec[1 + q->types[j]];
-                ht_ref slot = types[j]->slots[h.index];
-                if (slot.generation != h.generation) {
-                    all = false;
-                    break;
-                }
-                at = slot.index;
-            }
-            values[j] = types[j]->values + (size_t)at * sizes[j];
-        }
-        if (all)
-            ecsb_runs_add(&runs, k, values, sizes, fn, ctx);
+    switch (lead) {
+    case 0: query_lead(w, q, 0, fn, ctx); break;
+    case 1: query_lead(w, q, 1, fn, ctx); break;
+    case 2: query_lead(w, q, 2, fn, ctx); break;
+    case 3: query_lead(w, q, 3, fn, ctx); break;
+    case 4: query_lead(w, q, 4, fn, ctx); break;
+    case 5: query_lead(w, q, 5, fn, ctx); break;
+    case 6: query_lead(w, q, 6, fn, ctx); break;
+    default: query_lead(w, q, 7, fn, ctx); break;
     }
-    ecsb_runs_flush(&runs, fn, ctx);
     return ECSB_OK;
 }
 
@@ -545,7 +694,7 @@ static bool type_valid(const world *w, uint32_t t)
     const ht_type *ty = &w->types[t];
     if (ty->slots_used < 1 || ty->slots_used > ty->slot_cap || ty->count > ty->dense_cap ||
         ty->dense_cap != (ty->value_cap < ty->owner_cap ? ty->value_cap : ty->owner_cap) ||
-        ty->count > w->live || (size_t)ty->count + 1 + ty->retired > ty->slots_used)
+        ty->count > w->live || (size_t)ty->count + 1 > ty->slots_used)
         return false;
     if (ht_bits(ty->slots[0]) != ht_bits((ht_ref){0, HT_RESERVED_GENERATION}))
         return false;
@@ -561,26 +710,24 @@ static bool type_valid(const world *w, uint32_t t)
             ty->slots[h.index].generation != h.generation || ty->slots[h.index].index != pos)
             return false;
     }
-    /* Retired slots have generation 0; live ones are exactly the count checked above. */
-    uint32_t retired = 0;
+    /* Generation 0 means "no component" in a handle: no slot has it. */
     for (uint32_t s = 1; s < ty->slots_used; s++)
-        retired += ty->slots[s].generation == 0;
-    if (retired != ty->retired)
-        return false;
+        if (ty->slots[s].generation == 0)
+            return false;
     /*
-     * Free list: in range, not retired, no cycle, and not live: a live slot's position leads
-     * back to it through the owner's record, so a free slot's link must not. Together with
-     * the live and retired slots, it must account for every slot.
+     * Free list: in range, no cycle, and not live: a live slot's position leads back to it
+     * through the owner's record, so a free slot's link must not. Together with the live
+     * slots, it must account for every slot.
      */
     size_t free_count = 0;
     for (uint32_t s = ty->free_slot; s != 0; s = ty->slots[s].index) {
-        if (s >= ty->slots_used || ty->slots[s].generation == 0 || ++free_count > ty->slots_used)
+        if (s >= ty->slots_used || ++free_count > ty->slots_used)
             return false;
         uint32_t pos = ty->slots[s].index;
         if (pos < ty->count && record_at(w, ty->owners[pos])[1 + t].index == s)
             return false;
     }
-    return 1 + ty->count + free_count + ty->retired == ty->slots_used;
+    return 1 + ty->count + free_count == ty->slots_used;
 }
 
 static bool world_valid(const world *w)
@@ -648,12 +795,50 @@ static size_t world_bytes(const world *w)
     return bytes;
 }
 
-/* Placeholder until the invariant-damage hooks are written (tests/ will require them). */
+/*
+ * Testing aid (ecsb.h): each damage is an XOR, so applying it twice restores the world.
+ *   0  the live count;  1  the last record's head link (live/free/retired);  2  type 0's
+ *   reserved slot 0;  3  the first held type's first owner;  4  type 0's value count;
+ *   5  type 0's free-slot list head;  6  the free-record list head.
+ */
 static int world_corrupt(world *w, unsigned which)
 {
-    (void)w;
-    (void)which;
-    return -1;
+    ht_type *held = NULL;
+    for (uint32_t t = 0; t < w->type_count && !held; t++)
+        held = w->types[t].count ? &w->types[t] : NULL;
+    switch (which) {
+    case 0:
+        w->live ^= 1;
+        return 1;
+    case 1:
+        if (!w->records_used)
+            return 0;
+        record_at(w, w->records_used - 1)[0].index ^= 0x80000000u;
+        return 1;
+    case 2:
+        w->types[0].slots[0].generation ^= 1;
+        return 1;
+    case 3:
+        if (!held)
+            return 0;
+        held->owners[0] ^= 0x80000000u;
+        return 1;
+    case 4:
+        w->types[0].count ^= 1;
+        return 1;
+    case 5:
+        if (!w->types[0].free_slot)
+            return 0;
+        w->types[0].free_slot ^= 0x80000000u;
+        return 1;
+    case 6:
+        if (w->free_record == HT_END)
+            return 0;
+        w->free_record ^= 0x80000000u;
+        return 1;
+    default:
+        return -1;
+    }
 }
 
 #define ECSB_STRATEGY_NAME handle_table

@@ -22,6 +22,8 @@
  *   get/has  O(1): slot word + presence word (+ the value for get).
  *   each     O(S/64 + holders): every presence word up to S, then each holder.
  *   join     O(S/64 + matches): every word pair up to S, then each entity holding both.
+ *   query    O(k S/64 + matches): the AND of k words up to S; each stretch of consecutive
+ *            matches is one run (a packed world is a single run).
  * Memory per slot ever used (live or not): 8 B (slot word) + per type (size + 1/8) B, times
  * up to 2 for geometric growth slack, + 63 B alignment pad per array. Memory grows with the
  * highest slot ever used, never with the live count: a type held by few entities still costs
@@ -60,6 +62,7 @@ typedef struct world {
     uint32_t max_entities; /* live entities at most, and slots at most */
     uint32_t type_count;
     uint32_t capacity;     /* slots every array has room for */
+    uint32_t first_generation; /* of a fresh slot: 1, or config->first_generation (tests) */
     uint64_t *bits[ECSB_MAX_TYPES];          /* per type: presence bitmap, ceil(capacity/64) */
     unsigned char *values[ECSB_MAX_TYPES];   /* per type: capacity values of type_size bytes */
     size_t held[ECSB_MAX_TYPES];             /* per type: holders (= set bits) */
@@ -152,6 +155,7 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
     memcpy(w->type_size, config->type_size, sizeof w->type_size);
     w->max_entities = config->max_entities ? config->max_entities : ECSB_MAX_ENTITIES;
     w->free_head = IDX_NONE;
+    w->first_generation = config->first_generation ? config->first_generation : 1;
     if (config->initial_capacity && (st = grow(w, config->initial_capacity)) != ECSB_OK) {
         world_fini(w);
         return st;
@@ -186,7 +190,7 @@ ECSB_INLINE ecsb_status entity_create(world *w, ecsb_entity *out)
                 return st;
         }
         i = w->slots++;
-        generation = 1; /* the slot's presence bits are clear: bits beyond `slots` always are */
+        generation = w->first_generation; /* its presence bits are clear: beyond `slots` all are */
     }
     ecsb_entity e = generation << 32 | i;
     w->slot[i] = e;
@@ -322,54 +326,78 @@ ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void 
 
 /*
  * AND the k presence bitmaps word by word; each stretch of consecutive set bits is a run of
- * consecutive slots, whose values are consecutive in every type's array. Stretches that meet
- * across a word boundary are handed out as one run, so a packed world is a single run.
+ * consecutive slots, whose values are consecutive in every type's array. A stretch reaching
+ * bit 63 is held back and joined with the ones at the bottom of the next word, so a packed
+ * world is a single run; the stretches inside a word are handed out as found. A word of lone
+ * bits (sparse matches) is walked bit by bit exactly as join walks it.
  */
+typedef struct query_cols {
+    const uint64_t *bits[ECSB_MAX_QUERY_TYPES]; /* entry j: query type j (the query's order) */
+    unsigned char *values[ECSB_MAX_QUERY_TYPES];
+    size_t size[ECSB_MAX_QUERY_TYPES];
+} query_cols;
+
+/* Hand fn the run of slots [first, first + count). */
+ECSB_INLINE void query_emit(const query_cols *c, uint32_t k, size_t first, size_t count,
+                            ecsb_query_fn fn, void *ctx)
+{
+    void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
+    #pragma GCC unroll 8
+    for (uint32_t j = 0; j < k; j++)
+        columns[j] = c->values[j] + first * c->size[j];
+    fn(ctx, count, columns);
+}
+
 ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, void *ctx)
 {
     uint32_t mask;
     ecsb_status st = ecsb_query_check(q, w->type_count, &mask);
     if (st != ECSB_OK)
         return st;
-    const uint32_t k = q->count;
-    const uint64_t *bits[ECSB_MAX_QUERY_TYPES];
-    unsigned char *values[ECSB_MAX_QUERY_TYPES];
-    size_t sizes[ECSB_MAX_QUERY_TYPES];
-    void *columns[ECSB_MAX_QUERY_TYPES];
+    const uint32_t k = q->count; /* a constant where q is (every scenario): loops over j unroll */
+    query_cols c = {0};
+    #pragma GCC unroll 8
     for (uint32_t j = 0; j < k; j++) {
-        bits[j] = w->bits[q->types[j]];
-        values[j] = w->values[q->types[j]];
-        sizes[j] = w->type_size[q->types[j]];
+        c.bits[j] = w->bits[q->types[j]];
+        c.values[j] = w->values[q->types[j]];
+        c.size[j] = w->type_size[q->types[j]];
     }
-    size_t start = 0, len = 0, words = words_for(w->slots);
-    for (size_t wd = 0; wd < words; wd++) {
-        uint64_t m = bits[0][wd];
+    size_t start = 0, len = 0; /* the stretch held back: it reached the top of its word */
+    for (size_t wd = 0, words = words_for(w->slots); wd < words; wd++) {
+        uint64_t m = c.bits[0][wd];
+        #pragma GCC unroll 8
         for (uint32_t j = 1; j < k; j++)
-            m &= bits[j][wd];
-        while (m) {
-            unsigned s = (unsigned)__builtin_ctzll(m);
-            uint64_t rest = ~(m >> s); /* zero bits mark the stretch starting at s */
-            unsigned n = rest ? (unsigned)__builtin_ctzll(rest) : 64u;
-            m = n + s >= 64 ? 0 : m & ~((((uint64_t)1 << n) - 1) << s);
-            size_t first = wd * 64 + s;
-            if (len && start + len == first) {
-                len += n;
+            m &= c.bits[j][wd];
+        const size_t base = wd * 64;
+        if (len) {
+            if (m == UINT64_MAX) {
+                len += 64;
                 continue;
             }
-            if (len) {
-                for (uint32_t j = 0; j < k; j++)
-                    columns[j] = values[j] + start * sizes[j];
-                fn(ctx, len, columns);
-            }
-            start = first;
-            len = n;
+            len += (size_t)__builtin_ctzll(~m); /* the ones at the bottom continue it */
+            m &= m + 1;                         /* clear them */
+            query_emit(&c, k, start, len, fn, ctx);
+            len = 0;
+        }
+        if ((int64_t)m < 0) { /* bit 63 set: hold its stretch back */
+            unsigned top = m == UINT64_MAX ? 64u : (unsigned)__builtin_clzll(~m);
+            start = base + 64 - top;
+            len = top;
+            m = top == 64 ? 0 : m & ~(UINT64_MAX << (64 - top));
+        }
+        if (!(m & (m >> 1))) { /* no two neighbours: lone bits (sparse matches), as join */
+            for (; m; m &= m - 1)
+                query_emit(&c, k, base + (size_t)__builtin_ctzll(m), 1, fn, ctx);
+            continue;
+        }
+        while (m) { /* stretches inside the word: none reaches bit 63 */
+            unsigned s = (unsigned)__builtin_ctzll(m);
+            query_emit(&c, k, base + s, (size_t)__builtin_ctzll(~(m >> s)), fn, ctx);
+            m &= m + (m & -m); /* clear the stretch: the carry runs through it */
         }
     }
-    if (len) {
-        for (uint32_t j = 0; j < k; j++)
-            columns[j] = values[j] + start * sizes[j];
-        fn(ctx, len, columns);
-    }
+    if (len)
+        query_emit(&c, k, start, len, fn, ctx);
     return ECSB_OK;
 }
 
@@ -451,12 +479,42 @@ static size_t world_bytes(const world *w)
     return bytes;
 }
 
-/* Placeholder until the invariant-damage hooks are written (tests/ will require them). */
+/*
+ * Testing aid (ecsb.h): each damage is an XOR, so applying it twice restores the world.
+ *   0  the live count;  1  type 0's holder count;  2  the last slot word's low half
+ *   (live/free link/retired mark);  3  type 0's presence bit of the first slot never used;
+ *   4  the free-list head;  5  type 0's value size (above ECSB_MAX_TYPE_SIZE).
+ */
 static int world_corrupt(world *w, unsigned which)
 {
-    (void)w;
-    (void)which;
-    return -1;
+    switch (which) {
+    case 0:
+        w->live ^= 1;
+        return 1;
+    case 1:
+        w->held[0] ^= 1;
+        return 1;
+    case 2:
+        if (!w->slots)
+            return 0;
+        w->slot[w->slots - 1] ^= 0x80000000u; /* low half out of range whatever it was */
+        return 1;
+    case 3:
+        if (w->slots == w->capacity)
+            return 0;
+        w->bits[0][w->slots >> 6] ^= bit_of(w->slots);
+        return 1;
+    case 4:
+        if (w->free_head == IDX_NONE)
+            return 0;
+        w->free_head ^= 0x80000000u;
+        return 1;
+    case 5:
+        w->type_size[0] ^= 2 * ECSB_MAX_TYPE_SIZE;
+        return 1;
+    default:
+        return -1;
+    }
 }
 
 #define ECSB_STRATEGY_NAME index_is_id

@@ -28,10 +28,14 @@
  *           entity handle).
  *   join    walks the smaller type's roster + values sequentially; per visited entity one
  *           sparse entry and one value of the other type: sequential while both dense orders
- *           follow slot order (dual_iterate), random once churn has shuffled them. Joins led
- *           by more than JOIN_PREFETCH_MIN entities prefetch those two lines a few entities
- *           ahead (measured at N = 1M, shuffled: ~15 ns per pair instead of ~150; in order:
- *           0-25% slower than without).
+ *           follow slot order (dual_iterate), random once churn has shuffled them. Walks
+ *           led by more than WALK_PREFETCH_MIN entities prefetch those two lines a few
+ *           entities ahead (measured at N = 1M, shuffled: ~15 ns per pair instead of ~150; in
+ *           order: 0-25% slower than without).
+ *   query   as join, led by the query type with the fewest holders, one sparse entry and one
+ *           value per other type; a block of WALK_BLOCK lead entries in step with every other
+ *           type (pools filled in the same order) is one run, after one sparse load per entity
+ *           and type; runs of one otherwise.
  * Memory per entity slot: 8 B (slot word) + 4 B per type (sparse map, held or not); per held
  * component: size + 4 B (value + roster entry); geometric growth adds up to 2x slack, and
  * initial_capacity reserves dense entries for every type.
@@ -53,15 +57,15 @@
 #define SPARSE_ABSENT UINT32_MAX            /* sparse entry of a slot not holding the type */
 
 /*
- * Joins whose lead type holds more than JOIN_PREFETCH_MIN entries walk it in blocks of
- * JOIN_BLOCK and prefetch the other type's entries ahead in the blocks whose lookups are not
+ * Joins and queries whose lead type holds more than WALK_PREFETCH_MIN entries walk it in blocks
+ * of WALK_BLOCK and prefetch the other types' entries ahead in the blocks whose lookups are not
  * in near ascending order (see join_walk).
  */
-#define JOIN_PREFETCH_MIN 65536u
-#define JOIN_PREFETCH_AHEAD 16u /* entities ahead for the value; twice that for the sparse map */
-#define JOIN_BLOCK 256u         /* lead entries per prefetch-or-not decision */
-#define JOIN_SAMPLE_GAP 16u     /* entries between the samples of a block's order */
-#define JOIN_NEAR_LOG2 4u       /* "in order": each sample's next entry ascends by < 16 */
+#define WALK_PREFETCH_MIN 65536u
+#define WALK_PREFETCH_AHEAD 16u /* entities ahead for the value; twice that for the sparse map */
+#define WALK_BLOCK 256u         /* lead entries per prefetch-or-not decision */
+#define WALK_SAMPLE_GAP 16u     /* entries between the samples of a block's order */
+#define WALK_NEAR_LOG2 4u       /* "in order": each sample's next entry ascends by < 16 */
 
 /* One component type: [roster: cap uint32][pad to 64][values: cap * size] in one block. */
 typedef struct pool {
@@ -83,6 +87,7 @@ typedef struct world {
     uint32_t free_head;       /* first free slot, SLOT_NONE when empty */
     uint32_t max_entities;
     uint32_t type_count;
+    uint32_t first_generation; /* of a fresh slot: 1, or config->first_generation (tests) */
     pool pools[ECSB_MAX_TYPES];
 } world;
 
@@ -173,6 +178,7 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
     w->max_entities = config->max_entities ? config->max_entities : ECSB_MAX_ENTITIES;
     w->type_count = config->type_count;
     w->free_head = SLOT_NONE;
+    w->first_generation = config->first_generation ? config->first_generation : 1;
     for (uint32_t t = 0; t < w->type_count; t++)
         w->pools[t].size = config->type_size[t];
     if (config->initial_capacity) {
@@ -223,7 +229,7 @@ ECSB_INLINE ecsb_status entity_create(world *w, ecsb_entity *out)
                 return st;
         }
         i = w->slots++;
-        gen = (uint64_t)1 << 32; /* generations start at 1: no handle is ECSB_ENTITY_NULL */
+        gen = (uint64_t)w->first_generation << 32; /* never 0: no handle is ECSB_ENTITY_NULL */
     }
     w->slot[i] = gen | SLOT_LIVE;
     w->live++;
@@ -357,8 +363,8 @@ ECSB_INLINE void each(world *w, ecsb_type t, ecsb_each_fn fn, void *ctx)
 /*
  * Visit dense entries [from, from + count) of `lead`, looking each up in `other`. lead_is_a
  * says which value goes first to fn; prefetch says whether to fetch the other type's sparse
- * entry 2 * JOIN_PREFETCH_AHEAD entries ahead and its value JOIN_PREFETCH_AHEAD ahead (the
- * caller guarantees from + count + 2 * JOIN_PREFETCH_AHEAD <= lead->count then). All constant
+ * entry 2 * WALK_PREFETCH_AHEAD entries ahead and its value WALK_PREFETCH_AHEAD ahead (the
+ * caller guarantees from + count + 2 * WALK_PREFETCH_AHEAD <= lead->count then). All constant
  * at each call. Positions are size_t: with uint32_t ones the compiler must allow for
  * wrap-around and recomputes each address with a multiply (measured: 14.7 instead of 13
  * instructions per pair once the walk is cut into blocks).
@@ -374,8 +380,8 @@ ECSB_INLINE void join_run(const world *w, const pool *lead, const pool *other, s
 #pragma GCC unroll 4 /* measured: about 15% fewer cycles per pair at N = 4000 */
     for (size_t k = from; k < from + count; k++) {
         if (prefetch) {
-            __builtin_prefetch(&sparse[roster[k + 2 * JOIN_PREFETCH_AHEAD]]);
-            uint32_t ahead = sparse[roster[k + JOIN_PREFETCH_AHEAD]];
+            __builtin_prefetch(&sparse[roster[k + 2 * WALK_PREFETCH_AHEAD]]);
+            uint32_t ahead = sparse[roster[k + WALK_PREFETCH_AHEAD]];
             /* An absent entry prefetches value 0 instead: harmless, and no wild pointer. */
             ahead = ahead == SPARSE_ABSENT ? 0 : ahead;
             __builtin_prefetch(other_values + (size_t)ahead * other_size, 1);
@@ -394,28 +400,28 @@ ECSB_INLINE void join_run(const world *w, const pool *lead, const pool *other, s
 }
 
 /*
- * True when the lead's dense entries [k, k + JOIN_BLOCK) look the other type up in near
- * ascending order: at every JOIN_SAMPLE_GAP-th entry, the next entry's slot (the sparse entry
+ * True when the lead's dense entries [k, k + WALK_BLOCK) look the other type up in near
+ * ascending order: at every WALK_SAMPLE_GAP-th entry, the next entry's slot (the sparse entry
  * read) and the other's dense index (the value read) both ascend by less than
- * 2^JOIN_NEAR_LOG2. 16 samples, about 0.7 instructions per entry. A sample lands on a
+ * 2^WALK_NEAR_LOG2. 16 samples, about 0.7 instructions per entry. A sample lands on a
  * displaced entry with the chance that an entry is displaced, so a block with a few per cent
  * of its entries scattered by churn is usually caught and one with a third almost surely.
  */
-ECSB_INLINE bool join_block_in_order(const uint32_t *restrict roster,
+ECSB_INLINE bool walk_block_in_order(const uint32_t *restrict roster,
                                      const uint32_t *restrict sparse, size_t k)
 {
-    uint32_t jumps = 0; /* OR of the steps: below 2^JOIN_NEAR_LOG2 iff every step is */
+    uint32_t jumps = 0; /* OR of the steps: below 2^WALK_NEAR_LOG2 iff every step is */
 #pragma GCC unroll 4
-    for (size_t s = k; s < k + JOIN_BLOCK; s += JOIN_SAMPLE_GAP) {
+    for (size_t s = k; s < k + WALK_BLOCK; s += WALK_SAMPLE_GAP) {
         uint32_t r0 = roster[s], r1 = roster[s + 1];
         jumps |= (r1 - r0) | (sparse[r1] - sparse[r0]);
     }
-    return (jumps >> JOIN_NEAR_LOG2) == 0;
+    return (jumps >> WALK_NEAR_LOG2) == 0;
 }
 
 /*
  * Walk the lead type's dense entries. Short walks never prefetch. Long ones go by blocks of
- * JOIN_BLOCK: a block whose lookups ascend in near order (the hardware prefetcher follows
+ * WALK_BLOCK: a block whose lookups ascend in near order (the hardware prefetcher follows
  * those, and the software prefetches only cost their 10 instructions per entry) runs plain;
  * any other runs with prefetching. Each block is judged by the block just walked, whose
  * lines are still in cache, so sampling never waits on memory (only the first block is
@@ -426,15 +432,15 @@ ECSB_INLINE void join_walk(const world *w, const pool *lead, const pool *other, 
                            ecsb_join_fn fn, void *ctx)
 {
     size_t n = lead->count, k = 0;
-    if (n > JOIN_PREFETCH_MIN) {
+    if (n > WALK_PREFETCH_MIN) {
         const uint32_t *roster = lead->roster, *sparse = other->sparse;
-        bool in_order = join_block_in_order(roster, sparse, 0);
-        for (; k + JOIN_BLOCK + 2 * JOIN_PREFETCH_AHEAD <= n; k += JOIN_BLOCK) {
+        bool in_order = walk_block_in_order(roster, sparse, 0);
+        for (; k + WALK_BLOCK + 2 * WALK_PREFETCH_AHEAD <= n; k += WALK_BLOCK) {
             if (in_order)
-                join_run(w, lead, other, k, JOIN_BLOCK, lead_is_a, false, fn, ctx);
+                join_run(w, lead, other, k, WALK_BLOCK, lead_is_a, false, fn, ctx);
             else
-                join_run(w, lead, other, k, JOIN_BLOCK, lead_is_a, true, fn, ctx);
-            in_order = join_block_in_order(roster, sparse, k);
+                join_run(w, lead, other, k, WALK_BLOCK, lead_is_a, true, fn, ctx);
+            in_order = walk_block_in_order(roster, sparse, k);
         }
     }
     join_run(w, lead, other, k, n - k, lead_is_a, false, fn, ctx);
@@ -452,45 +458,178 @@ ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void 
 }
 
 /*
- * Lead with the query type held by the fewest entities; look each of its entities up in the
- * other types' sparse maps. Matches whose values follow each other in every pool (pools
- * filled in the same order) coalesce into one run.
+ * A query leads with its type held by the fewest entities and walks that type's dense entries
+ * in blocks of WALK_BLOCK. A block whose entities sit at consecutive dense indices, in the same
+ * order, in every other query type ("in step": pools filled in the same order) is one run,
+ * checked with one sparse load per entity and type and no other work; consecutive such blocks
+ * join into one run, so a packed world is handed out whole. Any other block is walked entity
+ * by entity like join_run, every match a run of one, prefetching as join_walk decides.
+ * In the arrays indexed by j, entry j is query type j (the query's order).
  */
+typedef struct query_cols {
+    const uint32_t *sparse[ECSB_MAX_QUERY_TYPES];
+    unsigned char *values[ECSB_MAX_QUERY_TYPES];
+    size_t size[ECSB_MAX_QUERY_TYPES];
+} query_cols;
+
+/* Hand fn the run of `count` entities at dense indices at[j], at[j] + 1, ... of each type. */
+ECSB_INLINE void query_emit(const query_cols *c, uint32_t k, const size_t *at, size_t count,
+                            ecsb_query_fn fn, void *ctx)
+{
+    void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
+    #pragma GCC unroll 8
+    for (uint32_t j = 0; j < k; j++)
+        columns[j] = c->values[j] + at[j] * c->size[j];
+    fn(ctx, count, columns);
+}
+
+/*
+ * True when lead entries [d, d + count) are in step with every other query type; then at[j]
+ * is the dense index of entry d in type j. The two ends are compared first, so a block out of
+ * step costs a few loads.
+ */
+ECSB_INLINE bool query_block_in_step(const query_cols *c, const uint32_t *restrict roster,
+                                     uint32_t k, uint32_t lead, size_t d, size_t count,
+                                     size_t *at)
+{
+    const uint32_t head = roster[d], tail = roster[d + count - 1];
+    #pragma GCC unroll 8
+    for (uint32_t j = 0; j < k; j++) {
+        at[j] = j == lead ? d : c->sparse[j][head];
+        if (j != lead && (at[j] == SPARSE_ABSENT || c->sparse[j][tail] - at[j] != count - 1))
+            return false;
+    }
+    uint32_t off = 0; /* OR of every entry's distance from its in-step index */
+    for (size_t e = 1; e + 1 < count; e++) {
+        const uint32_t i = roster[d + e];
+        #pragma GCC unroll 8
+        for (uint32_t j = 0; j < k; j++)
+            if (j != lead)
+                off |= c->sparse[j][i] - (uint32_t)(at[j] + e); /* absent never matches */
+    }
+    return off == 0;
+}
+
+/* Lead entries [from, from + count) one by one, as join_run (same prefetching). */
+ECSB_INLINE void query_entities(const query_cols *c, const uint32_t *restrict roster, uint32_t k,
+                                uint32_t lead, size_t from, size_t count, bool prefetch,
+                                ecsb_query_fn fn, void *ctx)
+{
+    const size_t lead_size = c->size[lead];
+    unsigned char *lead_value = c->values[lead] + from * lead_size;
+#pragma GCC unroll 4
+    for (size_t d = from; d < from + count; d++, lead_value += lead_size) {
+        #pragma GCC unroll 8
+        for (uint32_t j = 0; prefetch && j < k; j++) {
+            if (j == lead)
+                continue;
+            __builtin_prefetch(&c->sparse[j][roster[d + 2 * WALK_PREFETCH_AHEAD]]);
+            uint32_t ahead = c->sparse[j][roster[d + WALK_PREFETCH_AHEAD]];
+            ahead = ahead == SPARSE_ABSENT ? 0 : ahead;
+            __builtin_prefetch(c->values[j] + (size_t)ahead * c->size[j], 1);
+        }
+        const uint32_t i = roster[d];
+        void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
+        bool all = true;
+        #pragma GCC unroll 8
+        for (uint32_t j = 0; j < k; j++) {
+            const uint32_t at = j == lead ? 0 : c->sparse[j][i];
+            if (at == SPARSE_ABSENT) {
+                all = false;
+                break;
+            }
+            columns[j] = j == lead ? lead_value : c->values[j] + (size_t)at * c->size[j];
+        }
+        if (all)
+            fn(ctx, 1, columns); /* a constant count: the caller's loop becomes straight code */
+    }
+}
+
+/* The query led by its type `lead` (a constant in every instantiation: see query). */
+ECSB_INLINE void query_lead(world *w, const ecsb_query *q, uint32_t lead, ecsb_query_fn fn,
+                            void *ctx)
+{
+    const uint32_t k = q->count;
+    query_cols c = {0};
+    #pragma GCC unroll 8
+    for (uint32_t j = 0; j < k; j++) {
+        const pool *p = &w->pools[q->types[j]];
+        c.sparse[j] = p->sparse;
+        c.values[j] = p->values;
+        c.size[j] = p->size;
+    }
+    const pool *lp = &w->pools[q->types[lead]];
+    const uint32_t *roster = lp->roster;
+    const size_t n = lp->count;
+    size_t first[ECSB_MAX_QUERY_TYPES] = {0}, run = 0; /* the pending run: start, length */
+    bool prefetch = false;
+    for (size_t d = 0; d < n; d += WALK_BLOCK) {
+        const size_t count = n - d < WALK_BLOCK ? n - d : WALK_BLOCK;
+        size_t at[ECSB_MAX_QUERY_TYPES] = {0};
+        if (query_block_in_step(&c, roster, k, lead, d, count, at)) {
+            bool follows = run != 0;
+            #pragma GCC unroll 8
+            for (uint32_t j = 0; j < k; j++)
+                follows &= at[j] == first[j] + run;
+            if (!follows) {
+                if (run)
+                    query_emit(&c, k, first, run, fn, ctx);
+                #pragma GCC unroll 8
+                for (uint32_t j = 0; j < k; j++)
+                    first[j] = at[j];
+                run = 0;
+            }
+            run += count;
+            prefetch = false;
+            continue;
+        }
+        if (run)
+            query_emit(&c, k, first, run, fn, ctx);
+        run = 0;
+        if (prefetch && d + count + 2 * WALK_PREFETCH_AHEAD <= n)
+            query_entities(&c, roster, k, lead, d, count, true, fn, ctx);
+        else
+            query_entities(&c, roster, k, lead, d, count, false, fn, ctx);
+        /* The next block is judged by this one, as join_walk does. */
+        prefetch = n > WALK_PREFETCH_MIN && count == WALK_BLOCK;
+        #pragma GCC unroll 8
+        for (uint32_t j = 0; prefetch && j < k; j++)
+            prefetch = j == lead || !walk_block_in_order(roster, c.sparse[j], d);
+    }
+    if (run)
+        query_emit(&c, k, first, run, fn, ctx);
+}
+
 ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, void *ctx)
 {
     uint32_t mask;
     ecsb_status st = ecsb_query_check(q, w->type_count, &mask);
     if (st != ECSB_OK)
         return st;
-    const uint32_t k = q->count;
-    const pool *pools[ECSB_MAX_QUERY_TYPES];
-    size_t sizes[ECSB_MAX_QUERY_TYPES];
     uint32_t lead = 0;
-    for (uint32_t j = 0; j < k; j++) {
-        pools[j] = &w->pools[q->types[j]];
-        sizes[j] = pools[j]->size;
-        if (pools[j]->count < pools[lead]->count)
+    #pragma GCC unroll 8
+    for (uint32_t j = 1; j < q->count; j++)
+        if (w->pools[q->types[j]].count < w->pools[q->types[lead]].count)
             lead = j;
+    /*
+     * Where q is a constant (every scenario's), one walk per lead position, each with a
+     * constant lead, so the loops over the query's types unroll into straight code and only
+     * the positions below q->count are compiled; elsewhere (tests, tools) one walk serves.
+     */
+    if (!__builtin_constant_p(q->count)) {
+        query_lead(w, q, lead, fn, ctx);
+        return ECSB_OK;
     }
-    const pool *lp = pools[lead];
-    const uint32_t *restrict roster = lp->roster;
-    void *values[ECSB_MAX_QUERY_TYPES];
-    ecsb_runs runs = {0};
-    for (size_t d = 0, n = lp->count; d < n; d++) {
-        uint32_t i = roster[d];
-        bool all = true;
-        for (uint32_t j = 0; j < k; j++) {
-            uint32_t at = j == lead ? (uint32_t)d : pools[j]->sparse[i];
-            if (at == SPARSE_ABSENT) {
-                all = false;
-                break;
-            }
-            values[j] = pools[j]->values + (size_t)at * sizes[j];
-        }
-        if (all)
-            ecsb_runs_add(&runs, k, values, sizes, fn, ctx);
+    switch (lead) {
+    case 0: query_lead(w, q, 0, fn, ctx); break;
+    case 1: query_lead(w, q, 1, fn, ctx); break;
+    case 2: query_lead(w, q, 2, fn, ctx); break;
+    case 3: query_lead(w, q, 3, fn, ctx); break;
+    case 4: query_lead(w, q, 4, fn, ctx); break;
+    case 5: query_lead(w, q, 5, fn, ctx); break;
+    case 6: query_lead(w, q, 6, fn, ctx); break;
+    default: query_lead(w, q, 7, fn, ctx); break;
     }
-    ecsb_runs_flush(&runs, fn, ctx);
     return ECSB_OK;
 }
 
@@ -566,12 +705,64 @@ static size_t world_bytes(const world *w)
     return bytes;
 }
 
-/* Placeholder until the invariant-damage hooks are written (tests/ will require them). */
+/* The first type anyone holds, or NULL. */
+static pool *first_held_pool(world *w)
+{
+    for (uint32_t t = 0; t < w->type_count; t++)
+        if (w->pools[t].count)
+            return &w->pools[t];
+    return NULL;
+}
+
+/*
+ * Testing aid (ecsb.h): each damage is an XOR, so applying it twice restores the world.
+ *   0  the live count;  1  the last slot word's low half (live/free link/retired mark);
+ *   2  the first held type's first roster entry;  3  its sparse entry;  4  type 0's count;
+ *   5  the free-list head;  6  type 0's sparse entry of the last slot;  7  type 0's sparse
+ *   map pointer (one cache line off).
+ */
 static int world_corrupt(world *w, unsigned which)
 {
-    (void)w;
-    (void)which;
-    return -1;
+    pool *p = first_held_pool(w);
+    switch (which) {
+    case 0:
+        w->live ^= 1;
+        return 1;
+    case 1:
+        if (!w->slots)
+            return 0;
+        w->slot[w->slots - 1] ^= 0x80000000u; /* low half out of range whatever it was */
+        return 1;
+    case 2:
+    case 3:
+        if (!p)
+            return 0;
+        if (which == 2)
+            p->roster[0] ^= 0x80000000u;
+        else
+            p->sparse[p->roster[0]] ^= 0x80000000u;
+        return 1;
+    case 4: /* type 0's: not "the first held", which this very damage may change */
+        w->pools[0].count ^= 1;
+        return 1;
+    case 5:
+        if (w->free_head == SLOT_NONE)
+            return 0;
+        w->free_head ^= 0x80000000u;
+        return 1;
+    case 6:
+        if (!w->slots)
+            return 0;
+        w->pools[0].sparse[w->slots - 1] ^= 0x80000000u;
+        return 1;
+    case 7:
+        if (!w->cap)
+            return 0;
+        w->pools[0].sparse = (uint32_t *)((uintptr_t)w->pools[0].sparse ^ 64);
+        return 1;
+    default:
+        return -1;
+    }
 }
 
 #define ECSB_STRATEGY_NAME sparse_set

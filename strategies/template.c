@@ -37,6 +37,7 @@ typedef struct world {
     uint32_t capacity;    /* slots allocated */
     uint32_t live;        /* live entities */
     uint32_t free_head;   /* first free slot, TEMPLATE_NO_SLOT if none */
+    uint32_t first_generation; /* of a fresh slot: 1, or config->first_generation (tests) */
     uint32_t *generation; /* per slot; the live entity's generation, bumped on destroy */
     uint32_t *next_free;  /* per slot: next free slot while free */
     uint8_t *present[ECSB_MAX_TYPES]; /* per type, per slot: 1 when held */
@@ -93,6 +94,7 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
     memcpy(w->type_size, config->type_size, sizeof w->type_size);
     w->max_entities = config->max_entities ? config->max_entities : ECSB_MAX_ENTITIES;
     w->free_head = TEMPLATE_NO_SLOT;
+    w->first_generation = config->first_generation ? config->first_generation : 1;
     if (config->initial_capacity && (st = grow(w, config->initial_capacity)) != ECSB_OK) {
         world_fini(w);
         return st;
@@ -116,7 +118,7 @@ ECSB_INLINE ecsb_status entity_create(world *w, ecsb_entity *out)
                 return st;
         }
         i = w->slots++;
-        w->generation[i] = 1;
+        w->generation[i] = w->first_generation; /* never 0, so no handle is null */
         for (uint32_t t = 0; t < w->type_count; t++)
             w->present[t][i] = 0;
     }
@@ -136,10 +138,11 @@ ECSB_INLINE ecsb_status entity_destroy(world *w, ecsb_entity e)
         w->present[t][i] = 0;
     }
     w->live--;
-    if (++w->generation[i] == TEMPLATE_RETIRED) {
+    if (w->generation[i] == UINT32_MAX) { /* the next would wrap to 0 */
         w->next_free[i] = TEMPLATE_RETIRED; /* not live, never reused */
         return ECSB_OK;
     }
+    w->generation[i]++;
     w->next_free[i] = w->free_head == TEMPLATE_NO_SLOT ? TEMPLATE_NO_SLOT - 1 : w->free_head + 1;
     w->free_head = i;
     return ECSB_OK;
@@ -284,12 +287,35 @@ static size_t world_bytes(const world *w)
     return sizeof *w + per_slot * w->capacity;
 }
 
-/* Placeholder until the invariant-damage hooks are written (tests/ will require them). */
+/*
+ * Testing aid (ecsb.h): damage invariant `which` so that world_valid sees it; each damage is
+ * an XOR, so applying it twice restores the world. Returns 1 when applied, 0 when this world
+ * has nothing to damage that way, -1 past the last number.
+ *   0  the live count;  1  type 0's holder count;  2  type 0's presence byte of the last
+ *   slot (2 or 3: not a flag);  3  the free list's first link (out of range).
+ */
 static int world_corrupt(world *w, unsigned which)
 {
-    (void)w;
-    (void)which;
-    return -1;
+    switch (which) {
+    case 0:
+        w->live ^= 1;
+        return 1;
+    case 1:
+        w->held[0] ^= 1;
+        return 1;
+    case 2:
+        if (!w->slots)
+            return 0;
+        w->present[0][w->slots - 1] ^= 2;
+        return 1;
+    case 3:
+        if (w->free_head == TEMPLATE_NO_SLOT)
+            return 0;
+        w->next_free[w->free_head] ^= 0x80000000u;
+        return 1;
+    default:
+        return -1;
+    }
 }
 
 #define ECSB_STRATEGY_NAME template

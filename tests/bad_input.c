@@ -249,6 +249,34 @@ void bad_input_world_init_rejects_out_of_range_configs(void **state)
     expect_init(&c, ECSB_ERR_CONFIG, "max_entities UINT32_MAX");
     c = tst_config3(), c.max_entities = 10, c.initial_capacity = 11;
     expect_init(&c, ECSB_ERR_CONFIG, "initial_capacity above max_entities");
+    /* Alignment: a power of two up to ECSB_MAX_TYPE_ALIGN dividing the size (0 = natural). */
+    const uint32_t bad_align[][2] = {{24, 3}, {64, 128}, {4, 8}, {24, 16}, {1024, 2048},
+                                     {12, 12}, {8, UINT32_MAX}, {64, 0x80000000u}};
+    for (size_t k = 0; k < sizeof bad_align / sizeof bad_align[0]; k++) {
+        char what[80];
+        c = tst_config3(), c.type_size[1] = bad_align[k][0], c.type_align[1] = bad_align[k][1];
+        snprintf(what, sizeof what, "type of size %u aligned to %u", bad_align[k][0],
+                 bad_align[k][1]);
+        expect_init(&c, ECSB_ERR_CONFIG, what);
+    }
+    /* Declared queries: at most ECSB_MAX_QUERIES, each one ecsb_query_check accepts. */
+    c = tst_config3(), c.query_count = ECSB_MAX_QUERIES + 1;
+    for (uint32_t q = 0; q < ECSB_MAX_QUERIES; q++)
+        c.queries[q] = tst_query(1, (ecsb_type[]){q % TST_TYPES});
+    expect_init(&c, ECSB_ERR_CONFIG, "ECSB_MAX_QUERIES + 1 declared queries");
+    c.query_count = UINT32_MAX;
+    expect_init(&c, ECSB_ERR_CONFIG, "query_count UINT32_MAX");
+    const ecsb_query bad_queries[] = {
+        {0, {0}}, {ECSB_MAX_QUERY_TYPES + 1, {0, 1, 2}}, {2, {1, 1}},
+        {2, {0, TST_TYPES}}, {1, {UINT32_MAX}}, {3, {2, 0, 2}},
+    };
+    for (size_t k = 0; k < sizeof bad_queries / sizeof bad_queries[0]; k++) {
+        c = tst_config3(), c.query_count = 3;
+        c.queries[0] = tst_query(2, (ecsb_type[]){0, 1});
+        c.queries[1] = bad_queries[k];
+        c.queries[2] = tst_query(1, (ecsb_type[]){2});
+        expect_init(&c, ECSB_ERR_CONFIG, "a declared query ecsb_query_check refuses");
+    }
 }
 
 void bad_input_world_init_accepts_the_config_boundaries(void **state)
@@ -272,6 +300,22 @@ void bad_input_world_init_accepts_the_config_boundaries(void **state)
     expect_init(&c, ECSB_OK, "sizes beyond type_count are ignored");
     c = tst_config3(), c.first_id = UINT32_MAX;
     expect_init(&c, ECSB_OK, "first_id UINT32_MAX");
+    c = tst_config3(), c.first_generation = UINT32_MAX;
+    expect_init(&c, ECSB_OK, "first_generation UINT32_MAX");
+    c = tst_config3(), c.type_size[0] = 64, c.type_align[0] = 64, c.type_size[1] = 3,
+    c.type_align[1] = 1, c.type_size[2] = ECSB_MAX_TYPE_SIZE, c.type_align[2] = 64;
+    expect_init(&c, ECSB_OK, "alignments 64, 1 and 64 (size ECSB_MAX_TYPE_SIZE)");
+    for (int t = 0; t < (int)ECSB_MAX_TYPES; t++)
+        sizes[t] = 64;
+    c = tst_config(ECSB_MAX_TYPES, sizes), c.query_count = ECSB_MAX_QUERIES;
+    for (uint32_t q = 0; q < ECSB_MAX_QUERIES; q++) {
+        ecsb_type list[ECSB_MAX_QUERY_TYPES];
+        for (uint32_t j = 0; j < ECSB_MAX_QUERY_TYPES; j++)
+            list[j] = (q * 3 + j * 4) % ECSB_MAX_TYPES;
+        c.queries[q] = tst_query(1 + q % ECSB_MAX_QUERY_TYPES, list);
+        c.type_align[q] = 1u << (q % 7);
+    }
+    expect_init(&c, ECSB_OK, "ECSB_MAX_QUERIES declared queries of up to 8 types, 32 types");
 }
 
 /* ---- failed allocations ------------------------------------------------------------------ */
@@ -413,8 +457,9 @@ static void sweep_reference(const script *s, const ecsb_world_config *c, sweep_r
 /*
  * The script with its k-th allocation failing (and, when persistent, every later one until
  * the failing call returns). The failing call must return ECSB_ERR_NOMEM (only world_init,
- * create and add may) and change nothing, or succeed regardless; either way the script then
- * goes on with allocations succeeding, and must end where the run without failures ended.
+ * create, add and remove may) and change nothing, or succeed regardless; either way the
+ * script then goes on with allocations succeeding, and must end where the run without
+ * failures ended.
  */
 static void sweep_one(const script *s, const ecsb_world_config *c, const sweep_ref *ref,
                       size_t k, bool persistent)
@@ -454,9 +499,11 @@ static void sweep_one(const script *s, const ecsb_world_config *c, const sweep_r
                       "failures it happened elsewhere (allocations not deterministic?)", k, i,
                       kind_name[op->kind]);
             if (st != ECSB_OK) {
-                TST_CHECK(st == ECSB_ERR_NOMEM && (op->kind == S_CREATE || op->kind == S_ADD),
+                TST_CHECK(st == ECSB_ERR_NOMEM && (op->kind == S_CREATE || op->kind == S_ADD ||
+                                                   op->kind == S_REMOVE),
                           "allocation %zu failed during step %zu, entity %s: it returned %s "
-                          "(only create and add may fail, with %s)", k, i, kind_name[op->kind],
+                          "(only create, add and remove may fail, with %s)", k, i,
+                          kind_name[op->kind],
                           ecsb_status_str(st), ecsb_status_str(ECSB_ERR_NOMEM));
                 tst_snapshot_take(&after, &tw, tk.handle, tk.n);
                 const char *diff = tst_snapshot_diff(&before, &after);

@@ -1,193 +1,19 @@
 /*
  * conformance.c — what every world operation does on good input (and on stale handles and bad
  * types, which the contract defines too), checked through the vtable for the strategy under
- * test. Each test changes a world and an expected state side by side and then checks
- * everything the world shows (model_check): counts, alive/has/get of every entity, the each()
- * visit set of every type and the join() visit set of every ordered pair of types.
+ * test. Each test changes a world and an expected state (tests/model.h) side by side and then
+ * checks everything the world shows (model_check): counts, alive/has/get of every entity, the
+ * each() visit set of every type, the join() visit set of every ordered pair of types and
+ * queries over sets of types.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "tests/model.h"
 #include "tests/support.h"
 #include "tests/suites.h"
-
-/* ---- the expected state ------------------------------------------------------------------ */
-
-/*
- * Every entity a test created, in creation order, with what it should hold: seed[i][t] is the
- * tst_pattern seed of its value of type t, 0 when absent.
- */
-typedef struct model {
-    uint32_t types;
-    size_t n, capacity;
-    ecsb_entity *handle;
-    bool *alive;
-    uint64_t *seed; /* n * types */
-} model;
-
-static void model_free(model *m)
-{
-    free(m->handle);
-    free(m->alive);
-    free(m->seed);
-    memset(m, 0, sizeof *m);
-}
-
-static uint64_t *seed_at(const model *m, size_t i, ecsb_type t) { return &m->seed[i * m->types + t]; }
-
-/* Create an entity in the world and the model; returns its model index. */
-static size_t model_create(model *m, tst_world *tw)
-{
-    if (m->n == m->capacity) {
-        size_t cap = m->capacity ? 2 * m->capacity : 64;
-        m->handle = realloc(m->handle, cap * sizeof *m->handle);
-        m->alive = realloc(m->alive, cap * sizeof *m->alive);
-        m->seed = realloc(m->seed, cap * m->types * sizeof *m->seed);
-        TST_CHECK(m->handle && m->alive && m->seed, "test: out of memory");
-        m->capacity = cap;
-    }
-    size_t i = m->n++;
-    m->handle[i] = tw_create(tw);
-    m->alive[i] = true;
-    for (ecsb_type t = 0; t < m->types; t++)
-        *seed_at(m, i, t) = 0;
-    return i;
-}
-
-static void model_init(model *m, const tst_world *tw)
-{
-    memset(m, 0, sizeof *m);
-    m->types = tw->config.type_count;
-}
-
-/* A seed nobody else uses: entity index, type and a version. */
-static uint64_t seed_for(size_t i, ecsb_type t, uint64_t version)
-{
-    return ((uint64_t)i << 24) ^ ((uint64_t)t << 16) ^ version ^ 0x5eed000000000000ull;
-}
-
-static void model_add(model *m, tst_world *tw, size_t i, ecsb_type t, uint64_t version)
-{
-    uint64_t s = seed_for(i, t, version);
-    tw_add(tw, m->handle[i], t, s);
-    *seed_at(m, i, t) = s;
-}
-
-static void model_remove(model *m, tst_world *tw, size_t i, ecsb_type t)
-{
-    tw_remove(tw, m->handle[i], t);
-    *seed_at(m, i, t) = 0;
-}
-
-static void model_destroy(model *m, tst_world *tw, size_t i)
-{
-    tw_destroy(tw, m->handle[i]);
-    m->alive[i] = false;
-    for (ecsb_type t = 0; t < m->types; t++)
-        *seed_at(m, i, t) = 0;
-}
-
-typedef struct handle_index {
-    ecsb_entity handle;
-    size_t index;
-} handle_index;
-
-static int cmp_handle_index(const void *x, const void *y)
-{
-    const handle_index *a = x, *b = y;
-    return a->handle < b->handle ? -1 : a->handle > b->handle;
-}
-
-/* Model index of the live entity `e`, via the sorted map; SIZE_MAX when none. */
-static size_t lookup(const handle_index *map, size_t live, ecsb_entity e)
-{
-    handle_index key = {e, 0};
-    const handle_index *hit = bsearch(&key, map, live, sizeof *map, cmp_handle_index);
-    return hit ? hit->index : SIZE_MAX;
-}
-
-/* Check one visit set against the model: exactly the holders of a (and b), once, with values. */
-static void check_visits(const model *m, const tst_visits *v, const handle_index *map,
-                         size_t live, ecsb_type a, ecsb_type b, bool is_join)
-{
-    const char *what = is_join ? "join" : "each";
-    size_t expected = 0;
-    for (size_t i = 0; i < m->n; i++)
-        expected += m->alive[i] && *seed_at(m, i, a) && (!is_join || *seed_at(m, i, b));
-    bool *seen = calloc(m->n ? m->n : 1, 1);
-    TST_CHECK(seen != NULL, "test: out of memory");
-    for (size_t k = 0; k < v->count; k++) {
-        size_t i = lookup(map, live, v->entities[k]);
-        TST_CHECK(i != SIZE_MAX, "%s(%u, %u) visited 0x%llx, which is not a live entity", what, a,
-                  b, (unsigned long long)v->entities[k]);
-        TST_CHECK(!seen[i], "%s(%u, %u) visited entity #%zu twice", what, a, b, i);
-        seen[i] = true;
-        TST_CHECK(*seed_at(m, i, a), "%s(%u, %u) visited entity #%zu, which does not hold type %u",
-                  what, a, b, i, a);
-        TST_CHECK(tst_pattern_is(tst_visit_a(v, k), v->size_a, *seed_at(m, i, a)),
-                  "%s(%u, %u) handed entity #%zu a wrong value of type %u", what, a, b, i, a);
-        if (is_join) {
-            TST_CHECK(*seed_at(m, i, b),
-                      "join(%u, %u) visited entity #%zu, which does not hold type %u", a, b, i, b);
-            TST_CHECK(tst_pattern_is(tst_visit_b(v, k), v->size_b, *seed_at(m, i, b)),
-                      "join(%u, %u) handed entity #%zu a wrong value of type %u", a, b, i, b);
-        }
-    }
-    free(seen);
-    TST_CHECK(v->count == expected, "%s(%u, %u) visited %zu entities, want %zu", what, a, b,
-              v->count, expected);
-}
-
-/*
- * Everything the world shows equals the model: entity and component counts, alive/has/get of
- * every entity (destroyed ones rejected by every operation), each() of every type, join() of
- * every ordered pair, world_valid.
- */
-static void model_check(const model *m, tst_world *tw)
-{
-    const ecsb_vtable *ops = tw->ops;
-    handle_index *map = malloc((m->n ? m->n : 1) * sizeof *map);
-    TST_CHECK(map != NULL, "test: out of memory");
-    size_t live = 0, held[ECSB_MAX_TYPES] = {0};
-    for (size_t i = 0; i < m->n; i++) {
-        if (!m->alive[i]) {
-            tw_expect_stale(tw, m->handle[i]);
-            continue;
-        }
-        map[live++] = (handle_index){m->handle[i], i};
-        for (ecsb_type t = 0; t < m->types; t++) {
-            uint64_t s = *seed_at(m, i, t);
-            held[t] += s != 0;
-            if (s)
-                tw_expect_value(tw, m->handle[i], t, s);
-            else
-                tw_expect_absent(tw, m->handle[i], t);
-        }
-    }
-    qsort(map, live, sizeof *map, cmp_handle_index);
-    for (size_t k = 1; k < live; k++)
-        TST_CHECK(map[k].handle != map[k - 1].handle, "two live entities share handle 0x%llx",
-                  (unsigned long long)map[k].handle);
-    TST_CHECK(ops->entity_count(tw->w) == live, "entity_count %zu, want %zu",
-              ops->entity_count(tw->w), live);
-    for (ecsb_type t = 0; t < m->types; t++)
-        TST_CHECK(ops->component_count(tw->w, t) == held[t], "component_count(%u) %zu, want %zu",
-                  t, ops->component_count(tw->w, t), held[t]);
-    tst_visits v = {0};
-    for (ecsb_type a = 0; a < m->types; a++) {
-        tst_visits_each(&v, tw, a);
-        check_visits(m, &v, map, live, a, a, false);
-        for (ecsb_type b = 0; b < m->types; b++) {
-            tst_visits_join(&v, tw, a, b);
-            check_visits(m, &v, map, live, a, b, true);
-        }
-    }
-    tst_visits_free(&v);
-    free(map);
-    tw_expect_valid(tw);
-}
 
 /* ---- the descriptor ---------------------------------------------------------------------- */
 
@@ -1042,8 +868,7 @@ void conformance_grows_to_4194304_entities(void **state)
     tw_init(&tw, &c);
     tw.check_valid = false;
     const ecsb_vtable *ops = tw.ops;
-    ecsb_entity *h = malloc(GROWTH_N * sizeof *h);
-    TST_CHECK(h != NULL, "test: out of memory");
+    ecsb_entity *h = tst_xrealloc(NULL, GROWTH_N * sizeof *h);
     uint64_t sum_a = 0, sum_b = 0, count_b = 0;
     for (uint32_t i = 0; i < GROWTH_N; i++) {
         void *v;
@@ -1051,7 +876,6 @@ void conformance_grows_to_4194304_entities(void **state)
         if (st == ECSB_OK)
             st = ops->component_add(tw.w, h[i], 0, &v);
         if (st != ECSB_OK) {
-            free(h);
             TST_FAIL("entity %u: %s", i, ecsb_status_str(st));
         }
         uint32_t a = growth_a(i);
@@ -1060,7 +884,6 @@ void conformance_grows_to_4194304_entities(void **state)
         if (i % 64 == 5) {
             uint64_t b = growth_b(i);
             if ((st = ops->component_add(tw.w, h[i], 1, &v)) != ECSB_OK) {
-                free(h);
                 TST_FAIL("entity %u, type 1: %s", i, ecsb_status_str(st));
             }
             memcpy(v, &b, 8);
@@ -1095,12 +918,350 @@ void conformance_grows_to_4194304_entities(void **state)
         ok = a && (memcpy(&va, a, 4), va == growth_a(i));
     }
     ok = ok && ops->entity_count(tw.w) == GROWTH_N - 2 * GROWTH_SHRINK && ops->world_valid(tw.w);
-    free(h);
+    tst_xfree(h);
     TST_CHECK(ok, "at %u entities: counts %zu/%zu/%zu (want %u/%u/%llu), each %llu visits, "
               "join %llu visits%s, or a spot check or world_valid failed", GROWTH_N,
               ops->entity_count(tw.w), ops->component_count(tw.w, 0),
               ops->component_count(tw.w, 1), GROWTH_N, GROWTH_N, (unsigned long long)count_b,
               (unsigned long long)ea.count, (unsigned long long)jb.count,
               jb.mismatch ? " with mismatched pairs" : "");
+    tw_fini(&tw);
+}
+
+/* ---- rare paths ---------------------------------------------------------------------------- */
+
+/*
+ * With first_generation near the top (a test knob), a slot reaches the end of its generations
+ * in a few destroys: the strategy must retire it (or otherwise never hand out a used handle),
+ * never wrap to generation 0 (slot 0's handle would then be ECSB_ENTITY_NULL). Components are
+ * added and removed on the way, so per-component generations (handle_table's slots) run out
+ * too. Every handle ever issued is unique and non-null; dead ones stay stale; bystanders keep
+ * their values.
+ */
+void conformance_generations_run_out_without_reissuing_a_handle(void **state)
+{
+    (void)state;
+    const uint32_t firsts[] = {UINT32_MAX, UINT32_MAX - 1, UINT32_MAX - 5};
+    for (size_t f = 0; f < sizeof firsts / sizeof firsts[0]; f++) {
+        tst_world tw;
+        ecsb_world_config c = tst_config3();
+        c.first_generation = firsts[f];
+        tw_init(&tw, &c); /* world_valid after every call */
+        model m;
+        model_init(&m, &tw);
+        /* Slot 0 first, alone: the slot a wrap to generation 0 would turn into the null handle. */
+        for (int round = 0; round < 12; round++) {
+            size_t i = model_create(&m, &tw);
+            for (int k = 0; k < 9; k++) { /* component generations run out too */
+                model_add(&m, &tw, i, (ecsb_type)(k % 3), (uint64_t)k + 1);
+                model_add(&m, &tw, i, (ecsb_type)((k + 1) % 3), (uint64_t)k + 1);
+                model_remove(&m, &tw, i, (ecsb_type)(k % 3));
+                model_remove(&m, &tw, i, (ecsb_type)((k + 1) % 3));
+            }
+            model_add(&m, &tw, i, (ecsb_type)(round % 3), 99);
+            model_check(&m, &tw);
+            model_destroy(&m, &tw, i);
+        }
+        /* Then churn among bystanders: many slots, each through its last generations. */
+        for (size_t i = 0; i < 40; i++) {
+            size_t e = model_create(&m, &tw);
+            model_add(&m, &tw, e, (ecsb_type)(i % 3), 1);
+        }
+        for (int round = 0; round < 200; round++) {
+            size_t victim = m.n - 1 - (size_t)(round * 7) % 30;
+            while (!m.alive[victim])
+                victim--;
+            model_destroy(&m, &tw, victim);
+            size_t e = model_create(&m, &tw);
+            model_add(&m, &tw, e, (ecsb_type)(round % 3), (uint64_t)round + 2);
+        }
+        model_check(&m, &tw); /* handles unique, dead ones stale, values intact */
+        for (size_t i = 0; i < m.n; i++)
+            TST_CHECK(m.handle[i] != ECSB_ENTITY_NULL, "entity #%zu got the null handle "
+                      "(first_generation %u: a generation wrapped to 0?)", i, firsts[f]);
+        model_free(&m);
+        tw_fini(&tw);
+    }
+    /*
+     * Retired slots still count against the id space: with max_entities 3 and one generation
+     * per slot, creates may be refused (ECSB_ERR_CAPACITY, "the id space is used up") once
+     * retired slots fill the world's room, changing nothing; or go on, with fresh handles.
+     */
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    c.max_entities = 3;
+    c.first_generation = UINT32_MAX;
+    tw_init(&tw, &c);
+    ecsb_entity issued[16];
+    size_t n = 0, refused = 0;
+    for (int round = 0; round < 16; round++) {
+        ecsb_entity e = ECSB_ENTITY_NULL;
+        ecsb_status st = tw.ops->entity_create(tw.w, &e);
+        if (st == ECSB_ERR_CAPACITY) {
+            TST_CHECK(tw.ops->entity_count(tw.w) == 0 && e == ECSB_ENTITY_NULL,
+                      "a refused create changed the world or *out");
+            refused++;
+            continue;
+        }
+        TST_STATUS(st, ECSB_OK, "entity_create");
+        for (size_t i = 0; i < n; i++)
+            TST_CHECK(issued[i] != e, "handle 0x%llx issued twice", (unsigned long long)e);
+        issued[n++] = e;
+        tw_add(&tw, e, 0, (uint64_t)round);
+        tw_destroy(&tw, e);
+    }
+    for (size_t i = 0; i < n; i++)
+        tw_expect_stale(&tw, issued[i]);
+    if (refused)
+        printf("    %s: creates refused after %zu slots retired (max_entities 3)\n",
+               tst_strategy->name, n);
+    tw_fini(&tw);
+}
+
+/*
+ * world_corrupt (a testing aid) damages one invariant at a time: world_valid must then say
+ * false, and the same damage again must restore the world exactly. On an empty world and on
+ * one with every kind of state; each strategy must have at least 3 kinds of damage.
+ */
+void conformance_world_valid_catches_every_world_corrupt_damage(void **state)
+{
+    (void)state;
+    for (int filled = 0; filled < 2; filled++) {
+        tst_world tw;
+        ecsb_world_config c = tst_config3();
+        c.initial_capacity = filled ? 0 : 8;
+        tw_init(&tw, &c);
+        tw.check_valid = false;
+        model m;
+        model_init(&m, &tw);
+        if (filled)
+            build_mixed(&m, &tw, 150); /* holders, removed components, free and reused slots */
+        if (filled) /* a free slot at the head of any free list */
+            model_destroy(&m, &tw, m.n - 2);
+        tst_snapshot before, after;
+        tst_snapshot_take(&before, &tw, m.handle, m.n);
+        size_t applied = 0;
+        unsigned which = 0;
+        for (;; which++) {
+            TST_CHECK(which < 64, "world_corrupt never returned -1 (past the last number)");
+            int r = tw.ops->world_corrupt(tw.w, which);
+            if (r < 0)
+                break;
+            if (r == 0)
+                continue;
+            TST_CHECK(r == 1, "world_corrupt(%u) returned %d", which, r);
+            TST_CHECK(!tw.ops->world_valid(tw.w), "world_valid true after world_corrupt(%u) "
+                      "damaged its invariant (%s world)", which, filled ? "a filled" : "an empty");
+            TST_CHECK(tw.ops->world_corrupt(tw.w, which) == 1, "world_corrupt(%u) the second "
+                      "time did not apply", which);
+            TST_CHECK(tw.ops->world_valid(tw.w), "world_valid false after world_corrupt(%u) "
+                      "twice (the second should undo the first)", which);
+            tst_snapshot_take(&after, &tw, m.handle, m.n);
+            const char *diff = tst_snapshot_diff(&before, &after);
+            TST_CHECK(!diff, "world_corrupt(%u) twice changed the world: %s", which, diff);
+            tst_snapshot_free(&after);
+            applied++;
+        }
+        if (filled)
+            TST_CHECK(applied >= 3, "world_corrupt applied only %zu kinds of damage to a filled "
+                      "world (of %u numbers); every strategy needs at least 3", applied, which);
+        tst_snapshot_free(&before);
+        model_check(&m, &tw);
+        model_free(&m);
+        tw_fini(&tw);
+    }
+}
+
+/* ---- growth -------------------------------------------------------------------------------- */
+
+/*
+ * A world grown from nothing (no initial_capacity) one entity at a time: the bytes it has
+ * asked its allocator for, in all, stay within a constant factor of what it holds (geometric
+ * growth copies each byte O(1) times; growing by a constant step copies O(n) per entity).
+ * Checked at every power of two up to 2^20 entities.
+ */
+void conformance_growth_asks_for_amortised_constant_bytes_per_entity(void **state)
+{
+    (void)state;
+    static const uint32_t sizes[2] = {8, 16};
+    tst_world tw;
+    ecsb_world_config c = tst_config(2, sizes);
+    tw_init(&tw, &c);
+    tw.check_valid = false;
+    const ecsb_vtable *ops = tw.ops;
+    const uint32_t n = 1u << 20;
+    for (uint32_t i = 0; i < n; i++) {
+        ecsb_entity e;
+        void *v;
+        ecsb_status st = ops->entity_create(tw.w, &e);
+        if (st == ECSB_OK)
+            st = ops->component_add(tw.w, e, 0, &v);
+        if (st == ECSB_OK && i % 4 == 0)
+            st = ops->component_add(tw.w, e, 1, &v);
+        TST_STATUS(st, ECSB_OK, "create and add");
+        uint32_t count = i + 1;
+        if (count >= 4096 && (count & (count - 1)) == 0) {
+            size_t asked = tw.alloc->bytes_requested, held = tw.alloc->live_bytes;
+            TST_CHECK(asked <= 8 * held + (1u << 20),
+                      "after %u entities the world holds %zu bytes but has asked for %zu in all "
+                      "(%.1fx): capacity does not grow geometrically", count, held, asked,
+                      (double)asked / (double)held);
+        }
+    }
+    printf("    growth %s: %u entities, %zu allocation calls, %.2f bytes asked per byte held\n",
+           tst_strategy->name, n, tw.alloc->calls,
+           (double)tw.alloc->bytes_requested / (double)tw.alloc->live_bytes);
+    tw_fini(&tw);
+}
+
+/* ---- long joins ------------------------------------------------------------------------------ */
+
+#define SHUFFLED_N 100000u /* > 65,536 holders of the rarer type: blocked, prefetched joins */
+#define SHUFFLE_WINDOW 64u  /* permuted within windows near the end: cheap for sorted layouts */
+
+typedef struct long_join {
+    unsigned char *seen; /* per entity index */
+    size_t visits, wrong, twice;
+    bool a_first;        /* join(0, 1) rather than join(1, 0) */
+} long_join;
+
+static uint32_t shuffled_value(uint64_t i) { return (uint32_t)tst_mix64(i) | 1; }
+
+static void long_join_pair(long_join *lj, const void *v0, const void *v1)
+{
+    uint64_t i;
+    uint32_t a;
+    memcpy(&i, v1, 8);
+    memcpy(&a, v0, 4);
+    lj->visits++;
+    if (i >= SHUFFLED_N || a != shuffled_value(i)) {
+        lj->wrong++;
+        return;
+    }
+    lj->twice += lj->seen[i]++;
+}
+
+static void long_join_visit(void *ctx, ecsb_entity e, void *va, void *vb)
+{
+    long_join *lj = ctx;
+    (void)e;
+    if (lj->a_first)
+        long_join_pair(lj, va, vb);
+    else
+        long_join_pair(lj, vb, va);
+}
+
+static void long_query_visit(void *ctx, size_t count, void *const *columns)
+{
+    for (size_t k = 0; k < count; k++)
+        long_join_pair(ctx, (unsigned char *)columns[0] + 4 * k,
+                       (unsigned char *)columns[1] + 8 * k);
+}
+
+/*
+ * 100,000 entities hold type 1 (8 bytes: the entity's number) but for every 50th; 90,000 hold
+ * type 0 (4 bytes), the first 30,000 added in creation order, the rest in an order permuted
+ * within windows of 64. Joins in both orders and a query visit every common holder once with
+ * both values: the long, blocked, partly prefetched walks of layouts that lead with the
+ * smaller type (sparse_set's blocks of 256 judged in order or not).
+ */
+void conformance_joins_over_more_than_65536_shuffled_holders_visit_each_once(void **state)
+{
+    (void)state;
+    static const uint32_t sizes[2] = {4, 8};
+    tst_world tw;
+    ecsb_world_config c = tst_config(2, sizes);
+    tw_init(&tw, &c);
+    tw.check_valid = false;
+    const ecsb_vtable *ops = tw.ops;
+    ecsb_entity *h = tst_xrealloc(NULL, SHUFFLED_N * sizeof *h);
+    uint32_t *order = tst_xrealloc(NULL, SHUFFLED_N * sizeof *order);
+    size_t expected = 0;
+    for (uint32_t i = 0; i < SHUFFLED_N; i++) {
+        void *v;
+        TST_STATUS(ops->entity_create(tw.w, &h[i]), ECSB_OK, "entity_create");
+        if (i % 50 != 3) {
+            TST_STATUS(ops->component_add(tw.w, h[i], 1, &v), ECSB_OK, "add type 1");
+            uint64_t x = i;
+            memcpy(v, &x, 8);
+        }
+        order[i] = i;
+    }
+    tst_rng rng = {77};
+    for (uint32_t w = 30000; w < SHUFFLED_N; w += SHUFFLE_WINDOW)
+        for (uint32_t k = w; k + 1 < w + SHUFFLE_WINDOW && k + 1 < SHUFFLED_N; k++) {
+            uint32_t end = w + SHUFFLE_WINDOW < SHUFFLED_N ? w + SHUFFLE_WINDOW : SHUFFLED_N;
+            uint32_t j = k + (uint32_t)tst_rng_below(&rng, end - k);
+            uint32_t tmp = order[k];
+            order[k] = order[j];
+            order[j] = tmp;
+        }
+    for (uint32_t k = 0; k < SHUFFLED_N; k++) {
+        uint32_t i = order[k];
+        if (i % 10 == 9)
+            continue;
+        void *v;
+        TST_STATUS(ops->component_add(tw.w, h[i], 0, &v), ECSB_OK, "add type 0");
+        uint32_t a = shuffled_value(i);
+        memcpy(v, &a, 4);
+        expected += i % 50 != 3;
+    }
+    long_join lj = {0};
+    lj.seen = tst_xcalloc(SHUFFLED_N, 1);
+    for (int pass = 0; pass < 3; pass++) {
+        memset(lj.seen, 0, SHUFFLED_N);
+        lj.visits = lj.wrong = lj.twice = 0;
+        lj.a_first = pass == 0;
+        const char *what = pass == 0 ? "join(0, 1)" : pass == 1 ? "join(1, 0)" : "query(0, 1)";
+        if (pass == 0)
+            ops->join(tw.w, 0, 1, long_join_visit, &lj);
+        else if (pass == 1)
+            ops->join(tw.w, 1, 0, long_join_visit, &lj);
+        else {
+            ecsb_query q = tst_query(2, (ecsb_type[]){0, 1});
+            TST_STATUS(ops->query(tw.w, &q, long_query_visit, &lj), ECSB_OK, "query");
+        }
+        size_t missing = 0;
+        for (uint32_t i = 0; i < SHUFFLED_N; i++)
+            missing += i % 10 != 9 && i % 50 != 3 && !lj.seen[i];
+        TST_CHECK(lj.visits == expected && !lj.wrong && !lj.twice && !missing,
+                  "%s over %u entities: %zu visits (want %zu), %zu with wrong values, %zu "
+                  "entities visited twice, %zu missed", what, SHUFFLED_N, lj.visits, expected,
+                  lj.wrong, lj.twice, missing);
+    }
+    TST_CHECK(ops->world_valid(tw.w), "world_valid false");
+    tst_xfree(lj.seen);
+    tst_xfree(order);
+    tst_xfree(h);
+    tw_fini(&tw);
+}
+
+/*
+ * Joins and queries between a type held by every entity and one held by a few (more than 16
+ * times fewer: sorted layouts gallop through the larger side), the last entity holding both,
+ * and the first: every match is found, at both ends.
+ */
+void conformance_join_of_a_common_and_a_rare_type_finds_every_match(void **state)
+{
+    (void)state;
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    tw_init(&tw, &c);
+    tw.check_valid = false;
+    model m;
+    model_init(&m, &tw);
+    const size_t n = 3000;
+    for (size_t i = 0; i < n; i++) {
+        model_create(&m, &tw);
+        model_add(&m, &tw, i, 0, 1);
+        if (i % 97 == 0 || i == n - 1)
+            model_add(&m, &tw, i, 1, 1);
+        if (i == n - 1 || i == n - 2)
+            model_add(&m, &tw, i, 2, 1);
+    }
+    model_check(&m, &tw); /* join(0, 1), join(1, 0), join(0, 2), ... and the queries */
+    model_remove(&m, &tw, n - 1, 0); /* the rare side's last entity no longer matches */
+    model_check(&m, &tw);
+    model_free(&m);
     tw_fini(&tw);
 }

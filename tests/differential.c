@@ -1,34 +1,62 @@
 /*
- * differential.c — long seeded random runs of mixed operations against a deliberately simple
- * reference model: an array of live entities (each with a has flag and a copy of the value of
- * every type) and a ring of recently destroyed handles. Nothing clever: lookups are by index
- * into that array, visit sets are compared after sorting both sides by handle.
+ * differential.c — long runs of mixed operations against a deliberately simple reference
+ * model: an array of live entities (each with a has flag and a copy of the value of every
+ * type) and a ring of recently destroyed handles. Nothing clever: lookups are by index into
+ * that array, visit sets are compared after sorting both sides (by handle for each/join; as
+ * multisets of value tuples for query, whose runs carry values, not handles).
  *
- * Every step checks the result of its own operation; every CHECK_EVERY steps (and at the end)
- * the whole state is compared: every live entity's alive/has/value for all types, the
- * recently destroyed handles, the counts, the each() visit set of every type, the join()
- * visit set of every ordered pair, unique live handles, world_valid. Phases alternate between
- * creating (the world grows to a few thousand entities, through every growth step) and
- * destroying (down to a handful), so slots are reused and swap-removes happen at every
- * position. A failure names strategy, seed and step; ECSB_SEED=<seed> ECSB_OPS=<step + 1>
- * replays exactly that run up to the failing step.
+ * Every choice a run makes comes from its source: a seeded generator (make test, soak), or the
+ * fuzzer's input bytes (tests/fuzz/, through tst_differential_bytes), so one engine serves
+ * both. Every step checks the result of its own operation; every CHECK_EVERY steps (and at
+ * the end) the whole state is compared: every live entity's alive/has/value for all types,
+ * the recently destroyed handles, the counts, each() of every type, join() of every ordered
+ * pair, query() of every set of 2..4 types (and the declared ones in shuffled orders),
+ * unique live handles, world_valid. Phases alternate between creating (the world grows to a
+ * few thousand entities, through every growth step) and destroying (down to a handful), so
+ * slots are reused and swap-removes happen at every position. The type mix is skewed (type 4
+ * is added 32 times less often than types 0-2) so joins between a common and a rare type
+ * make one side more than 16 times the other (galloping merges). Allocation failures are
+ * injected now and then: create, add and (where it moves values) remove may then return
+ * ECSB_ERR_NOMEM, changing nothing.
+ * The seed also picks the world: initial capacity, declared queries, and knobs that reach rare
+ * paths (an id counter near its wrap, generations near their end, a small max_entities).
+ * A failure names strategy, seed and step; ECSB_SEED=<seed> ECSB_OPS=<step + 1> replays
+ * exactly that run up to the failing step.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "tests/differential.h"
 #include "tests/support.h"
 #include "tests/suites.h"
 
-#define D_TYPES 3
+#define D_TYPES 5
 #define D_VALUE_MAX 24
 #define D_DEAD_RING 256
 #define CHECK_EVERY 4096
-#define DEFAULT_SEEDS 5        /* seeds 1..5; seed % 5 == 0 runs near the id counter's wrap */
-#define DEFAULT_OPS 52000ull   /* per seed: 260,000 per strategy */
+#define DEFAULT_SEEDS 5        /* seeds 1..5, each a different world configuration */
+#define DEFAULT_OPS 200000ull  /* per seed: 1,000,000 per strategy */
 #define GROW_TARGET_MAX 4096
+#define FUZZ_GROW_TARGET_MAX 96 /* fuzz inputs are short: small worlds reach every corner */
+#define FUZZ_CHECK_EVERY 64
 
-static const uint32_t d_sizes[D_TYPES] = {4, 8, 24};
+uint64_t tst_replay_seed;
+uint64_t tst_replay_ops;
+uint64_t tst_soak_seconds;
+
+static const uint32_t d_sizes[D_TYPES] = {4, 8, 24, 16, 12};
+/* Add weights: types 0-2 common, 3 rarer, 4 rare (32x fewer adds than type 0). */
+static const uint32_t d_weight[D_TYPES] = {32, 32, 32, 4, 1};
+#define D_WEIGHT_SUM 101u
+
+/* Declared in the world config of every other seed (and of fuzz inputs that ask). */
+static const ecsb_type d_declared[][4] = {{0, 1}, {1, 2, 3}, {0, 3, 4}, {2, 4}};
+static const uint32_t d_declared_count[] = {2, 3, 3, 2};
+#define D_DECLARED 4
 
 typedef struct ref_entity {
     ecsb_entity handle;
@@ -41,7 +69,11 @@ typedef struct run {
     const ecsb_vtable *ops;
     uint64_t seed, step, ops_total;
     uint64_t checked; /* during a full-state check: the steps done before it; else 0 */
+    /* the source of every choice: the generator, or the fuzzer's bytes */
     tst_rng rng;
+    const uint8_t *input;
+    size_t input_left;
+    bool from_input, exhausted;
     /* the reference model */
     ref_entity *live;
     size_t n, capacity;
@@ -49,12 +81,15 @@ typedef struct run {
     ecsb_entity dead[D_DEAD_RING];
     size_t dead_total;
     uint64_t creates;
-    uint64_t id_room; /* creates before a never-reusing id counter may run out */
+    uint64_t id_room;      /* creates before a never-reusing id counter may run out */
+    uint32_t max_entities; /* the config's, 0 = none */
+    bool failing;          /* an allocation failure is armed */
     /* phases */
     bool growing;
-    size_t target;
+    size_t target, grow_max;
+    uint64_t check_every;
     /* statistics */
-    size_t peak, full_checks, capacity_refusals;
+    size_t peak, full_checks, capacity_refusals, nomem, queries, galloping_joins;
 } run;
 
 __attribute__((format(printf, 3, 4), noreturn)) static void d_fail(const run *r, int line,
@@ -72,6 +107,9 @@ __attribute__((format(printf, 3, 4), noreturn)) static void d_fail(const run *r,
                  (unsigned long long)r->checked);
     else
         snprintf(where, sizeof where, "step %llu", (unsigned long long)r->step);
+    if (r->from_input)
+        tst_fail_at(__FILE__, line, "differential (fuzz input): strategy %s, %s (%zu live): %s",
+                    tst_strategy->name, where, r->n, msg);
     tst_fail_at(__FILE__, line,
                 "differential: strategy %s, seed %llu, %s (%zu live): %s\n"
                 "    replay: ECSB_SEED=%llu ECSB_OPS=%llu build/test/ecsbench_tests %s "
@@ -89,6 +127,26 @@ __attribute__((format(printf, 3, 4), noreturn)) static void d_fail(const run *r,
 
 static const char *st(ecsb_status s) { return ecsb_status_str(s); }
 
+/* ---- choices ------------------------------------------------------------------------------ */
+
+/* A choice in [0, n), n > 0: from the generator, or from the next input bytes (0 once spent). */
+static uint64_t choose(run *r, uint64_t n)
+{
+    if (!r->from_input)
+        return tst_rng_below(&r->rng, n);
+    size_t bytes = n <= 0x100 ? 1 : n <= 0x10000 ? 2 : 4;
+    uint64_t x = 0;
+    for (size_t i = 0; i < bytes; i++) {
+        if (r->input_left == 0) {
+            r->exhausted = true;
+            break;
+        }
+        x = x << 8 | *r->input++;
+        r->input_left--;
+    }
+    return x % n;
+}
+
 static uint64_t value_seed(const run *r, uint64_t salt)
 {
     return tst_mix64(r->seed * 0x9e3779b97f4a7c15ull ^ r->step ^ (salt << 48));
@@ -96,7 +154,7 @@ static uint64_t value_seed(const run *r, uint64_t salt)
 
 /* ---- the reference model's own operations ---------------------------------------------- */
 
-static size_t pick_live(run *r) { return tst_rng_below(&r->rng, r->n); }
+static size_t pick_live(run *r) { return choose(r, r->n); }
 
 static bool is_live_handle(const run *r, ecsb_entity e)
 {
@@ -115,6 +173,17 @@ static bool is_recently_dead(const run *r, ecsb_entity e)
     return false;
 }
 
+/* An injected allocation failure happened: allowed only for create, add and remove, once armed. */
+static bool nomem_allowed(run *r, ecsb_status s)
+{
+    if (s != ECSB_ERR_NOMEM || !r->failing || r->tw.alloc->failures == 0)
+        return false;
+    tw_succeed(&r->tw);
+    r->failing = false;
+    r->nomem++;
+    return true;
+}
+
 /* ---- operations ------------------------------------------------------------------------- */
 
 static void op_create(run *r)
@@ -122,10 +191,18 @@ static void op_create(run *r)
     ecsb_entity e = ECSB_ENTITY_NULL;
     size_t before = r->ops->entity_count(r->tw.w);
     ecsb_status s = r->ops->entity_create(r->tw.w, &e);
-    if (s == ECSB_ERR_CAPACITY && r->creates >= r->id_room) {
-        /* The id space is used up: allowed, and nothing may change. */
+    if (s == ECSB_ERR_CAPACITY &&
+        (r->creates >= r->id_room || (r->max_entities && r->n >= r->max_entities))) {
+        /* The id space is used up or the world is full: allowed, and nothing may change. */
         D_CHECK(r, r->ops->entity_count(r->tw.w) == before, "refused create changed the count");
+        D_CHECK(r, e == ECSB_ENTITY_NULL, "refused create left *out non-null");
         r->capacity_refusals++;
+        return;
+    }
+    if (nomem_allowed(r, s)) {
+        D_CHECK(r, r->ops->entity_count(r->tw.w) == before, "create failed (NOMEM) but changed "
+                "the count");
+        D_CHECK(r, e == ECSB_ENTITY_NULL, "failed create left *out non-null");
         return;
     }
     D_CHECK(r, s == ECSB_OK, "create: %s", st(s));
@@ -136,9 +213,7 @@ static void op_create(run *r)
     r->creates++;
     if (r->n == r->capacity) {
         size_t cap = r->capacity ? 2 * r->capacity : 1024;
-        ref_entity *p = realloc(r->live, cap * sizeof *p);
-        D_CHECK(r, p != NULL, "test: out of memory");
-        r->live = p;
+        r->live = tst_xrealloc(r->live, cap * sizeof *r->live);
         r->capacity = cap;
     }
     ref_entity *x = &r->live[r->n++];
@@ -161,14 +236,24 @@ static void op_destroy(run *r)
     *x = r->live[--r->n];
 }
 
-/* A type the entity holds (want_held) or lacks, most of the time; any type otherwise. */
-static ecsb_type pick_type(run *r, const ref_entity *x, bool want_held)
+/* A type by the skewed add weights. */
+static ecsb_type pick_weighted(run *r)
 {
-    ecsb_type t = (ecsb_type)tst_rng_below(&r->rng, D_TYPES);
-    if (tst_rng_below(&r->rng, 5) == 0)
+    uint64_t p = choose(r, D_WEIGHT_SUM);
+    ecsb_type t = 0;
+    while (p >= d_weight[t])
+        p -= d_weight[t++];
+    return t;
+}
+
+/* A type the entity holds, most of the time (any type otherwise, or when it holds none). */
+static ecsb_type pick_held(run *r, const ref_entity *x)
+{
+    ecsb_type t = (ecsb_type)choose(r, D_TYPES);
+    if (choose(r, 5) == 0)
         return t;
     for (int k = 0; k < D_TYPES; k++, t = (t + 1) % D_TYPES)
-        if (x->has[t] == want_held)
+        if (x->has[t])
             return t;
     return t;
 }
@@ -176,13 +261,21 @@ static ecsb_type pick_type(run *r, const ref_entity *x, bool want_held)
 static void op_add(run *r)
 {
     ref_entity *x = &r->live[pick_live(r)];
-    ecsb_type t = pick_type(r, x, false);
+    ecsb_type t = pick_weighted(r);
     void *v = &v;
+    size_t before = r->ops->component_count(r->tw.w, t);
     ecsb_status s = r->ops->component_add(r->tw.w, x->handle, t, &v);
     if (x->has[t]) {
         D_CHECK(r, s == ECSB_ERR_PRESENT, "add of a held type %u: got %s, want %s", t, st(s),
                 st(ECSB_ERR_PRESENT));
         D_CHECK(r, v == NULL, "failed add left *value_out non-NULL");
+        return;
+    }
+    if (nomem_allowed(r, s)) {
+        D_CHECK(r, v == NULL, "failed add (NOMEM) left *value_out non-NULL");
+        D_CHECK(r, r->ops->component_count(r->tw.w, t) == before &&
+                       !r->ops->component_has(r->tw.w, x->handle, t),
+                "add failed (NOMEM) but the entity or the count changed");
         return;
     }
     D_CHECK(r, s == ECSB_OK && v != NULL, "add of type %u: %s%s", t, st(s),
@@ -196,8 +289,17 @@ static void op_add(run *r)
 static void op_remove(run *r)
 {
     ref_entity *x = &r->live[pick_live(r)];
-    ecsb_type t = pick_type(r, x, true);
+    ecsb_type t = pick_held(r, x);
+    size_t before = r->ops->component_count(r->tw.w, t);
     ecsb_status s = r->ops->component_remove(r->tw.w, x->handle, t);
+    if (x->has[t] && nomem_allowed(r, s)) {
+        /* Allowed where remove moves the other values (archetype): nothing may change. */
+        const void *v = r->ops->component_get(r->tw.w, x->handle, t);
+        D_CHECK(r, r->ops->component_count(r->tw.w, t) == before && v &&
+                       memcmp(v, x->value[t], d_sizes[t]) == 0,
+                "remove failed (NOMEM) but the entity, its value or the count changed");
+        return;
+    }
     ecsb_status want = x->has[t] ? ECSB_OK : ECSB_ERR_ABSENT;
     D_CHECK(r, s == want, "remove of %s type %u: got %s, want %s", x->has[t] ? "a held" : "an absent",
             t, st(s), st(want));
@@ -223,20 +325,28 @@ static void check_entity(run *r, const ref_entity *x, ecsb_type t)
 static void op_get(run *r)
 {
     const ref_entity *x = &r->live[pick_live(r)];
-    check_entity(r, x, pick_type(r, x, true));
+    check_entity(r, x, pick_held(r, x));
 }
 
 /* Overwrite a held value through get's pointer. */
 static void op_set(run *r)
 {
     ref_entity *x = &r->live[pick_live(r)];
-    ecsb_type t = pick_type(r, x, true);
+    ecsb_type t = pick_held(r, x);
     void *v = r->ops->component_get(r->tw.w, x->handle, t);
     D_CHECK(r, (v != NULL) == x->has[t], "get(%u) is %s", t, v ? "a value" : "NULL");
     if (!v)
         return;
     tst_pattern(v, d_sizes[t], value_seed(r, 16 + t));
     memcpy(x->value[t], v, d_sizes[t]);
+}
+
+static void op_has(run *r)
+{
+    const ref_entity *x = &r->live[pick_live(r)];
+    ecsb_type t = (ecsb_type)choose(r, D_TYPES);
+    D_CHECK(r, r->ops->component_has(r->tw.w, x->handle, t) == x->has[t],
+            "has(0x%llx, %u) wrong", (unsigned long long)x->handle, t);
 }
 
 static void op_alive(run *r)
@@ -261,7 +371,7 @@ static void expect_stale(run *r, ecsb_entity e)
 {
     const ecsb_vtable *ops = r->ops;
     unsigned long long h = e;
-    ecsb_type t = (ecsb_type)tst_rng_below(&r->rng, D_TYPES);
+    ecsb_type t = (ecsb_type)choose(r, D_TYPES);
     D_CHECK(r, !ops->entity_alive(r->tw.w, e), "alive(0x%llx) true for a stale handle", h);
     D_CHECK(r, !ops->component_get(r->tw.w, e, t), "get(0x%llx, %u) non-NULL, stale handle", h, t);
     D_CHECK(r, !ops->component_has(r->tw.w, e, t), "has(0x%llx, %u) true, stale handle", h, t);
@@ -277,17 +387,16 @@ static void expect_stale(run *r, ecsb_entity e)
 
 static void op_stale(run *r)
 {
-    uint64_t k = tst_rng_below(&r->rng, 10);
+    uint64_t k = choose(r, 10);
     ecsb_entity e;
     if (k < 4 && r->dead_total)
-        e = r->dead[tst_rng_below(&r->rng, r->dead_total < D_DEAD_RING ? r->dead_total
-                                                                        : D_DEAD_RING)];
+        e = r->dead[choose(r, r->dead_total < D_DEAD_RING ? r->dead_total : D_DEAD_RING)];
     else if (k < 5)
         e = ECSB_ENTITY_NULL;
     else if (k < 8 || r->n == 0)
-        e = tst_rng_next(&r->rng);
+        e = r->from_input ? choose(r, UINT32_MAX) * 0x100000001ull : tst_rng_next(&r->rng);
     else
-        e = r->live[pick_live(r)].handle ^ (1ull << tst_rng_below(&r->rng, 64));
+        e = r->live[pick_live(r)].handle ^ (1ull << choose(r, 64));
     if (e != ECSB_ENTITY_NULL && is_live_handle(r, e))
         return;
     expect_stale(r, e);
@@ -308,11 +417,17 @@ static void no_join(void *ctx, ecsb_entity e, void *a, void *b)
     ++*(size_t *)ctx;
 }
 
+static void no_query(void *ctx, size_t count, void *const *columns)
+{
+    (void)columns;
+    *(size_t *)ctx += count + 1;
+}
+
 static void op_bad_type(run *r)
 {
     static const ecsb_type bad[] = {D_TYPES, D_TYPES + 1, ECSB_MAX_TYPES - 1, ECSB_MAX_TYPES,
                                     1000, UINT32_MAX};
-    ecsb_type t = bad[tst_rng_below(&r->rng, sizeof bad / sizeof bad[0])];
+    ecsb_type t = bad[choose(r, sizeof bad / sizeof bad[0])];
     ecsb_entity e = r->n ? r->live[pick_live(r)].handle : ECSB_ENTITY_NULL;
     const ecsb_vtable *ops = r->ops;
     void *v = &v;
@@ -325,9 +440,20 @@ static void op_bad_type(run *r)
     D_CHECK(r, ops->component_count(r->tw.w, t) == 0, "count(bad type %u) non-zero", t);
     size_t visits = 0;
     ops->each(r->tw.w, t, no_each, &visits);
-    ops->join(r->tw.w, t, (ecsb_type)tst_rng_below(&r->rng, D_TYPES), no_join, &visits);
-    ops->join(r->tw.w, (ecsb_type)tst_rng_below(&r->rng, D_TYPES), t, no_join, &visits);
-    D_CHECK(r, visits == 0, "each/join with bad type %u visited %zu entities", t, visits);
+    ops->join(r->tw.w, t, (ecsb_type)choose(r, D_TYPES), no_join, &visits);
+    ops->join(r->tw.w, (ecsb_type)choose(r, D_TYPES), t, no_join, &visits);
+    /* A query naming it among good types: ECSB_ERR_TYPE; naming a type twice: ECSB_ERR_QUERY. */
+    ecsb_type list[3] = {(ecsb_type)choose(r, D_TYPES), t, (ecsb_type)choose(r, D_TYPES)};
+    ecsb_query q = {.count = 2};
+    memcpy(q.types, list, 2 * sizeof *list);
+    s = ops->query(r->tw.w, &q, no_query, &visits);
+    D_CHECK(r, s == ECSB_ERR_TYPE, "query(%u, bad %u): %s, want %s", list[0], t, st(s),
+            st(ECSB_ERR_TYPE));
+    q = (ecsb_query){.count = 3, .types = {list[0], list[1], list[0]}};
+    s = ops->query(r->tw.w, &q, no_query, &visits);
+    D_CHECK(r, s == ECSB_ERR_QUERY, "query naming type %u twice: %s, want %s", list[0], st(s),
+            st(ECSB_ERR_QUERY));
+    D_CHECK(r, visits == 0, "each/join/query with bad type %u visited %zu entities", t, visits);
 }
 
 /* ---- visit sets ------------------------------------------------------------------------- */
@@ -350,13 +476,8 @@ static unsigned char *collect(collector *c, ecsb_entity e)
 {
     if (c->count == c->capacity) {
         size_t cap = c->capacity ? 2 * c->capacity : 1024;
-        visit *v = realloc(c->visits, cap * sizeof *v);
-        unsigned char *b = realloc(c->bytes, cap * 2 * D_VALUE_MAX);
-        if (v)
-            c->visits = v;
-        if (b)
-            c->bytes = b;
-        D_CHECK(c->r, v && b, "test: out of memory");
+        c->visits = tst_xrealloc(c->visits, cap * sizeof *c->visits);
+        c->bytes = tst_xrealloc(c->bytes, cap * 2 * D_VALUE_MAX);
         c->capacity = cap;
     }
     c->visits[c->count] = (visit){e, c->count};
@@ -412,12 +533,15 @@ static int cmp_ref(const void *x, const void *y)
 static void visit_and_compare(run *r, bool join, ecsb_type a, ecsb_type b, bool rewrite)
 {
     collector c = {.r = r, .a = a, .b = join ? b : a, .rewrite = rewrite};
-    if (join)
+    if (join) {
+        size_t small = r->held[a] < r->held[b] ? r->held[a] : r->held[b];
+        size_t large = r->held[a] < r->held[b] ? r->held[b] : r->held[a];
+        r->galloping_joins += small && small * 16 < large;
         r->ops->join(r->tw.w, a, b, collect_join, &c);
-    else
+    } else {
         r->ops->each(r->tw.w, a, collect_each, &c);
-    size_t *want = malloc((r->n ? r->n : 1) * sizeof *want), expected = 0;
-    D_CHECK(r, want != NULL, "test: out of memory");
+    }
+    size_t *want = tst_xrealloc(NULL, (r->n ? r->n : 1) * sizeof *want), expected = 0;
     for (size_t i = 0; i < r->n; i++)
         if (r->live[i].has[a] && (!join || r->live[i].has[b]))
             want[expected++] = i;
@@ -449,22 +573,147 @@ static void visit_and_compare(run *r, bool join, ecsb_type a, ecsb_type b, bool 
                 tst_pattern(x->value[b], d_sizes[b], rewrite_seed(&c, x->handle, 1));
         }
     }
-    free(want);
-    free(c.visits);
-    free(c.bytes);
+    tst_xfree(want);
+    tst_xfree(c.visits);
+    tst_xfree(c.bytes);
 }
 
 static void op_each(run *r)
 {
-    visit_and_compare(r, false, (ecsb_type)tst_rng_below(&r->rng, D_TYPES), 0,
-                      tst_rng_below(&r->rng, 2));
+    visit_and_compare(r, false, (ecsb_type)choose(r, D_TYPES), 0, choose(r, 2));
 }
 
 static void op_join(run *r)
 {
-    ecsb_type a = (ecsb_type)tst_rng_below(&r->rng, D_TYPES);
-    ecsb_type b = (ecsb_type)tst_rng_below(&r->rng, D_TYPES);
-    visit_and_compare(r, true, a, b, a != b && tst_rng_below(&r->rng, 2));
+    ecsb_type a = (ecsb_type)choose(r, D_TYPES);
+    ecsb_type b = (ecsb_type)choose(r, D_TYPES);
+    visit_and_compare(r, true, a, b, a != b && choose(r, 2));
+}
+
+/* ---- queries ----------------------------------------------------------------------------- */
+
+/* A query's rewrite: each entity's new values, from its old tuple (runs carry no handle). */
+static uint64_t tuple_seed(const run *r, const unsigned char *tuple, size_t width, uint32_t j)
+{
+    uint64_t h = value_seed(r, 60);
+    for (size_t i = 0; i < width; i++)
+        h = tst_mix64(h ^ tuple[i]);
+    return tst_mix64(h + j);
+}
+
+typedef struct query_rewrite {
+    const run *r;
+    const ecsb_query *q;
+    size_t width;
+} query_rewrite;
+
+static void rewrite_query(void *ctx, size_t count, void *const *columns)
+{
+    const query_rewrite *qr = ctx;
+    unsigned char tuple[ECSB_MAX_QUERY_TYPES * D_VALUE_MAX];
+    for (size_t i = 0; i < count; i++) {
+        size_t at = 0;
+        for (uint32_t j = 0; j < qr->q->count; j++) {
+            uint32_t size = d_sizes[qr->q->types[j]];
+            memcpy(tuple + at, (unsigned char *)columns[j] + i * size, size);
+            at += size;
+        }
+        for (uint32_t j = 0; j < qr->q->count; j++) {
+            uint32_t size = d_sizes[qr->q->types[j]];
+            tst_pattern((unsigned char *)columns[j] + i * size, size,
+                        tuple_seed(qr->r, tuple, at, j));
+        }
+    }
+}
+
+/*
+ * Run query q and compare its tuples with the model's, as multisets; with rewrite, a second
+ * run writes new values derived from each old tuple, and the model does the same.
+ */
+static void query_and_compare(run *r, const ecsb_query *q, bool rewrite)
+{
+    tst_tuples got = {0}, want = {0};
+    tst_tuples_query(&got, &r->tw, q);
+    D_CHECK(r, got.status == ECSB_OK, "query: %s", st(got.status));
+    want.width = got.width;
+    unsigned char tuple[ECSB_MAX_QUERY_TYPES * D_VALUE_MAX];
+    for (size_t i = 0; i < r->n; i++) {
+        const ref_entity *x = &r->live[i];
+        bool all = true;
+        size_t at = 0;
+        for (uint32_t j = 0; j < q->count && all; j++) {
+            ecsb_type t = q->types[j];
+            all = x->has[t];
+            memcpy(tuple + at, x->value[t], d_sizes[t]);
+            at += d_sizes[t];
+        }
+        if (all)
+            tst_tuples_push(&want, tuple);
+    }
+    tst_tuples_sort(&want);
+    const char *diff = tst_tuples_diff(&got, &want);
+    char name[32] = "";
+    for (uint32_t j = 0; j < q->count; j++)
+        snprintf(name + strlen(name), sizeof name - strlen(name), "%s%u", j ? "," : "",
+                 q->types[j]);
+    D_CHECK(r, !diff, "query(%s): %s", name, diff);
+    tst_tuples_free(&got);
+    tst_tuples_free(&want);
+    r->queries++;
+    if (!rewrite)
+        return;
+    query_rewrite qr = {r, q, 0};
+    ecsb_status s = r->ops->query(r->tw.w, q, rewrite_query, &qr);
+    D_CHECK(r, s == ECSB_OK, "query(%s): %s", name, st(s));
+    for (size_t i = 0; i < r->n; i++) {
+        ref_entity *x = &r->live[i];
+        bool all = true;
+        size_t at = 0;
+        for (uint32_t j = 0; j < q->count && all; j++) {
+            ecsb_type t = q->types[j];
+            all = x->has[t];
+            memcpy(tuple + at, x->value[t], d_sizes[t]);
+            at += d_sizes[t];
+        }
+        for (uint32_t j = 0; all && j < q->count; j++)
+            tst_pattern(x->value[q->types[j]], d_sizes[q->types[j]], tuple_seed(r, tuple, at, j));
+    }
+}
+
+/* A query of 2..4 types: a declared set in a shuffled order, or any set. */
+static void op_query(run *r)
+{
+    ecsb_type list[D_TYPES];
+    uint32_t k, pool; /* shuffle the first `pool` candidates, keep the first k */
+    if (choose(r, 2)) {
+        uint32_t d = (uint32_t)choose(r, D_DECLARED);
+        k = pool = d_declared_count[d];
+        memcpy(list, d_declared[d], k * sizeof *list);
+    } else {
+        k = 2 + (uint32_t)choose(r, 3);
+        pool = D_TYPES;
+        for (ecsb_type t = 0; t < D_TYPES; t++)
+            list[t] = t;
+    }
+    for (uint32_t j = 0; j + 1 < pool; j++) {
+        uint32_t m = j + (uint32_t)choose(r, pool - j);
+        ecsb_type tmp = list[j];
+        list[j] = list[m];
+        list[m] = tmp;
+    }
+    ecsb_query q = tst_query(k, list);
+    query_and_compare(r, &q, choose(r, 3) == 0);
+}
+
+/* ---- allocation failures ------------------------------------------------------------------ */
+
+/* Arm a failure of one of the next few allocations (or of all of them from then on). */
+static void op_fail_allocation(run *r)
+{
+    size_t k = 1 + choose(r, 4);
+    bool persistent = choose(r, 2);
+    tw_fail_in(&r->tw, k, persistent);
+    r->failing = true;
 }
 
 /* ---- the whole state --------------------------------------------------------------------- */
@@ -480,8 +729,7 @@ static void full_check(run *r, uint64_t steps_done)
     r->full_checks++;
     r->checked = steps_done;
     op_counts(r);
-    ecsb_entity *handles = malloc((r->n ? r->n : 1) * sizeof *handles);
-    D_CHECK(r, handles != NULL, "test: out of memory");
+    ecsb_entity *handles = tst_xrealloc(NULL, (r->n ? r->n : 1) * sizeof *handles);
     for (size_t i = 0; i < r->n; i++) {
         const ref_entity *x = &r->live[i];
         D_CHECK(r, r->ops->entity_alive(r->tw.w, x->handle), "alive(0x%llx) false, live entity",
@@ -494,7 +742,7 @@ static void full_check(run *r, uint64_t steps_done)
     for (size_t i = 1; i < r->n; i++)
         D_CHECK(r, handles[i] != handles[i - 1], "two live entities share handle 0x%llx",
                 (unsigned long long)handles[i]);
-    free(handles);
+    tst_xfree(handles);
     size_t dead = r->dead_total < D_DEAD_RING ? r->dead_total : D_DEAD_RING;
     for (size_t i = 0; i < dead; i++)
         if (!is_live_handle(r, r->dead[i]))
@@ -503,6 +751,26 @@ static void full_check(run *r, uint64_t steps_done)
         visit_and_compare(r, false, a, a, false);
         for (ecsb_type b = 0; b < D_TYPES; b++)
             visit_and_compare(r, true, a, b, false);
+    }
+    /* Every set of 2..4 types in ascending order, every declared one reversed. */
+    for (uint32_t set = 0; set < (1u << D_TYPES); set++) {
+        int k = __builtin_popcount(set);
+        if (k < 2 || k > 4)
+            continue;
+        ecsb_type list[D_TYPES];
+        uint32_t n = 0;
+        for (ecsb_type t = 0; t < D_TYPES; t++)
+            if (set & (1u << t))
+                list[n++] = t;
+        ecsb_query q = tst_query(n, list);
+        query_and_compare(r, &q, false);
+    }
+    for (uint32_t d = 0; d < D_DECLARED; d++) {
+        ecsb_type list[4];
+        for (uint32_t j = 0; j < d_declared_count[d]; j++)
+            list[j] = d_declared[d][d_declared_count[d] - 1 - j];
+        ecsb_query q = tst_query(d_declared_count[d], list);
+        query_and_compare(r, &q, false);
     }
     D_CHECK(r, r->ops->world_valid(r->tw.w), "world_valid false");
     r->checked = 0;
@@ -513,8 +781,9 @@ static void full_check(run *r, uint64_t steps_done)
 static void next_phase(run *r)
 {
     r->growing = !r->growing;
-    r->target = r->growing ? 64 + tst_rng_below(&r->rng, GROW_TARGET_MAX - 63)
-                           : tst_rng_below(&r->rng, 65);
+    r->target = r->growing ? 64 + choose(r, r->grow_max - 63) : choose(r, 65);
+    if (r->max_entities && r->target > r->max_entities)
+        r->target = r->max_entities;
 }
 
 static void step(run *r)
@@ -522,17 +791,19 @@ static void step(run *r)
     if (r->growing ? r->n >= r->target : r->n <= r->target)
         next_phase(r);
     /* per mille; creating and destroying swap weights between phases */
-    uint64_t p = tst_rng_below(&r->rng, 1000);
+    uint64_t p = choose(r, 1000);
     uint64_t create = r->growing ? 250 : 60, destroy = r->growing ? 60 : 250;
     if (r->n == 0) { /* nothing to pick: create, or an operation that needs no entity */
-        if (p < 900)
+        if (p < 880)
             op_create(r);
-        else if (p < 940)
+        else if (p < 920)
             op_stale(r);
-        else if (p < 960)
+        else if (p < 940)
             op_bad_type(r);
-        else if (p < 980)
+        else if (p < 960)
             op_each(r);
+        else if (p < 980)
+            op_query(r);
         else
             op_join(r);
         return;
@@ -540,32 +811,86 @@ static void step(run *r)
     if (p < create)
         op_create(r);
     else if ((p -= create) < destroy)
-        r->n ? op_destroy(r) : op_create(r);
+        op_destroy(r);
     else if ((p -= destroy) < 220)
         op_add(r);
     else if ((p -= 220) < 130)
         op_remove(r);
-    else if ((p -= 130) < 150)
+    else if ((p -= 130) < 140)
         op_get(r);
-    else if ((p -= 150) < 40)
+    else if ((p -= 140) < 40)
         op_set(r);
-    else if ((p -= 40) < 50) {
-        const ref_entity *x = &r->live[pick_live(r)];
-        ecsb_type t = (ecsb_type)tst_rng_below(&r->rng, D_TYPES);
-        D_CHECK(r, r->ops->component_has(r->tw.w, x->handle, t) == x->has[t],
-                "has(0x%llx, %u) wrong", (unsigned long long)x->handle, t);
-    } else if ((p -= 50) < 30)
+    else if ((p -= 40) < 45)
+        op_has(r);
+    else if ((p -= 45) < 25)
         op_alive(r);
-    else if ((p -= 30) < 20)
+    else if ((p -= 25) < 15)
         op_counts(r);
-    else if ((p -= 20) < 30)
+    else if ((p -= 15) < 30)
         op_stale(r);
     else if ((p -= 30) < 5)
         op_bad_type(r);
     else if ((p -= 5) < 6)
         op_each(r);
-    else
+    else if ((p -= 6) < 6)
         op_join(r);
+    else if ((p -= 6) < 5)
+        op_query(r);
+    else
+        op_fail_allocation(r);
+}
+
+/*
+ * The world a run uses, picked by `kind` (the seed, or an input byte): initial capacity,
+ * declared queries, and one knob that reaches a rare path.
+ */
+static ecsb_world_config run_config(run *r, uint64_t kind)
+{
+    ecsb_world_config c = tst_config(D_TYPES, d_sizes);
+    static const uint32_t capacities[3] = {0, 16, 1000};
+    c.initial_capacity = capacities[kind % 3];
+    if (kind % 2 == 0) {
+        c.query_count = D_DECLARED;
+        for (uint32_t d = 0; d < D_DECLARED; d++)
+            c.queries[d] = tst_query(d_declared_count[d], d_declared[d]);
+    }
+    r->id_room = UINT64_MAX;
+    switch (kind % 5) {
+    case 0: /* a never-reusing id counter wraps early in the run */
+        c.first_id = UINT32_MAX - (r->from_input ? 100 : 6000);
+        r->id_room = (uint64_t)UINT32_MAX + 1 - c.first_id;
+        break;
+    case 1: /* slots run out of generations after a few reuses and retire */
+        c.first_generation = UINT32_MAX - 3;
+        break;
+    case 3: /* the world fills up */
+        c.max_entities = r->from_input ? 40 : 700;
+        c.initial_capacity = c.initial_capacity < c.max_entities ? c.initial_capacity : 0;
+        break;
+    }
+    r->max_entities = c.max_entities;
+    return c;
+}
+
+static void run_start(run *r, uint64_t kind)
+{
+    ecsb_world_config c = run_config(r, kind);
+    tw_init(&r->tw, &c);
+    r->tw.check_valid = false;
+    r->ops = r->tw.ops;
+    r->growing = false;
+    next_phase(r);
+}
+
+static void run_finish(run *r, uint64_t steps)
+{
+    tw_succeed(&r->tw);
+    r->failing = false;
+    full_check(r, steps);
+    r->ops_total += steps;
+    tw_fini(&r->tw);
+    tst_xfree(r->live);
+    r->live = NULL;
 }
 
 /* One seeded run of `ops` operations; the seed also picks the world's configuration. */
@@ -574,50 +899,86 @@ static void run_seed(run *r, uint64_t seed, uint64_t ops)
     memset(r, 0, sizeof *r);
     r->seed = seed;
     r->rng.s = tst_mix64(seed);
-    ecsb_world_config c = tst_config(D_TYPES, d_sizes);
-    static const uint32_t capacities[3] = {0, 16, 1000};
-    c.initial_capacity = capacities[seed % 3];
-    r->id_room = UINT64_MAX;
-    if (seed % 5 == 0) { /* a never-reusing id counter wraps early in the run */
-        c.first_id = UINT32_MAX - 6000;
-        r->id_room = (uint64_t)UINT32_MAX + 1 - c.first_id;
-    }
-    tw_init(&r->tw, &c);
-    r->tw.check_valid = false;
-    r->ops = r->tw.ops;
-    r->growing = false;
-    next_phase(r);
+    r->grow_max = GROW_TARGET_MAX;
+    run_start(r, seed);
     for (r->step = 0; r->step < ops; r->step++) {
         step(r);
-        if (r->step % CHECK_EVERY == CHECK_EVERY - 1)
+        if (r->step % CHECK_EVERY == CHECK_EVERY - 1) {
+            tw_succeed(&r->tw);
+            r->failing = false;
             full_check(r, r->step + 1);
+        }
     }
-    full_check(r, ops);
-    r->ops_total += ops;
-    tw_fini(&r->tw);
-    free(r->live);
-    r->live = NULL;
+    run_finish(r, ops);
+}
+
+void tst_differential_bytes(const uint8_t *data, size_t size)
+{
+    static run r;
+    memset(&r, 0, sizeof r);
+    r.from_input = true;
+    r.input = data;
+    r.input_left = size;
+    r.grow_max = FUZZ_GROW_TARGET_MAX;
+    run_start(&r, choose(&r, 30));
+    for (r.step = 0; !r.exhausted; r.step++) {
+        step(&r);
+        if (r.step % FUZZ_CHECK_EVERY == FUZZ_CHECK_EVERY - 1) {
+            tw_succeed(&r.tw);
+            r.failing = false;
+            full_check(&r, r.step + 1);
+        }
+    }
+    run_finish(&r, r.step);
+}
+
+typedef struct totals {
+    uint64_t ops, seeds;
+    size_t peak, checks, refusals, nomem, queries, galloping;
+} totals;
+
+static void add_totals(totals *t, const run *r)
+{
+    t->ops += r->ops_total;
+    t->seeds++;
+    t->peak = r->peak > t->peak ? r->peak : t->peak;
+    t->checks += r->full_checks;
+    t->refusals += r->capacity_refusals;
+    t->nomem += r->nomem;
+    t->queries += r->queries;
+    t->galloping += r->galloping_joins;
 }
 
 void differential_matches_the_reference_model(void **state)
 {
     (void)state;
-    run r;
-    uint64_t total = 0, first = 1, last = DEFAULT_SEEDS;
+    static run r;
+    totals t = {0};
+    uint64_t first = 1, last = DEFAULT_SEEDS;
     uint64_t ops = tst_replay_ops ? tst_replay_ops : DEFAULT_OPS;
-    size_t peak = 0, checks = 0, refusals = 0;
-    if (tst_replay_seed)
+    struct timespec t0, now;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (tst_replay_seed) {
         first = last = tst_replay_seed;
+    } else if (tst_soak_seconds) { /* fresh seeds until the time is up */
+        first = tst_mix64((uint64_t)time(NULL) ^ (uint64_t)t0.tv_nsec) >> 16;
+        last = UINT64_MAX;
+        printf("    soak %s: seeds from %llu for %llu s\n", tst_strategy->name,
+               (unsigned long long)first, (unsigned long long)tst_soak_seconds);
+    }
+    double seconds = 0;
     for (uint64_t seed = first; seed <= last; seed++) {
         run_seed(&r, seed, ops);
-        total += r.ops_total;
-        peak = r.peak > peak ? r.peak : peak;
-        checks += r.full_checks;
-        refusals += r.capacity_refusals;
+        add_totals(&t, &r);
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        seconds = (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9;
+        if (tst_soak_seconds && !tst_replay_seed && seconds >= (double)tst_soak_seconds)
+            break;
     }
-    printf("    differential %s: %llu operations (seeds %llu-%llu x %llu), %zu full-state "
-           "comparisons, peak %zu live entities%s\n",
-           tst_strategy->name, (unsigned long long)total, (unsigned long long)first,
-           (unsigned long long)last, (unsigned long long)ops, checks, peak,
-           refusals ? ", creates refused once the id space ran out" : "");
+    printf("    differential %s: %llu operations (%llu seeds from %llu, %llu each) in %.1f s, "
+           "%zu full-state comparisons, peak %zu live, %zu queries, %zu galloping joins, %zu "
+           "injected allocation failures, %zu refused creates\n",
+           tst_strategy->name, (unsigned long long)t.ops, (unsigned long long)t.seeds,
+           (unsigned long long)first, (unsigned long long)ops, seconds, t.checks, t.peak,
+           t.queries, t.galloping, t.nomem, t.refusals);
 }

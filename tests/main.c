@@ -3,25 +3,40 @@
  * of ecsb_strategies[] plus the unregistered template), named "strategy <name>", and one
  * group for the floor.
  *
+ * Isolation: each test runs in a child process of its own (fork) under a time limit (CPU
+ * seconds, so a loaded machine does not fail it, and a wall-clock backstop 6 times as long),
+ * so a sanitizer abort, a crash, a hang or a leak fails that test alone and every other test
+ * of every strategy still runs and reports. A failed test's teardown frees what it held
+ * before its process ends, so LeakSanitizer reports only memory the strategy itself lost.
+ *
  * Usage: ecsbench_tests [<strategy>|floor|all [<test-pattern>]]
  *   <strategy>     run only that strategy's group ("floor": only the floor's)
  *   <test-pattern> run only tests whose name matches (cmocka pattern, * and ?)
  * Environment: ECSB_SEED=<n> [ECSB_OPS=<n>] replays one differential run (the failure message
  * prints both); ECSB_OPS alone sets the operations of every default differential run.
+ * ECSB_SOAK_SECONDS=<n>: the differential runs fresh seeds for n seconds in all, shared out
+ * among the strategies run.
+ * ECSB_TEST_TIMEOUT=<s>: the CPU-time limit of one test (default TEST_TIMEOUT). ECSB_NO_FORK=1:
+ * run tests in this process (for a debugger); a crash then ends the run.
  */
-#define _POSIX_C_SOURCE 200809L /* sigaction */
+#define _POSIX_C_SOURCE 200809L /* sigaction, fork, setrlimit */
 
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "tests/support.h"
 #include "tests/suites.h"
 
-uint64_t tst_replay_seed;
-uint64_t tst_replay_ops;
+#define TEST_TIMEOUT 300        /* CPU seconds one test may take; the slowest takes about 90 */
+#define WALL_FACTOR 6           /* the wall-clock backstop, for a test blocked without spinning */
+#define EXIT_TEST_FAILED 3      /* a child whose test failed an assertion */
+#define EXIT_LEAK 23            /* LeakSanitizer's exit code (ASan's default) */
 
 /*
  * A crash inside a test: cmocka catches SIGSEGV and friends and goes on with the next test, on
@@ -38,24 +53,87 @@ typedef struct test_entry {
     void *param; /* the test's state */
 } test_entry;
 
-static void run_through_sanitizer(void **state)
+static uint64_t test_timeout = TEST_TIMEOUT;
+static bool isolate = true; /* fork per test */
+static bool in_child;
+
+static void run_here(const test_entry *t, void **state)
 {
-    const test_entry *t = *state;
     if (sanitizer_handles_crashes)
         for (size_t i = 0; i < sizeof crash_signals / sizeof crash_signals[0]; i++)
             sigaction(crash_signals[i], &sanitizer_action[i], NULL);
-    *state = t->param;
+    if (in_child) { /* the process is the test's own: limit its CPU time */
+        struct rlimit cpu = {(rlim_t)test_timeout, (rlim_t)test_timeout + 5};
+        setrlimit(RLIMIT_CPU, &cpu);
+    }
+    alarm((unsigned)(test_timeout * WALL_FACTOR));
     t->fn(state);
+    alarm(0);
+}
+
+/* The test in a child process; its fate (exit code or signal) becomes this test's result. */
+static void run_through_sanitizer(void **state)
+{
+    const test_entry *t = *state;
+    *state = t->param;
+    if (!isolate) {
+        run_here(t, state);
+        return;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0)
+        fail_msg("fork failed: %s", strerror(errno));
+    if (pid == 0) {
+        in_child = true;
+        run_here(t, state);
+        exit(0); /* passed; LeakSanitizer checks at exit */
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (WIFEXITED(status)) {
+        int code = WEXITSTATUS(status);
+        if (code == 0 || code == EXIT_TEST_FAILED) {
+            if (code)
+                fail_msg("(the failure is described above)");
+            return;
+        }
+        fail_msg("the test's process exited with status %d%s", code,
+                 code == EXIT_LEAK ? ": LeakSanitizer found memory the strategy lost (report above)"
+                                   : ": a sanitizer report or an exit (see above)");
+    }
+    int sig = WTERMSIG(status);
+    if (sig == SIGXCPU)
+        fail_msg("timed out: used more than %llu s of CPU time (ECSB_TEST_TIMEOUT)",
+                 (unsigned long long)test_timeout);
+    if (sig == SIGALRM)
+        fail_msg("timed out: still running after %llu s (ECSB_TEST_TIMEOUT x %d)",
+                 (unsigned long long)test_timeout, WALL_FACTOR);
+    fail_msg("the test's process died of signal %d (%s)", sig, strsignal(sig));
+}
+
+/* After a failed test: free what it held; in its own process, end the process there. */
+static int teardown(void **state)
+{
+    tst_teardown(state);
+    if (in_child) {
+        fflush(stdout);
+        exit(EXIT_TEST_FAILED);
+    }
+    return 0;
 }
 
 #define STRATEGY_TEST(name)                                                                    \
-    {#name, run_through_sanitizer, tst_setup, tst_teardown, &(test_entry){name, NULL}},
+    {#name, run_through_sanitizer, tst_setup, teardown, &(test_entry){name, NULL}},
 
 static const struct CMUnitTest strategy_tests[] = {
     ECSB_CONFORMANCE_TESTS(STRATEGY_TEST)
+    ECSB_QUERY_TESTS(STRATEGY_TEST)
     ECSB_BAD_INPUT_TESTS(STRATEGY_TEST)
 #define ECSB_SCENARIO(name, ...)                                          \
-    {"scenario_" #name "_checksum_equals_the_floor", run_through_sanitizer, tst_setup, tst_teardown,         \
+    {"scenario_" #name "_checksum_equals_the_floor", run_through_sanitizer, tst_setup, teardown,             \
      &(test_entry){scenario_checksum_equals_the_floor,                                         \
                    (void *)&tst_scenario_ids[ECSB_SCENARIO_##name]}},
 #include "scenarios/scenarios.def"
@@ -132,8 +210,17 @@ int main(int argc, char **argv)
     }
     if (argc > 2)
         cmocka_set_test_filter(argv[2]);
-    if (!env_u64("ECSB_SEED", &tst_replay_seed) || !env_u64("ECSB_OPS", &tst_replay_ops))
+    uint64_t no_fork = 0;
+    if (!env_u64("ECSB_SEED", &tst_replay_seed) || !env_u64("ECSB_OPS", &tst_replay_ops) ||
+        !env_u64("ECSB_SOAK_SECONDS", &tst_soak_seconds) ||
+        !env_u64("ECSB_TEST_TIMEOUT", &test_timeout) || !env_u64("ECSB_NO_FORK", &no_fork))
         return 2;
+    isolate = !no_fork;
+    if (tst_soak_seconds && !only) /* the whole budget, shared out */
+        tst_soak_seconds = tst_soak_seconds / n ? tst_soak_seconds / n : 1;
+    if (tst_soak_seconds && test_timeout < tst_soak_seconds + TEST_TIMEOUT)
+        test_timeout = tst_soak_seconds + TEST_TIMEOUT;
+    tst_under_cmocka = true;
 
     /* cmocka's standard output does not name groups: name each one, and the failed ones. */
     int failed = 0, ran = 0;

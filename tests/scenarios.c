@@ -1,14 +1,17 @@
 /*
  * scenarios.c — every scenario, compiled against the strategy under test, reproduces the
  * floor's checksum exactly at every size, after one pass and after two (scenarios whose pass
- * consumes its set-up are prepared again before each pass, as the harness does). And the floor
- * itself matches a direct computation of what each scenario means, so strategy and floor
- * cannot agree on a wrong answer.
+ * consumes its set-up are prepared again before each pass, as the harness does). The floor
+ * and the limit match a direct computation of what each scenario means, so a strategy, floor
+ * and limit cannot agree on a wrong answer. And every kind of mistake a storage can make,
+ * injected into the test-only strategy `faulty`, changes the checksum (or fails the pass), so
+ * a checksum cannot be reproduced by a strategy that did not do the work.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "scenarios/common.h"
+#include "tests/faulty.h"
 #include "tests/support.h"
 #include "tests/suites.h"
 
@@ -19,6 +22,7 @@ const ecsb_scenario_id tst_scenario_ids[ECSB_SCENARIO_COUNT] = {
 };
 
 static const uint64_t sizes[] = {0, 1, 2, 3, 17, 4000, 65536};
+#define SIZE_COUNT (sizeof sizes / sizeof sizes[0])
 
 /* Checksums after pass 1 and pass 2 of one implementation at size n. */
 static void checksums(const ecsb_scenario_impl *impl, const ecsb_scenario_info *info, uint64_t n,
@@ -50,68 +54,424 @@ void scenario_checksum_equals_the_floor(void **state)
 {
     ecsb_scenario_id id = *(const ecsb_scenario_id *)*state;
     const ecsb_scenario_info *info = &ecsb_scenarios[id];
-    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+    for (size_t k = 0; k < SIZE_COUNT; k++) {
         uint64_t n = sizes[k], want[2], got[2];
         checksums(&ecsb_floor[id], info, n, "floor", want);
         checksums(&tst_strategy->scenarios[id], info, n, tst_strategy->name, got);
         for (int pass = 0; pass < 2; pass++)
             TST_CHECK(got[pass] == want[pass],
-                      "%s at n = %llu: checksum after %d pass%s %016llx, floor %016llx",
+                      "%s at n = %llu: checksum after %d pass%s %016llx, floor %016llx "
+                      "(replay: build/ecsbench run %s %s %llu %d)",
                       info->name, (unsigned long long)n, pass + 1, pass ? "es" : "",
-                      (unsigned long long)got[pass], (unsigned long long)want[pass]);
+                      (unsigned long long)got[pass], (unsigned long long)want[pass], info->name,
+                      tst_strategy->name, (unsigned long long)n, pass + 1);
     }
 }
 
-/* ---- the floor against the scenarios' definitions ----------------------------------------- */
+/* ---- the floor and the limit against the scenarios' definitions -------------------------- */
 
-static uint64_t floor_checksum(ecsb_scenario_id id, uint64_t n, int passes)
+/*
+ * Check the floor (and the limit, when the scenario has one) at every size after 1 and 2
+ * passes against direct(n, passes), a computation written from the scenario's definition.
+ */
+static void check_direct(ecsb_scenario_id id, uint64_t (*direct)(uint64_t n, int passes))
 {
-    uint64_t out[2];
-    checksums(&ecsb_floor[id], &ecsb_scenarios[id], n, "floor", out);
-    return out[passes - 1];
+    const ecsb_scenario_info *info = &ecsb_scenarios[id];
+    for (size_t k = 0; k < SIZE_COUNT; k++) {
+        uint64_t n = sizes[k], floor[2], limit[2];
+        checksums(&ecsb_floor[id], info, n, "floor", floor);
+        if (ecsb_limit[id].prepare)
+            checksums(&ecsb_limit[id], info, n, "limit", limit);
+        for (int passes = 1; passes <= 2; passes++) {
+            uint64_t want = direct(n, info->consumes_setup ? 1 : passes);
+            TST_CHECK(floor[passes - 1] == want,
+                      "%s floor at n = %llu after %d pass(es): %016llx, direct %016llx",
+                      info->name, (unsigned long long)n, passes,
+                      (unsigned long long)floor[passes - 1], (unsigned long long)want);
+            TST_CHECK(!ecsb_limit[id].prepare || limit[passes - 1] == want,
+                      "%s limit at n = %llu after %d pass(es): %016llx, direct %016llx",
+                      info->name, (unsigned long long)n, passes,
+                      (unsigned long long)limit[passes - 1], (unsigned long long)want);
+        }
+    }
+}
+
+static uint32_t u32_steps(uint32_t v, int passes)
+{
+    for (int p = 0; p < passes; p++)
+        v = 3 * v + 1;
+    return v;
 }
 
 /*
  * platformer: round r kills the newest remaining original (n - 1 - r), then the two spawns of
- * that round, mixing each one's hp before it dies; nothing is left at the end.
+ * that round; kill number j adds its hp (as uint32) times 2j + 1; nothing is left at the end.
  */
-void floor_platformer_checksum_matches_a_direct_computation(void **state)
+static uint64_t platformer_direct(uint64_t n, int passes)
+{
+    (void)passes;
+    uint64_t sum = 0;
+    for (uint64_t r = 0; r < n; r++)
+        sum += (uint32_t)platformer_original_hp(n - 1 - r) * (6 * r + 1) +
+               (uint32_t)platformer_spawn_hp(r, 0) * (6 * r + 3) +
+               (uint32_t)platformer_spawn_hp(r, 1) * (6 * r + 5);
+    return ecsb_mix(ecsb_mix(ecsb_mix(ECSB_CHECKSUM_SEED, sum), 3 * n), 0);
+}
+
+/* dual_iterate (and churn_iterate): `a` of each position after the passes, in order, then the
+ * visits and the holders of b. serial[i] names the values position i holds. */
+static uint64_t dual_iterate_fold(uint64_t n, int passes, const uint64_t *serial)
+{
+    uint64_t h = ECSB_CHECKSUM_SEED;
+    for (uint64_t i = 0; i < n; i++) {
+        double a = dual_iterate_a0(serial[i]);
+        for (int p = 0; p < passes && (i & 1); p++)
+            a += 1.5 * dual_iterate_b0(serial[i]);
+        h = ecsb_mix(h, ecsb_double_bits(a));
+    }
+    return ecsb_mix(ecsb_mix(h, (uint64_t)passes * (n / 2)), n / 2);
+}
+
+static uint64_t *serials(uint64_t n)
+{
+    uint64_t *serial = malloc((n ? n : 1) * sizeof *serial);
+    TST_CHECK(serial != NULL, "out of memory");
+    for (uint64_t i = 0; i < n; i++)
+        serial[i] = i;
+    return serial;
+}
+
+static uint64_t dual_iterate_direct(uint64_t n, int passes)
+{
+    uint64_t *serial = serials(n);
+    uint64_t h = dual_iterate_fold(n, passes, serial);
+    free(serial);
+    return h;
+}
+
+/* churn_iterate: round r gives the position it picks the values of serial n + r. */
+static uint64_t churn_iterate_direct(uint64_t n, int passes)
+{
+    uint64_t *serial = serials(n);
+    ecsb_rng rng = {CHURN_ITERATE_SEED};
+    for (uint64_t r = 0; r < n; r++)
+        serial[churn_iterate_position(&rng, n)] = n + r;
+    uint64_t h = dual_iterate_fold(n, passes, serial);
+    free(serial);
+    return h;
+}
+
+/* packed_1 / packed_5: the first `updated` types stepped once per pass; all five read. */
+static uint64_t packed_direct(uint64_t n, int passes, uint32_t updated)
+{
+    uint64_t h = ECSB_CHECKSUM_SEED;
+    for (uint64_t i = 0; i < n; i++)
+        for (uint32_t t = 0; t < 5; t++)
+            h = ecsb_mix(h, u32_steps(ecsb_u32_start(t, i), t < updated ? passes : 0));
+    return ecsb_mix(h, (uint64_t)passes * updated * n);
+}
+
+static uint64_t packed_1_direct(uint64_t n, int passes) { return packed_direct(n, passes, 1); }
+static uint64_t packed_5_direct(uint64_t n, int passes) { return packed_direct(n, passes, 5); }
+
+/* simple_iter: per pass, (A,B) swap-update on every entity, (C,D) on kind 2, (C,E) on kind 3. */
+static uint64_t simple_iter_direct(uint64_t n, int passes)
+{
+    static const uint32_t holds[4] = {0x3, 0x7, 0xf, 0x17};
+    uint64_t h = ECSB_CHECKSUM_SEED, visits = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        unsigned kind = (unsigned)(i % 4);
+        uint32_t v[5];
+        for (uint32_t t = 0; t < 5; t++)
+            v[t] = ecsb_u32_start(t, i);
+        for (int p = 0; p < passes; p++) {
+            uint32_t x = v[0];
+            v[0] = 3 * v[1] + 1;
+            v[1] = 3 * x + 1;
+            visits++;
+            if (kind >= 2) {
+                uint32_t other = kind == 2 ? 3 : 4; /* (C,D) or (C,E) */
+                x = v[2];
+                v[2] = 3 * v[other] + 1;
+                v[other] = 3 * x + 1;
+                visits++;
+            }
+        }
+        for (uint32_t t = 0; t < 5; t++)
+            h = ecsb_mix(h, holds[kind] >> t & 1 ? v[t] : ECSB_ABSENT);
+    }
+    return ecsb_mix(h, visits);
+}
+
+/* frag_iter: entity i holds T(i % 26) and Data; Data and T25 stepped once per pass. */
+static uint64_t frag_iter_direct(uint64_t n, int passes)
+{
+    uint64_t h = ECSB_CHECKSUM_SEED, visits = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        uint32_t kind = (uint32_t)(i % 26);
+        visits += (uint64_t)passes * (kind == 25 ? 2 : 1);
+        for (uint32_t t = 0; t < 27; t++)
+            h = ecsb_mix(h, t == 26     ? u32_steps(ecsb_u32_start(t, i), passes)
+                            : t == kind ? u32_steps(ecsb_u32_start(t, i), kind == 25 ? passes : 0)
+                                        : ECSB_ABSENT);
+    }
+    return ecsb_mix(h, visits);
+}
+
+/* entity_cycle: per pass, every A spawns B = 3A + 1 and 3A + 2, all summed as they die. */
+static uint64_t entity_cycle_direct(uint64_t n, int passes)
+{
+    uint64_t h = ECSB_CHECKSUM_SEED, sum = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        uint32_t a = ecsb_u32_start(0, i);
+        sum += (uint64_t)passes * ((uint32_t)(3 * a + 1) + (uint64_t)(uint32_t)(3 * a + 2));
+        h = ecsb_mix(ecsb_mix(h, a), ECSB_ABSENT);
+    }
+    h = ecsb_mix(ecsb_mix(h, sum), (uint64_t)passes * 3 * n);
+    return ecsb_mix(h, n);
+}
+
+/* add_remove: A unchanged, B absent again, 2N operations per pass. */
+static uint64_t add_remove_direct(uint64_t n, int passes)
+{
+    uint64_t h = ECSB_CHECKSUM_SEED;
+    for (uint64_t i = 0; i < n; i++)
+        h = ecsb_mix(ecsb_mix(h, ecsb_u32_start(0, i)), ECSB_ABSENT);
+    return ecsb_mix(h, (uint64_t)passes * 2 * n);
+}
+
+/* random_get: lookup k reads entity perm[k]'s a and (odd entities) b, each weighted 2k + 1. */
+static uint64_t random_get_direct(uint64_t n, int passes)
+{
+    uint32_t *perm = malloc((n ? n : 1) * sizeof *perm);
+    TST_CHECK(perm != NULL, "out of memory");
+    ecsb_permutation(perm, n, RANDOM_GET_SEED);
+    uint64_t sum_a = 0, sum_b = 0, found = 0;
+    for (uint64_t k = 0; k < n; k++) {
+        sum_a += ecsb_double_bits(dual_iterate_a0(perm[k])) * (2 * k + 1);
+        found++;
+        if (perm[k] & 1) {
+            sum_b += (uint32_t)dual_iterate_b0(perm[k]) * (2 * k + 1);
+            found++;
+        }
+    }
+    free(perm);
+    return ecsb_mix(ecsb_mix(ecsb_mix(ECSB_CHECKSUM_SEED, passes * sum_a), passes * sum_b),
+                    passes * found);
+}
+
+/* move3: entities with i % 4 == 0 hold mass; their pos moves by vel * mass per pass. */
+static uint64_t move3_direct(uint64_t n, int passes)
+{
+    uint64_t h = ECSB_CHECKSUM_SEED, visits = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        move3_vec pos = move3_pos0(i), vel = move3_vel0(i);
+        float mass = move3_mass0(i);
+        for (int p = 0; p < passes && i % 4 == 0; p++, visits++)
+            for (int c = 0; c < 3; c++) {
+                float dv = vel.v[c] * mass;
+                pos.v[c] += dv;
+            }
+        for (int c = 0; c < 3; c++)
+            h = ecsb_mix(h, ecsb_float_bits(pos.v[c]));
+        for (int c = 0; c < 3; c++)
+            h = ecsb_mix(h, ecsb_float_bits(vel.v[c]));
+        h = ecsb_mix(h, i % 4 == 0 ? ecsb_float_bits(mass) : ECSB_ABSENT);
+    }
+    return ecsb_mix(h, visits);
+}
+
+/* level_load: A and B on all, C on odd entities, D on those with i % 4 == 3; N live. */
+static uint64_t level_load_direct(uint64_t n, int passes)
+{
+    (void)passes;
+    uint64_t h = ECSB_CHECKSUM_SEED;
+    for (uint64_t i = 0; i < n; i++)
+        for (uint32_t t = 0; t < 4; t++) {
+            bool held = t < 2 || (t == 2 && i % 2 == 1) || (t == 3 && i % 4 == 3);
+            h = ecsb_mix(h, held ? ecsb_u32_start(t, i) : ECSB_ABSENT);
+        }
+    return ecsb_mix(h, n);
+}
+
+#define DIRECT_TEST(name)                                                                      \
+    void floor_##name##_checksum_matches_a_direct_computation(void **state)                    \
+    {                                                                                          \
+        (void)state;                                                                           \
+        check_direct(ECSB_SCENARIO_##name, name##_direct);                                     \
+    }
+DIRECT_TEST(platformer)
+DIRECT_TEST(dual_iterate)
+DIRECT_TEST(packed_1)
+DIRECT_TEST(packed_5)
+DIRECT_TEST(simple_iter)
+DIRECT_TEST(frag_iter)
+DIRECT_TEST(entity_cycle)
+DIRECT_TEST(add_remove)
+DIRECT_TEST(random_get)
+DIRECT_TEST(move3)
+DIRECT_TEST(churn_iterate)
+DIRECT_TEST(level_load)
+
+/* Exactly the scenarios whose floor moves more than a packed layout of the matches have one. */
+void limit_exists_where_a_layout_can_move_less_than_the_floor(void **state)
 {
     (void)state;
-    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
-        uint64_t n = sizes[k], h = ECSB_CHECKSUM_SEED;
-        for (uint64_t r = 0; r < n; r++) {
-            h = ecsb_mix(h, (uint32_t)platformer_original_hp(n - 1 - r));
-            h = ecsb_mix(h, (uint32_t)platformer_spawn_hp(r, 0));
-            h = ecsb_mix(h, (uint32_t)platformer_spawn_hp(r, 1));
-        }
-        h = ecsb_mix(h, 0);
-        uint64_t got = floor_checksum(ECSB_SCENARIO_platformer, n, 1);
-        TST_CHECK(got == h, "platformer floor at n = %llu: %016llx, direct %016llx",
-                  (unsigned long long)n, (unsigned long long)got, (unsigned long long)h);
-        TST_CHECK(floor_checksum(ECSB_SCENARIO_platformer, n, 2) == h,
-                  "platformer floor at n = %llu: a second prepared pass differs",
-                  (unsigned long long)n);
+    for (int id = 0; id < ECSB_SCENARIO_COUNT; id++) {
+        bool want = id == ECSB_SCENARIO_dual_iterate || id == ECSB_SCENARIO_churn_iterate ||
+                    id == ECSB_SCENARIO_simple_iter || id == ECSB_SCENARIO_move3;
+        const ecsb_scenario_impl *l = &ecsb_limit[id];
+        bool complete = l->prepare && l->pass && l->checksum && l->release && l->memory;
+        bool empty = !l->prepare && !l->pass && !l->checksum && !l->release && !l->memory;
+        TST_CHECK(want ? complete : empty, "%s: limit %s", ecsb_scenarios[id].name,
+                  want ? "missing or incomplete" : "present, but its header says none");
     }
 }
 
-/* dual_iterate: after p passes, a = a0 + p * 1.5 * b on odd entities, a0 elsewhere. */
-void floor_dual_iterate_checksum_matches_a_direct_computation(void **state)
+/*
+ * No starting value is 0 (a visit that skips or doubles an update of 0, or reads zeroed memory
+ * in its place, would leave no trace), up to the largest sweep size 4,194,304 (twice that for
+ * the serials churn_iterate hands out).
+ */
+void scenario_starting_values_are_never_zero(void **state)
 {
     (void)state;
-    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
-        for (int passes = 1; passes <= 2; passes++) {
-            uint64_t n = sizes[k], h = ECSB_CHECKSUM_SEED;
-            for (uint64_t i = 0; i < n; i++) {
-                double a = dual_iterate_a0(i);
-                for (int p = 0; p < passes && (i & 1); p++)
-                    a += 1.5 * dual_iterate_b0(i);
-                h = ecsb_mix(h, ecsb_double_bits(a));
-            }
-            h = ecsb_mix(h, n / 2);
-            uint64_t got = floor_checksum(ECSB_SCENARIO_dual_iterate, n, passes);
-            TST_CHECK(got == h, "dual_iterate floor at n = %llu after %d passes: %016llx, "
-                      "direct %016llx", (unsigned long long)n, passes, (unsigned long long)got,
-                      (unsigned long long)h);
-        }
+    const uint64_t largest = 4194304;
+    for (uint64_t i = 0; i < 2 * largest; i++) {
+        TST_CHECK(dual_iterate_a0(i) != 0 && dual_iterate_b0(i) != 0,
+                  "dual_iterate's values of serial %llu: a %g, b %d", (unsigned long long)i,
+                  dual_iterate_a0(i), dual_iterate_b0(i));
+        if (i >= largest)
+            continue;
+        TST_CHECK(platformer_original_hp(i) != 0 && platformer_spawn_hp(i, 0) != 0 &&
+                      platformer_spawn_hp(i, 1) != 0,
+                  "platformer's hp %llu is 0", (unsigned long long)i);
+        for (uint32_t t = 0; t < ECSB_MAX_TYPES; t++)
+            TST_CHECK(ecsb_u32_start(t, i) != 0, "u32 value of type %u on entity %llu is 0",
+                      (unsigned)t, (unsigned long long)i);
+        move3_vec pos = move3_pos0(i), vel = move3_vel0(i);
+        for (int c = 0; c < 3; c++)
+            TST_CHECK(pos.v[c] != 0 && vel.v[c] != 0 && move3_mass0(i) != 0,
+                      "move3's values of entity %llu: a 0", (unsigned long long)i);
+    }
 }
+
+/* ---- injected mistakes change every checksum ---------------------------------------------- */
+
+#define F(kind) (1u << TST_FAULT_##kind)
+#define VISIT_FAULTS (F(VISIT_MISS) | F(VISIT_DOUBLE) | F(VISIT_EXTRA) | F(VISIT_SWAP) | F(VISIT_LOSE))
+#define GET_FAULTS (F(GET_MISS) | F(GET_EXTRA) | F(GET_SWAP) | F(GET_LOSE))
+
+/*
+ * The mistakes each scenario's pass gives `faulty` a chance to make (at n = 17 or 300): the
+ * kinds its operations allow (a one-type query has no pair to swap, an entity holding one
+ * type has no other value to lose, a pass whose every get hits has no miss to fake).
+ */
+static const uint32_t exposed[ECSB_SCENARIO_COUNT] = {
+    [ECSB_SCENARIO_platformer] = F(GET_MISS) | F(GET_SWAP) | F(GET_LOSE) | F(ADD_MISS) |
+                                 F(REMOVE_MISS) | F(DESTROY_MISS),
+    [ECSB_SCENARIO_dual_iterate] = VISIT_FAULTS,
+    [ECSB_SCENARIO_packed_1] = F(VISIT_MISS) | F(VISIT_DOUBLE) | F(VISIT_LOSE),
+    [ECSB_SCENARIO_packed_5] = F(VISIT_MISS) | F(VISIT_DOUBLE) | F(VISIT_LOSE),
+    [ECSB_SCENARIO_simple_iter] = VISIT_FAULTS,
+    [ECSB_SCENARIO_frag_iter] = F(VISIT_MISS) | F(VISIT_DOUBLE) | F(VISIT_EXTRA) | F(VISIT_LOSE),
+    [ECSB_SCENARIO_entity_cycle] = F(VISIT_MISS) | F(VISIT_DOUBLE) | F(VISIT_EXTRA) |
+                                   F(VISIT_LOSE) | F(ADD_MISS) | F(DESTROY_MISS),
+    [ECSB_SCENARIO_add_remove] = F(ADD_MISS) | F(ADD_LOSE) | F(REMOVE_MISS) | F(REMOVE_LOSE),
+    [ECSB_SCENARIO_random_get] = GET_FAULTS,
+    [ECSB_SCENARIO_move3] = VISIT_FAULTS,
+    [ECSB_SCENARIO_churn_iterate] = VISIT_FAULTS,
+    [ECSB_SCENARIO_level_load] = F(ADD_MISS) | F(ADD_LOSE),
+};
+
+/*
+ * Mistakes that are no mistake for a scenario: what it computes cannot depend on them.
+ * platformer removes hp and then destroys the entity, which drops the hp anyway.
+ */
+static const uint32_t harmless[ECSB_SCENARIO_COUNT] = {
+    [ECSB_SCENARIO_platformer] = F(REMOVE_MISS),
+};
+
+typedef struct faulty_run {
+    ecsb_status status; /* of prepare, then of the pass */
+    uint64_t checksum;
+    uint64_t opportunities;
+    bool applied;
+} faulty_run;
+
+/* One pass of scenario `id` on faulty at size n, with `fault` armed at `at` during the pass. */
+static faulty_run run_faulty(ecsb_scenario_id id, uint64_t n, tst_fault fault, uint64_t at)
+{
+    const ecsb_scenario_impl *impl = &ecsb_strategy_faulty.scenarios[id];
+    faulty_run r = {0};
+    void *state = NULL;
+    tst_fault_disarm();
+    if ((r.status = impl->prepare(&state, n)) != ECSB_OK)
+        return r;
+    tst_fault_arm(fault, at);
+    r.status = impl->pass(state);
+    r.opportunities = tst_fault_opportunities();
+    r.applied = tst_fault_applied();
+    tst_fault_disarm();
+    if (r.status == ECSB_OK)
+        r.checksum = impl->checksum(state);
+    impl->release(state);
+    return r;
+}
+
+#define FAULT_POSITIONS 100u /* opportunities tried per mistake kind and size, at most */
+
+static void injected_mistakes_change_the_checksum(ecsb_scenario_id id)
+{
+    static const uint64_t fault_sizes[] = {17, 300};
+    const char *name = ecsb_scenarios[id].name;
+    uint32_t applied = 0;
+    for (size_t s = 0; s < sizeof fault_sizes / sizeof fault_sizes[0]; s++) {
+        uint64_t n = fault_sizes[s], want[2];
+        checksums(&ecsb_floor[id], &ecsb_scenarios[id], n, "floor", want);
+        faulty_run clean = run_faulty(id, n, TST_FAULT_NONE, 0);
+        TST_CHECK(clean.status == ECSB_OK && clean.checksum == want[0],
+                  "%s at n = %llu: faulty with no mistake armed: %s, checksum %016llx, floor "
+                  "%016llx", name, (unsigned long long)n, ecsb_status_str(clean.status),
+                  (unsigned long long)clean.checksum, (unsigned long long)want[0]);
+        for (tst_fault f = TST_FAULT_NONE + 1; f < TST_FAULT_COUNT; f++) {
+            /* Every opportunity, or FAULT_POSITIONS of them evenly spread, first and last in. */
+            uint64_t count = run_faulty(id, n, f, UINT64_MAX).opportunities;
+            uint64_t tries = count < FAULT_POSITIONS ? count : FAULT_POSITIONS;
+            for (uint64_t k = 0; k < tries; k++) {
+                uint64_t at = tries == 1 ? 0 : k * (count - 1) / (tries - 1);
+                faulty_run r = run_faulty(id, n, f, at);
+                if (!r.applied)
+                    continue;
+                applied |= 1u << f;
+                TST_CHECK(r.status != ECSB_OK || r.checksum != want[0] || (harmless[id] >> f & 1),
+                          "%s at n = %llu: %s (opportunity %llu of %llu) left the checksum "
+                          "unchanged", name, (unsigned long long)n, tst_fault_name(f),
+                          (unsigned long long)at, (unsigned long long)count);
+            }
+        }
+    }
+    for (tst_fault f = TST_FAULT_NONE + 1; f < TST_FAULT_COUNT; f++)
+        TST_CHECK((applied >> f & 1) == (exposed[id] >> f & 1),
+                  "%s: %s was %s; the table of mistakes its pass exposes says otherwise", name,
+                  tst_fault_name(f), applied >> f & 1 ? "injected" : "never injected");
+}
+
+#define FAULT_TEST(name)                                                                       \
+    void injected_mistakes_change_the_##name##_checksum(void **state)                          \
+    {                                                                                          \
+        (void)state;                                                                           \
+        injected_mistakes_change_the_checksum(ECSB_SCENARIO_##name);                           \
+    }
+FAULT_TEST(platformer)
+FAULT_TEST(dual_iterate)
+FAULT_TEST(packed_1)
+FAULT_TEST(packed_5)
+FAULT_TEST(simple_iter)
+FAULT_TEST(frag_iter)
+FAULT_TEST(entity_cycle)
+FAULT_TEST(add_remove)
+FAULT_TEST(random_get)
+FAULT_TEST(move3)
+FAULT_TEST(churn_iterate)
+FAULT_TEST(level_load)

@@ -36,7 +36,22 @@
     X(conformance_initial_capacity_is_a_hint_not_a_limit)                                      \
     X(conformance_world_stays_valid_after_every_operation)                                     \
     X(conformance_world_bytes_counts_the_world_and_its_allocations)                            \
-    X(conformance_grows_to_4194304_entities)
+    X(conformance_grows_to_4194304_entities)                                                   \
+    X(conformance_generations_run_out_without_reissuing_a_handle)                              \
+    X(conformance_world_valid_catches_every_world_corrupt_damage)                              \
+    X(conformance_growth_asks_for_amortised_constant_bytes_per_entity)                         \
+    X(conformance_joins_over_more_than_65536_shuffled_holders_visit_each_once)                 \
+    X(conformance_join_of_a_common_and_a_rare_type_finds_every_match)
+
+/* tests/query.c: queries over 1..8 types, declared and not, bad queries, alignment. */
+#define ECSB_QUERY_TESTS(X)                                                                    \
+    X(query_visits_exactly_the_holders_of_all_k_types_once_with_their_values)                  \
+    X(query_over_a_packed_world_hands_out_every_value_in_runs)                                 \
+    X(query_declared_and_undeclared_queries_visit_the_same_entities)                           \
+    X(query_callback_writes_reach_the_stored_values)                                           \
+    X(query_over_32_types_uses_every_type_index)                                               \
+    X(query_bad_queries_return_their_status_visit_nothing_and_change_nothing)                  \
+    X(query_every_value_pointer_is_aligned_as_configured)
 
 /* tests/differential.c: long seeded random runs against a simple reference model. */
 #define ECSB_DIFFERENTIAL_TESTS(X) X(differential_matches_the_reference_model)
@@ -59,20 +74,51 @@
 void scenario_checksum_equals_the_floor(void **state);
 extern const ecsb_scenario_id tst_scenario_ids[ECSB_SCENARIO_COUNT];
 
-/* tests/scenarios.c: the floor itself, against a direct computation (run once). */
+/*
+ * tests/scenarios.c, run once: each scenario's floor (and limit) against a direct computation,
+ * the limit table, and each scenario's checksum against every mistake the test-only strategy
+ * `faulty` (tests/faulty.h) can inject into its pass.
+ */
 #define ECSB_FLOOR_TESTS(X)                                                                    \
     X(floor_platformer_checksum_matches_a_direct_computation)                                  \
-    X(floor_dual_iterate_checksum_matches_a_direct_computation)
+    X(floor_dual_iterate_checksum_matches_a_direct_computation)                                \
+    X(floor_packed_1_checksum_matches_a_direct_computation)                                    \
+    X(floor_packed_5_checksum_matches_a_direct_computation)                                    \
+    X(floor_simple_iter_checksum_matches_a_direct_computation)                                 \
+    X(floor_frag_iter_checksum_matches_a_direct_computation)                                   \
+    X(floor_entity_cycle_checksum_matches_a_direct_computation)                                \
+    X(floor_add_remove_checksum_matches_a_direct_computation)                                  \
+    X(floor_random_get_checksum_matches_a_direct_computation)                                  \
+    X(floor_move3_checksum_matches_a_direct_computation)                                       \
+    X(floor_churn_iterate_checksum_matches_a_direct_computation)                               \
+    X(floor_level_load_checksum_matches_a_direct_computation)                                  \
+    X(limit_exists_where_a_layout_can_move_less_than_the_floor)                                \
+    X(scenario_starting_values_are_never_zero)                                                 \
+    X(injected_mistakes_change_the_platformer_checksum)                                        \
+    X(injected_mistakes_change_the_dual_iterate_checksum)                                      \
+    X(injected_mistakes_change_the_packed_1_checksum)                                          \
+    X(injected_mistakes_change_the_packed_5_checksum)                                          \
+    X(injected_mistakes_change_the_simple_iter_checksum)                                       \
+    X(injected_mistakes_change_the_frag_iter_checksum)                                         \
+    X(injected_mistakes_change_the_entity_cycle_checksum)                                      \
+    X(injected_mistakes_change_the_add_remove_checksum)                                        \
+    X(injected_mistakes_change_the_random_get_checksum)                                        \
+    X(injected_mistakes_change_the_move3_checksum)                                             \
+    X(injected_mistakes_change_the_churn_iterate_checksum)                                     \
+    X(injected_mistakes_change_the_level_load_checksum)
 
 #define ECSB_DECLARE_TEST(name) void name(void **state);
 ECSB_CONFORMANCE_TESTS(ECSB_DECLARE_TEST)
+ECSB_QUERY_TESTS(ECSB_DECLARE_TEST)
 ECSB_DIFFERENTIAL_TESTS(ECSB_DECLARE_TEST)
 ECSB_BAD_INPUT_TESTS(ECSB_DECLARE_TEST)
 ECSB_FLOOR_TESTS(ECSB_DECLARE_TEST)
 #undef ECSB_DECLARE_TEST
 
-/* The differential suite's replay settings, from ECSB_SEED and ECSB_OPS (0 = unset). */
+/* The differential suite's replay settings, from ECSB_SEED and ECSB_OPS (0 = unset), and its
+ * soak time per strategy, from ECSB_SOAK_SECONDS (0 = the default seeds). */
 extern uint64_t tst_replay_seed;
 extern uint64_t tst_replay_ops;
+extern uint64_t tst_soak_seconds;
 
 #endif /* ECSB_TESTS_SUITES_H */

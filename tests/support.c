@@ -6,6 +6,7 @@
 #include "tests/support.h"
 
 const ecsb_strategy *tst_strategy;
+bool tst_under_cmocka;
 
 const uint32_t tst_sizes[TST_TYPES] = {4, 8, 24};
 
@@ -16,9 +17,75 @@ void tst_fail_at(const char *file, int line, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    if (!tst_under_cmocka) {
+        fprintf(stderr, "[%s] %s:%d: %s\n", tst_strategy ? tst_strategy->name : "-", file, line,
+                msg);
+        abort();
+    }
     print_error("[%s] %s:%d: %s\n", tst_strategy ? tst_strategy->name : "-", file, line, msg);
     _fail(file, line);
     abort(); /* _fail does not return inside a test */
+}
+
+/* ---- test-side memory -------------------------------------------------------------------- */
+
+/* A header before each block links it into the list of live blocks (16 bytes: alignment). */
+typedef struct xblock {
+    struct xblock *prev, *next;
+} xblock;
+
+static xblock xlist = {&xlist, &xlist};
+
+static void xlink(xblock *b)
+{
+    b->next = xlist.next;
+    b->prev = &xlist;
+    xlist.next->prev = b;
+    xlist.next = b;
+}
+
+static void xunlink(xblock *b)
+{
+    b->prev->next = b->next;
+    b->next->prev = b->prev;
+}
+
+void *tst_xrealloc(void *ptr, size_t size)
+{
+    xblock *old = ptr ? (xblock *)ptr - 1 : NULL;
+    if (old)
+        xunlink(old); /* realloc may move it */
+    xblock *b = realloc(old, sizeof *b + (size ? size : 1));
+    if (!b) {
+        if (old)
+            xlink(old); /* still listed, so the teardown frees it */
+        TST_FAIL("test: out of memory (%zu bytes)", size);
+    }
+    xlink(b);
+    return b + 1;
+}
+
+void *tst_xcalloc(size_t count, size_t size)
+{
+    TST_CHECK(!size || count <= SIZE_MAX / size, "test: calloc size overflows");
+    void *p = tst_xrealloc(NULL, count * size);
+    memset(p, 0, count * size);
+    return p;
+}
+
+void tst_xfree(void *ptr)
+{
+    if (!ptr)
+        return;
+    xblock *b = (xblock *)ptr - 1;
+    xunlink(b);
+    free(b);
+}
+
+void tst_xfree_all(void)
+{
+    while (xlist.next != &xlist)
+        tst_xfree(xlist.next + 1);
 }
 
 /* ---- the test allocator ------------------------------------------------------------------ */
@@ -73,6 +140,7 @@ static void *tst_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size)
     a->blocks[i].ptr = p;
     a->blocks[i].size = new_size;
     a->live_bytes = a->live_bytes - was + new_size;
+    a->bytes_requested += new_size;
     return p;
 }
 
@@ -128,6 +196,7 @@ int tst_teardown(void **state)
             alloc_destroy(open_worlds[i]);
             open_worlds[i] = NULL;
         }
+    tst_xfree_all();
     return 0;
 }
 
@@ -352,18 +421,14 @@ static void visits_push(tst_visits *v, ecsb_entity e, const void *a, const void 
     size_t rec = v->size_a + v->size_b;
     if (v->count == v->capacity) {
         size_t cap = v->capacity ? 2 * v->capacity : 256;
-        ecsb_entity *ents = realloc(v->entities, cap * sizeof *ents);
-        TST_CHECK(ents != NULL, "test: out of memory collecting visits");
-        v->entities = ents;
+        v->entities = tst_xrealloc(v->entities, cap * sizeof *v->entities);
         v->capacity = cap;
     }
     if ((v->count + 1) * rec > v->bytes_capacity) {
         size_t cap = v->bytes_capacity ? 2 * v->bytes_capacity : 4096;
         while (cap < (v->count + 1) * rec)
             cap *= 2;
-        unsigned char *bytes = realloc(v->bytes, cap);
-        TST_CHECK(bytes != NULL, "test: out of memory collecting visits");
-        v->bytes = bytes;
+        v->bytes = tst_xrealloc(v->bytes, cap);
         v->bytes_capacity = cap;
     }
     v->entities[v->count] = e;
@@ -429,8 +494,112 @@ size_t tst_visits_find(const tst_visits *v, ecsb_entity e)
 
 void tst_visits_free(tst_visits *v)
 {
-    free(v->entities);
-    free(v->bytes);
+    tst_xfree(v->entities);
+    tst_xfree(v->bytes);
+    memset(v, 0, sizeof *v);
+}
+
+/* ---- query tuples ------------------------------------------------------------------------ */
+
+ecsb_query tst_query(uint32_t n, const ecsb_type *types)
+{
+    ecsb_query q;
+    memset(&q, 0, sizeof q);
+    q.count = n;
+    for (uint32_t j = 0; j < n && j < ECSB_MAX_QUERY_TYPES; j++)
+        q.types[j] = types[j];
+    return q;
+}
+
+void tst_tuples_push(tst_tuples *v, const void *tuple)
+{
+    if ((v->count + 1) * v->width > v->capacity) {
+        size_t cap = v->capacity ? 2 * v->capacity : 4096;
+        while (cap < (v->count + 1) * v->width)
+            cap *= 2;
+        v->bytes = tst_xrealloc(v->bytes, cap);
+        v->capacity = cap;
+    }
+    if (v->width)
+        memcpy(v->bytes + v->count * v->width, tuple, v->width);
+    v->count++;
+}
+
+static void on_query(void *ctx, size_t count, void *const *columns)
+{
+    tst_tuples *v = ctx;
+    v->runs++;
+    bool ok = count >= 1;
+    for (uint32_t j = 0; j < v->k; j++) {
+        ok &= columns[j] != NULL;
+        v->misaligned += columns[j] && (uintptr_t)columns[j] % v->aligns[j] != 0;
+    }
+    if (!ok) {
+        v->bad_runs++;
+        return;
+    }
+    unsigned char tuple[ECSB_MAX_QUERY_TYPES * ECSB_MAX_TYPE_SIZE];
+    for (size_t i = 0; i < count; i++) {
+        size_t at = 0;
+        for (uint32_t j = 0; j < v->k; j++) {
+            memcpy(tuple + at, (const unsigned char *)columns[j] + i * v->sizes[j], v->sizes[j]);
+            at += v->sizes[j];
+        }
+        tst_tuples_push(v, tuple);
+    }
+}
+
+static size_t tuple_width; /* of the tuples being sorted */
+
+static int cmp_tuple(const void *x, const void *y) { return memcmp(x, y, tuple_width); }
+
+void tst_tuples_sort(tst_tuples *v)
+{
+    tuple_width = v->width;
+    if (v->count > 1 && v->width)
+        qsort(v->bytes, v->count, v->width, cmp_tuple);
+}
+
+void tst_tuples_query(tst_tuples *v, tst_world *tw, const ecsb_query *q)
+{
+    v->count = v->runs = v->width = v->bad_runs = v->misaligned = 0;
+    v->k = q->count <= ECSB_MAX_QUERY_TYPES ? q->count : 0;
+    for (uint32_t j = 0; j < v->k; j++) {
+        ecsb_type t = q->types[j];
+        bool ok = t < tw->config.type_count;
+        v->sizes[j] = ok ? tw->config.type_size[t] : 0;
+        v->aligns[j] = ok ? ecsb_type_align(&tw->config, t) : 1;
+        v->width += v->sizes[j];
+    }
+    v->status = tw->ops->query(tw->w, q, on_query, v);
+    tst_tuples_sort(v);
+}
+
+const char *tst_tuples_diff(const tst_tuples *got, const tst_tuples *want)
+{
+    static char why[200];
+    if (got->bad_runs || got->misaligned) {
+        snprintf(why, sizeof why, "%zu runs with count 0 or a NULL column, %zu misaligned "
+                 "columns", got->bad_runs, got->misaligned);
+        return why;
+    }
+    if (got->count != want->count) {
+        snprintf(why, sizeof why, "%zu entities visited, want %zu", got->count, want->count);
+        return why;
+    }
+    for (size_t i = 0; i < got->count; i++)
+        if (memcmp(got->bytes + i * got->width, want->bytes + i * want->width, got->width)) {
+            snprintf(why, sizeof why, "the value tuples differ (sorted tuple #%zu of %zu): a "
+                     "wrong, missing or doubled entity, or a run whose columns are not its "
+                     "entities' values", i, got->count);
+            return why;
+        }
+    return NULL;
+}
+
+void tst_tuples_free(tst_tuples *v)
+{
+    tst_xfree(v->bytes);
     memset(v, 0, sizeof *v);
 }
 
@@ -462,9 +631,7 @@ static unsigned char *buffer_grow(buffer *b, size_t n)
         size_t cap = b->capacity ? b->capacity : 1024;
         while (cap < b->size + n)
             cap *= 2;
-        unsigned char *d = realloc(b->data, cap);
-        TST_CHECK(d != NULL, "test: out of memory taking a snapshot");
-        b->data = d;
+        b->data = tst_xrealloc(b->data, cap);
         b->capacity = cap;
     }
     unsigned char *p = b->data + b->size;
@@ -510,8 +677,7 @@ void tst_snapshot_take(tst_snapshot *s, tst_world *tw, const ecsb_entity *tracke
     for (ecsb_type t = 0; t < types; t++)
         s->entity_bytes += 2 + tw->config.type_size[t];
     buffer state = {0};
-    handle_index *map = malloc((n ? n : 1) * sizeof *map);
-    TST_CHECK(map != NULL, "test: out of memory taking a snapshot");
+    handle_index *map = tst_xrealloc(NULL, (n ? n : 1) * sizeof *map);
     size_t live = 0;
     for (size_t i = 0; i < n; i++) {
         bool alive = ops->entity_alive(w, tracked[i]);
@@ -545,7 +711,31 @@ void tst_snapshot_take(tst_snapshot *s, tst_world *tw, const ecsb_entity *tracke
             append_visit_set(&visits, s, &v, map, live);
         }
     tst_visits_free(&v);
-    free(map);
+    tst_xfree(map);
+    /* Every subset of the first four types, as a query (each tuple set with its count). */
+    uint32_t qtypes = types < 4 ? types : 4;
+    buffer queries = {0};
+    tst_tuples tu = {0};
+    for (uint32_t set = 1; set < (1u << qtypes); set++) {
+        ecsb_type list[4];
+        uint32_t k = 0;
+        for (ecsb_type t = 0; t < qtypes; t++)
+            if (set & (1u << t))
+                list[k++] = t;
+        ecsb_query q = tst_query(k, list);
+        tst_tuples_query(&tu, tw, &q);
+        uint64_t head[3] = {tu.status, tu.count, tu.bad_runs + tu.misaligned};
+        memcpy(buffer_grow(&queries, sizeof head), head, sizeof head);
+        if (tu.count != 0 && tu.width != 0)
+            memcpy(buffer_grow(&queries, tu.count * tu.width), tu.bytes, tu.count * tu.width);
+    }
+    tst_tuples_free(&tu);
+    s->queries = queries.data;
+    s->queries_bytes = queries.size;
+    s->handles = tst_xrealloc(NULL, (n ? n : 1) * sizeof *s->handles);
+    if (n)
+        memcpy(s->handles, tracked, n * sizeof *tracked);
+    s->handle_count = n;
     s->state = state.data;
     s->state_bytes = state.size;
     s->visits = visits.data;
@@ -579,6 +769,16 @@ const char *tst_snapshot_diff(const tst_snapshot *x, const tst_snapshot *y)
     if (x->visits_bytes != y->visits_bytes ||
         (x->visits_bytes && memcmp(x->visits, y->visits, x->visits_bytes) != 0))
         return "the each() or join() visit sets differ";
+    if (x->queries_bytes != y->queries_bytes ||
+        (x->queries_bytes && memcmp(x->queries, y->queries, x->queries_bytes) != 0))
+        return "the query() visit sets differ";
+    for (size_t i = 0; i < x->handle_count && i < y->handle_count; i++)
+        if (x->handles[i] != y->handles[i]) {
+            snprintf(why, sizeof why, "tracked entity #%zu has handle 0x%llx, was 0x%llx (same "
+                     "operations, another handle: an id used up by a failed call?)", i,
+                     (unsigned long long)y->handles[i], (unsigned long long)x->handles[i]);
+            return why;
+        }
     if (x->untracked_visits != y->untracked_visits)
         return "visits of untracked entities differ";
     if (x->duplicate_handles != y->duplicate_handles)
@@ -588,7 +788,9 @@ const char *tst_snapshot_diff(const tst_snapshot *x, const tst_snapshot *y)
 
 void tst_snapshot_free(tst_snapshot *s)
 {
-    free(s->state);
-    free(s->visits);
+    tst_xfree(s->state);
+    tst_xfree(s->visits);
+    tst_xfree(s->handles);
+    tst_xfree(s->queries);
     memset(s, 0, sizeof *s);
 }

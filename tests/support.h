@@ -42,12 +42,28 @@ extern const ecsb_strategy *tst_strategy;
                   ecsb_status_str(tst_want_));                                                   \
     } while (0)
 
+/*
+ * Inside a cmocka test a failure ends the test; elsewhere (the fuzzer) it prints and aborts,
+ * so the fuzzer sees a crash and keeps the input.
+ */
 __attribute__((format(printf, 3, 4), noreturn)) void tst_fail_at(const char *file, int line,
                                                                    const char *fmt, ...);
+extern bool tst_under_cmocka; /* set by tests/main.c */
 
 /* cmocka per-test fixtures: reset, and after a failure free what the test left behind. */
 int tst_setup(void **state);
 int tst_teardown(void **state);
+
+/*
+ * Test-side memory (models, visit lists, snapshots): like realloc/calloc/free, but every live
+ * block is listed, so the teardown after a failed test frees what the test held and
+ * LeakSanitizer reports only the strategies' own leaks. Out of memory fails the test.
+ */
+void *tst_xrealloc(void *ptr, size_t size);
+void *tst_xcalloc(size_t count, size_t size);
+void tst_xfree(void *ptr);
+/* Free every listed block (the teardown does, after a failed test). */
+void tst_xfree_all(void);
 
 /* ---- the test allocator ------------------------------------------------------------------ */
 
@@ -73,6 +89,7 @@ typedef struct tst_alloc {
     size_t fail_at;  /* the call number that fails; 0 = none */
     bool persistent; /* every call after fail_at fails too */
     size_t failures; /* injected failures since the last plan */
+    size_t bytes_requested; /* sum of new_size over every realloc that succeeded */
     void *world_memory; /* the world's own bytes (freed with the allocator) */
 } tst_alloc;
 
@@ -159,22 +176,56 @@ const unsigned char *tst_visit_b(const tst_visits *v, size_t i);
 size_t tst_visits_find(const tst_visits *v, ecsb_entity e);
 void tst_visits_free(tst_visits *v);
 
+/*
+ * Every value tuple one query() call handed out: per matched entity, its values in the
+ * query's column order, one after another (`width` bytes), sorted so that two collections
+ * compare as multisets. Also counts the runs and the pointers that broke the contract
+ * (a run of 0, a NULL column, a column not aligned to its type's alignment).
+ */
+typedef struct tst_tuples {
+    ecsb_status status;
+    size_t count, runs, width;
+    size_t sizes[ECSB_MAX_QUERY_TYPES];
+    uint32_t aligns[ECSB_MAX_QUERY_TYPES];
+    uint32_t k;
+    size_t bad_runs, misaligned;
+    unsigned char *bytes;
+    size_t capacity;
+} tst_tuples;
+
+/* Run q on the world, collect and sort (bad query: status set, nothing collected). */
+void tst_tuples_query(tst_tuples *v, tst_world *tw, const ecsb_query *q);
+/* Sort the tuples (tst_tuples_query does); for expected sets built by hand. */
+void tst_tuples_sort(tst_tuples *v);
+/* Append one tuple of width bytes (for expected sets). */
+void tst_tuples_push(tst_tuples *v, const void *tuple);
+/* NULL when both hold the same tuples, else a description (static buffer). */
+const char *tst_tuples_diff(const tst_tuples *got, const tst_tuples *want);
+void tst_tuples_free(tst_tuples *v);
+/* The query {types[0], ..., types[n - 1]}. */
+ecsb_query tst_query(uint32_t n, const ecsb_type *types);
+
 /* ---- snapshots --------------------------------------------------------------------------- */
 
 /*
  * Everything a world shows through the vtable about a list of tracked entities: the counts,
- * each tracked entity's alive/has/get for every type, the visit sets of each(t) for every type
- * and join(a, b) for every ordered pair, and world_valid. Visits are recorded by position in
- * the tracked list, not by handle, so two worlds that did the same things compare equal even
- * when their handles differ.
+ * each tracked entity's handle value and alive/has/get for every type, the visit sets of
+ * each(t) for every type, join(a, b) for every ordered pair and query() over every subset of
+ * the first four types, and world_valid. Visits are recorded by position in the tracked list;
+ * handles are compared by value (the same operations on two worlds of one strategy must issue
+ * the same handles: a failed create that used up an id shows).
  */
 typedef struct tst_snapshot {
     size_t entity_count;
     size_t component_count[ECSB_MAX_TYPES];
     unsigned char *state; /* per tracked entity: alive, then per type: has, got, value */
     size_t state_bytes, entity_bytes;
+    ecsb_entity *handles;  /* the tracked handles, in order */
+    size_t handle_count;
     unsigned char *visits; /* every visit set, each sorted, one after another */
     size_t visits_bytes;
+    unsigned char *queries; /* every query's status, counts and sorted tuples */
+    size_t queries_bytes;
     size_t untracked_visits;  /* visits of entities that are not live tracked ones */
     size_t duplicate_handles; /* live tracked entities sharing a handle */
     bool valid;

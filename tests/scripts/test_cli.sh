@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# test_cli.sh — the ecsbench command line: help, list, run (output format, every strategy's
-# checksum equal to the floor's), and every error path (exit 2, a message on stderr saying
-# what is wrong and what is valid, nothing on stdout, no crash).
-# Environment: BUILD (folder holding ecsbench, default build).
+# test_cli.sh — the ecsbench command line: usage (no arguments, help), list and list --json,
+# run (output format, every strategy's and the limit's checksum equal to the floor's, a long
+# run announcing itself), the suite behind `bench` (selection flags, names and order, counters
+# on every row, the plan: repetitions by size and clock reads under 1% of a timed span), and
+# every error path (exit 2, a message on stderr saying what is wrong and what is valid,
+# nothing on stdout, no crash).
+# Environment: BUILD (folder holding ecsbench, default build), PYTHON.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${BUILD:-build}/ecsbench
 case $bin in /*) ;; *) bin=$top/$bin ;; esac
+PYTHON=${PYTHON:-/usr/bin/python3}
 [ -x "$bin" ] || { echo "test_cli: $bin missing; run make build/ecsbench" >&2; exit 1; }
 
 tmp=$(mktemp -d)
@@ -26,19 +30,28 @@ expect_usage_error() {
   [ ! -s "$tmp/out" ] || fail "ecsbench $*: printed to stdout on error: $(head -c 200 "$tmp/out")"
 }
 
-# ---- help ---------------------------------------------------------------------------------
+# ---- usage: no arguments runs nothing; help -------------------------------------------------
+expect_usage_error "usage: ecsbench list" # no arguments: a short usage, exit 2, nothing run
+expect_usage_error "ecsbench bench" # no arguments names the suite's subcommand
+expect_usage_error "the suite is \`ecsbench bench --ecsb_sizes=1" --ecsb_sizes=1
+expect_usage_error "the suite is \`ecsbench bench --benchmark_filter=x" --benchmark_filter=x
 for h in --help help -h; do
   "$bin" "$h" >"$tmp/out" 2>"$tmp/err" || fail "ecsbench $h exited $?"
   grep -q "ecsbench run <scenario> <strategy> <N> \[passes\]" "$tmp/out" || fail "ecsbench $h: no run usage"
-  grep -q -- "--ecsb_sizes" "$tmp/out" || fail "ecsbench $h: does not document --ecsb_sizes"
-  grep -q -- "--benchmark_filter" "$tmp/out" || fail "ecsbench $h: does not list Google Benchmark flags"
+  grep -q "ecsbench bench \[flags\]" "$tmp/out" || fail "ecsbench $h: no bench usage"
+  for flag in --ecsb_sizes --ecsb_scenarios --ecsb_strategies --ecsb_plan --benchmark_filter; do
+    grep -q -- "$flag" "$tmp/out" || fail "ecsbench $h: does not document $flag"
+  done
+  grep -q -- "--benchmark_counters_tabular" "$tmp/out" || fail "ecsbench $h: does not list Google Benchmark's flags"
 done
 
-# ---- list ---------------------------------------------------------------------------------
+# ---- list and list --json -----------------------------------------------------------------
 "$bin" list >"$tmp/list" 2>"$tmp/err" || fail "ecsbench list exited $?"
 for s in index_is_id handle_table flat_map sparse_set; do
   grep -qE "^strategy +$s +[^ ]" "$tmp/list" || fail "list: no strategy line with a summary for $s"
 done
+grep -qE "^floor +floor +[^ ]" "$tmp/list" || fail "list: no floor line"
+grep -qE "^limit +limit +[^ ]" "$tmp/list" || fail "list: no limit line"
 for s in platformer dual_iterate; do
   grep -qE "^scenario +$s +.*\(item: [^)]+\)$" "$tmp/list" || fail "list: no scenario line for $s"
 done
@@ -46,9 +59,54 @@ strategies=$(awk '$1 == "strategy" { print $2 }' "$tmp/list")
 scenarios=$(awk '$1 == "scenario" { print $2 }' "$tmp/list")
 [ "$(echo "$strategies" | wc -l)" -ge 4 ] || fail "list: fewer than 4 strategies"
 
-# ---- run: format, and every strategy reproduces the floor's checksum -----------------------
+"$bin" list --json >"$tmp/list.json" 2>"$tmp/err" || fail "ecsbench list --json exited $?"
+"$PYTHON" - "$tmp/list.json" "$tmp/list" "$top/scenarios/scenarios.def" <<'EOF' || fail "list --json (above)"
+import json, re, sys
+doc = json.load(open(sys.argv[1]))
+text = [l.split() for l in open(sys.argv[2]) if l.strip()]
+bad = []
+if sorted(doc) != ["references", "scenarios", "strategies"]:
+    bad.append(f"top-level keys {sorted(doc)}")
+names = [s["name"] for s in doc["strategies"]]
+if names != [w[1] for w in text if w[0] == "strategy"]:
+    bad.append(f"strategies {names} differ from list")
+if [r["name"] for r in doc["references"]] != ["floor", "limit"]:
+    bad.append("references are not floor, limit")
+for entry in doc["strategies"] + doc["references"]:
+    if sorted(entry) != ["name", "summary"] or not entry["summary"]:
+        bad.append(f"entry {entry}")
+defs = re.findall(r"^ECSB_SCENARIO\((\w+),", open(sys.argv[3]).read(), re.M)
+if [s["name"] for s in doc["scenarios"]] != defs:
+    bad.append(f"scenarios {[s['name'] for s in doc['scenarios']]} != scenarios.def {defs}")
+sweep = [256, 1024, 4000, 4096, 16384, 65536, 262144, 1048576, 4194304]
+for s in doc["scenarios"]:
+    want = ["changes_structure", "consumes_setup", "default_sizes", "has_limit", "item", "name", "summary"]
+    if sorted(s) != want:
+        bad.append(f"{s.get('name')}: keys {sorted(s)}")
+        continue
+    if not all(isinstance(s[k], bool) for k in ("consumes_setup", "changes_structure", "has_limit")):
+        bad.append(f"{s['name']}: flags not booleans")
+    if s["default_sizes"] not in (sweep, [4000, 65536, 1048576]):
+        bad.append(f"{s['name']}: default_sizes {s['default_sizes']}")
+    if not s["item"] or not s["summary"]:
+        bad.append(f"{s['name']}: no item or summary")
+by = {s["name"]: s for s in doc["scenarios"]}
+if by.get("platformer", {}).get("consumes_setup") is not True or by.get("dual_iterate", {}).get("changes_structure") is not False:
+    bad.append("platformer / dual_iterate flags wrong")
+if by.get("platformer", {}).get("default_sizes") != sweep:
+    bad.append("platformer does not run the sweep")
+for b in bad:
+    print("   ", b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+EOF
+limited=$("$PYTHON" -c 'import json,sys; print(" ".join(s["name"] for s in json.load(open(sys.argv[1]))["scenarios"] if s["has_limit"]))' "$tmp/list.json")
+smallest() { "$PYTHON" -c 'import json,sys; print([s for s in json.load(open(sys.argv[1]))["scenarios"] if s["name"] == sys.argv[2]][0]["default_sizes"][0])' "$tmp/list.json" "$1"; }
+
+# ---- run: format, and every strategy (and the limit) reproduces the floor's checksum --------
 format='^checksum=[0-9a-f]{16} seconds=[0-9]+\.[0-9]+$'
 for sc in $scenarios; do
+  impls=$strategies
+  case " $limited " in *" $sc "*) impls="limit $impls" ;; esac
   for n in 1 2 3 257 4000; do
     for passes in 1 3; do
       [ "$n" -le 257 ] || [ "$passes" -eq 1 ] || continue
@@ -57,19 +115,28 @@ for sc in $scenarios; do
         [ "$(printf '%s\n' "$floor" | wc -l)" -ne 1 ]; then
         fail "run $sc floor $n: output '$floor' is not one 'checksum=<16 hex> seconds=<float>' line"
       fi
+      [ ! -s "$tmp/err" ] || fail "run $sc floor $n $passes: a short run wrote to stderr: $(head -c 200 "$tmp/err")"
       want=${floor%% *}
-      for st in $strategies; do
+      for st in $impls; do
         got=$("$bin" run "$sc" "$st" "$n" "$passes" 2>"$tmp/err") || { fail "run $sc $st $n $passes exited $?: $(cat "$tmp/err")"; continue; }
         printf '%s\n' "$got" | grep -qE "$format" || fail "run $sc $st $n: bad output '$got'"
         [ "${got%% *}" = "$want" ] || fail "run $sc $st $n $passes: ${got%% *}, floor has $want"
       done
     done
   done
+  case " $limited " in
+    *" $sc "*) ;;
+    *) expect_usage_error "scenario $sc has no limit line; valid: floor | index_is_id" run "$sc" limit 10 ;;
+  esac
 done
 # passes is optional and defaults to 1
 a=$("$bin" run dual_iterate floor 100)
 b=$("$bin" run dual_iterate floor 100 1)
 [ "${a%% *}" = "${b%% *}" ] || fail "run without passes differs from passes=1"
+# a run that will take long says so (and is stopped here after a few seconds)
+timeout 8 "$bin" run dual_iterate floor 4194304 1000000 >"$tmp/out" 2>"$tmp/err"
+grep -qE "^ecsbench: 1000000 passes at about .* will take about [0-9:]+; progress every 10 s" "$tmp/err" ||
+  fail "a run of 1000000 passes at N = 4194304 did not announce its length: $(head -c 300 "$tmp/err")"
 
 # ---- error paths: exit 2 with a message ---------------------------------------------------
 expect_usage_error "run takes 3 or 4 arguments" run
@@ -78,7 +145,7 @@ expect_usage_error "run takes 3 or 4 arguments" run platformer floor
 expect_usage_error "run takes 3 or 4 arguments" run platformer floor 10 1 extra
 expect_usage_error "unknown scenario 'nope'; valid: platformer" run nope floor 10
 expect_usage_error "unknown scenario ''" run "" floor 10
-expect_usage_error "unknown strategy 'nope'; valid: floor | index_is_id" run platformer nope 10
+expect_usage_error "unknown strategy 'nope'; valid: floor | " run platformer nope 10
 expect_usage_error "unknown strategy 'FLOOR'" run platformer FLOOR 10
 for n in 0 -1 +5 5x " 5" "5 " "" 0x10 1e3 3.0 16777217 18446744073709551616 99999999999999999999999; do
   expect_usage_error "bad N '$n'; N is a decimal integer 1..16777216" run platformer floor "$n"
@@ -86,40 +153,129 @@ done
 for p in 0 -1 abc 1000001 "" 2x; do
   expect_usage_error "bad passes '$p'; passes is a decimal integer 1..1000000" run dual_iterate floor 10 "$p"
 done
-expect_usage_error "unknown subcommand 'foo'; valid: list, run, help" foo
+expect_usage_error "unknown subcommand 'foo'; valid: list, run, bench, help" foo
 expect_usage_error "unknown subcommand 'List'" List
-expect_usage_error "list takes no arguments" list extra
+expect_usage_error "list takes no arguments but --json" list extra
+expect_usage_error "list takes no arguments but --json" list --json extra
 # the suite's flags
-expect_usage_error "unknown argument or bad flag value: --bogus" --bogus
-expect_usage_error "unknown argument or bad flag value: --benchmark_min_time=1s" --benchmark_min_time=1s
-expect_usage_error "unknown flag --ecsb_nope" --ecsb_nope
+expect_usage_error "unknown argument or bad flag value: --bogus" bench --bogus
+expect_usage_error "unknown argument or bad flag value: stray" bench stray
+expect_usage_error "bad --benchmark_min_time=1s" bench --benchmark_min_time=1s
+expect_usage_error "unknown flag --ecsb_nope" bench --ecsb_nope
 for z in 0 "" 1,,2 "256," abc 16777217; do
-  expect_usage_error "bad --ecsb_sizes=$z" "--ecsb_sizes=$z"
+  expect_usage_error "bad --ecsb_sizes=$z" bench "--ecsb_sizes=$z"
 done
-expect_usage_error "bad --ecsb_sizes=" "--ecsb_sizes=$(seq -s, 1 33)"
-expect_usage_error "bad --ecsb_run_id=../x" --ecsb_run_id=../x
-expect_usage_error "valid values: console, json, csv" --benchmark_format=xml
-expect_usage_error "bad --benchmark_out_format=xml" --benchmark_out_format=xml
-expect_usage_error "valid values: ns, us, ms, s" --benchmark_time_unit=ps
-expect_usage_error "bad --ecsb_context=x" --ecsb_context=x
-expect_usage_error "bad --ecsb_progress=maybe" --ecsb_progress=maybe
-expect_usage_error "bad --benchmark_repetitions" --ecsb_sizes=1 --benchmark_repetitions=0
-expect_usage_error "bad --benchmark_min_time" --ecsb_sizes=1 --benchmark_min_time=0
-expect_usage_error "selects no benchmark" --ecsb_sizes=1 --ecsb_progress=off --benchmark_filter=nomatch
+expect_usage_error "bad --ecsb_sizes=" bench "--ecsb_sizes=$(seq -s, 1 33)"
+expect_usage_error "unknown name 'nope' in --ecsb_scenarios=platformer,nope" bench --ecsb_scenarios=platformer,nope
+expect_usage_error "valid: $(echo $scenarios | sed 's/ /, /g')" bench --ecsb_scenarios=nope
+expect_usage_error "an empty name" bench --ecsb_scenarios=
+expect_usage_error "an empty name" bench --ecsb_strategies=flat_map,,sparse_set
+expect_usage_error "unknown name 'Sparse_set' in --ecsb_strategies=sparse_set,Sparse_set" bench --ecsb_strategies=sparse_set,Sparse_set
+expect_usage_error "valid: $(echo $strategies | sed 's/ /, /g') (floor and limit always run)" bench --ecsb_strategies=x
+expect_usage_error "bad --ecsb_run_id=../x" bench --ecsb_run_id=../x
+expect_usage_error "valid values: console, json, csv" bench --benchmark_format=xml
+expect_usage_error "bad --benchmark_out_format=xml" bench --benchmark_out_format=xml
+expect_usage_error "valid values: ns, us, ms, s" bench --benchmark_time_unit=ps
+expect_usage_error "bad --ecsb_context=x" bench --ecsb_context=x
+expect_usage_error "bad --ecsb_progress=maybe" bench --ecsb_progress=maybe
+expect_usage_error "bad --benchmark_repetitions=0" bench --ecsb_sizes=1 --benchmark_repetitions=0
+for t in 0 -1 abc 1e999 nan 3601 ""; do
+  expect_usage_error "bad --benchmark_min_time=$t" bench --ecsb_sizes=1 "--benchmark_min_time=$t"
+done
+expect_usage_error "bad --benchmark_filter=(" bench --benchmark_filter="("
+expect_usage_error "selection names no benchmark" bench --ecsb_sizes=1 --ecsb_progress=off --benchmark_filter=nomatch
+expect_usage_error "cannot write --benchmark_out=$tmp/no/such/dir/x.json" bench --ecsb_sizes=1 --benchmark_out="$tmp/no/such/dir/x.json"
 
-# ---- the suite registers scenario/strategy/N for scenario x (floor + strategies) x size -----
-"$bin" --ecsb_sizes=7,3 --benchmark_list_tests=true >"$tmp/names" 2>"$tmp/err" || fail "list_tests exited $?"
-want=$(($(echo "$scenarios" | wc -l) * ($(echo "$strategies" | wc -l) + 1) * 2))
+# ---- names: scenario/strategy/N, floor, limit, strategies; selection ----------------------
+"$bin" bench --ecsb_sizes=7,3 --benchmark_list_tests=true >"$tmp/names" 2>"$tmp/err" || fail "list_tests exited $?"
+nlimited=$(echo "$limited" | wc -w)
+want=$(($(echo "$scenarios" | wc -l) * ($(echo "$strategies" | wc -l) + 1) * 2 + nlimited * 2))
 [ "$(wc -l <"$tmp/names")" -eq "$want" ] || fail "list_tests: $(wc -l <"$tmp/names") names, want $want"
 for sc in $scenarios; do
   for st in floor $strategies; do
     for n in 3 7; do
-      grep -qE "^$sc/$st/$n(/manual_time)?$" "$tmp/names" || fail "list_tests: no $sc/$st/$n"
+      grep -qx "$sc/$st/$n" "$tmp/names" || fail "list_tests: no $sc/$st/$n (names are exactly scenario/strategy/N)"
     done
   done
+  for n in 3 7; do
+    expect=$(printf '%s\n' floor $(case " $limited " in *" $sc "*) echo limit ;; esac) $strategies | sed "s|^|$sc/|; s|$|/$n|")
+    [ "$(grep -E "^$sc/[^/]+/$n$" "$tmp/names")" = "$expect" ] || fail "list_tests: $sc at $n not in legend order floor, limit, strategies"
+  done
 done
-first=$(head -n 1 "$tmp/names")
-case $first in */floor/3*) ;; *) fail "list_tests: first benchmark is $first, want <scenario>/floor/3" ;; esac
+"$bin" bench --ecsb_scenarios=dual_iterate --ecsb_strategies=sparse_set,index_is_id --ecsb_sizes=5 \
+  --benchmark_list_tests >"$tmp/sel" 2>&1 || fail "selection exited $?"
+expect="dual_iterate/floor/5"
+case " $limited " in *" dual_iterate "*) expect="$expect"$'\n'"dual_iterate/limit/5" ;; esac
+expect="$expect"$'\n'"dual_iterate/index_is_id/5"$'\n'"dual_iterate/sparse_set/5"
+[ "$(cat "$tmp/sel")" = "$expect" ] || fail "selection: got $(tr '\n' ' ' <"$tmp/sel"), want $(echo $expect)"
+# A strategy's size cap (flat_map: churn_iterate up to 65536) leaves the larger cells out, saying why.
+"$bin" bench --ecsb_scenarios=churn_iterate --ecsb_strategies=flat_map --ecsb_sizes=65536,65537 \
+  --benchmark_list_tests >"$tmp/sel" 2>"$tmp/err" || fail "capped selection exited $?"
+grep -qx "churn_iterate/flat_map/65536" "$tmp/sel" && ! grep -q "flat_map/65537" "$tmp/sel" &&
+  grep -q "not running churn_iterate/flat_map/65537: above its largest N 65536 (" "$tmp/err" ||
+  fail "cap: $(tr '\n' ' ' <"$tmp/sel") / $(cat "$tmp/err")"
+"$bin" run churn_iterate flat_map 65537 2>&1 >/dev/null | grep -q "warning: churn_iterate on flat_map above N = 65536" ||
+  fail "run above a cap does not warn"
+"$bin" bench --ecsb_scenarios=platformer --ecsb_strategies=floor --ecsb_sizes=5 --benchmark_list_tests >"$tmp/sel" 2>&1
+[ "$(grep -c . "$tmp/sel")" -ge 1 ] && ! grep -qvE "^platformer/(floor|limit)/5$" "$tmp/sel" ||
+  fail "--ecsb_strategies=floor: $(tr '\n' ' ' <"$tmp/sel")"
+"$bin" bench --ecsb_scenarios=platformer --benchmark_filter='-/(floor|sparse_set)/' --ecsb_sizes=5 --benchmark_list_tests >"$tmp/sel" 2>&1
+! grep -qE "/(floor|sparse_set)/" "$tmp/sel" && grep -q "platformer/flat_map/5" "$tmp/sel" ||
+  fail "negative --benchmark_filter: $(tr '\n' ' ' <"$tmp/sel")"
+# default sizes are each scenario's own
+"$bin" bench --ecsb_scenarios=platformer --ecsb_strategies=floor --benchmark_list_tests >"$tmp/sel" 2>&1
+[ "$(sed 's|.*/||' "$tmp/sel" | paste -sd, -)" = "256,1024,4000,4096,16384,65536,262144,1048576,4194304" ] ||
+  fail "platformer's default sizes: $(tr '\n' ' ' <"$tmp/sel")"
+
+# ---- a run of the suite: every row is a success with the four counters --------------------
+"$bin" bench --ecsb_sizes=1,64 --benchmark_repetitions=2 --benchmark_min_time=0.001 --ecsb_progress=off \
+  --benchmark_out="$tmp/raw.json" >"$tmp/console" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 0 ] || fail "a good suite run exited $rc: $(tail -n 5 "$tmp/err")"
+"$PYTHON" - "$tmp/raw.json" "$tmp/names" <<'EOF' || fail "suite rows (above)"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+bad = []
+names = {l.strip().rsplit("/", 1)[0] for l in open(sys.argv[2]) if l.strip()}
+rows = [b for b in doc["benchmarks"] if b["run_type"] == "iteration"]
+seen = {}
+for b in rows:
+    key = b["name"]
+    seen[key] = seen.get(key, 0) + 1
+    if b.get("error_occurred"):
+        bad.append(f"{key}: error {b.get('error_message')}")
+        continue
+    for c in ("items_per_pass", "n", "bytes", "entities"):
+        if c not in b:
+            bad.append(f"{key}: no counter {c}")
+    n = int(key.rsplit("/", 1)[1])
+    if b.get("n") != n or b.get("entities", -1) < 0 or b.get("bytes", 0) <= 0:
+        bad.append(f"{key}: counters n={b.get('n')} entities={b.get('entities')} bytes={b.get('bytes')}")
+    if b.get("repetitions") != 2 or b.get("iterations", 0) < 1:
+        bad.append(f"{key}: repetitions {b.get('repetitions')} iterations {b.get('iterations')}")
+want = {f"{p}/{n}" for p in names for n in (1, 64)}
+if set(seen) != want or any(v != 2 for v in seen.values()):
+    bad.append(f"rows {sorted(seen.items())[:6]}... want each of {len(want)} names twice")
+for b in bad[:20]:
+    print("   ", b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+EOF
+
+# ---- the plan: repetitions by size; clock reads < 1% of every timed span -----------------
+"$bin" bench --ecsb_plan --ecsb_sizes=256,1048576 --ecsb_scenarios=dual_iterate --ecsb_strategies=floor >"$tmp/plan" 2>"$tmp/err" ||
+  fail "--ecsb_plan exited $?: $(cat "$tmp/err")"
+awk '$1 == "dual_iterate/floor/256" && $2 == 5 { a = 1 } $1 == "dual_iterate/floor/1048576" && $2 == 3 { b = 1 }
+     END { exit !(a && b) }' "$tmp/plan" || fail "plan: want 5 repetitions at N = 256 and 3 at 1048576: $(cat "$tmp/plan")"
+grep -q "^# total [0-9.]* seconds" "$tmp/plan" || fail "plan: no estimated total"
+# Every scenario whose pass consumes its set-up, at its smallest default size, every
+# implementation: the two clock reads around a batch are under 1% of the batch.
+for sc in $("$PYTHON" -c 'import json,sys; print(" ".join(s["name"] for s in json.load(open(sys.argv[1]))["scenarios"] if s["consumes_setup"]))' "$tmp/list.json"); do
+  n=$(smallest "$sc")
+  "$bin" bench --ecsb_plan --ecsb_scenarios="$sc" --ecsb_sizes="$n" >"$tmp/plan" 2>"$tmp/err" || fail "plan $sc exited $?"
+  awk -v sc="$sc" '$1 ~ "^" sc "/" { rows++; if (!($6 < 0.01) || $4 < 1 || $3 % $4 != 0) { print "   ", $0; bad++ } }
+       END { exit !(rows > 0 && !bad) }' "$tmp/plan" >&2 ||
+    fail "plan for $sc at N = $n: a clock share of 1% or more, or passes not whole batches"
+done
 
 if [ "$failures" -ne 0 ]; then
   echo "test_cli: $failures failure(s)" >&2

@@ -81,9 +81,34 @@ class JsonToCsv(unittest.TestCase):
         lines = convert(RAW).stdout.decode().split("\r\n")
         flat = [l for l in lines if l.startswith("platformer,flat_map,256,")]
         self.assertEqual([l.split(",")[3] for l in flat],
-                         ["time_per_item", "seconds_per_pass", "error"])
+                         ["time_per_item", "seconds_per_pass", "bytes_per_entity", "error"])
         self.assertTrue(flat[0].endswith(",2"))  # two good repetitions
-        self.assertEqual(flat[2], "platformer,flat_map,256,error,,NaN,NaN,NaN,NaN,NaN,NaN,1")
+        self.assertEqual(flat[3], "platformer,flat_map,256,error,,NaN,NaN,NaN,NaN,NaN,NaN,1")
+
+    def test_bytes_per_entity_is_bytes_over_entities(self):
+        rows = {tuple(l.split(",")[:4]): l.split(",")[4:]
+                for l in convert(RAW).stdout.decode().split("\r\n")[1:-1]}
+        # 2560 bytes for 256 entities; unit B
+        self.assertEqual(rows[("dual_iterate", "floor", "256", "bytes_per_entity")],
+                         ["B", "10", "10", "10", "10", "0", "0", "3"])
+
+    def test_bytes_per_entity_of_an_empty_world_is_nan_and_absent_without_counters(self):
+        doc = {"context": {}, "benchmarks": [
+            {"name": "s/x/10", "run_type": "iteration", "real_time": 1.0, "time_unit": "s",
+             "items_per_pass": 4.0, "bytes": 64.0, "entities": 0.0},
+            {"name": "s/y/10", "run_type": "iteration", "real_time": 1.0, "time_unit": "s",
+             "items_per_pass": 4.0}]}
+        lines = convert(self.write_json("mem.json", doc)).stdout.decode().split("\r\n")
+        self.assertIn("s,x,10,bytes_per_entity,B,NaN,NaN,NaN,NaN,NaN,NaN,1", lines)
+        self.assertFalse([l for l in lines if l.startswith("s,y,10,bytes_per_entity")])
+
+    def test_bytes_without_entities_is_refused(self):
+        doc = {"context": {}, "benchmarks": [
+            {"name": "s/x/10", "run_type": "iteration", "real_time": 1.0, "time_unit": "s",
+             "items_per_pass": 4.0, "bytes": 64.0}]}
+        r = convert(self.write_json("half.json", doc))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(b"bytes and entities", r.stderr)
 
     def test_failed_benchmark_is_only_an_error_row_never_a_time(self):
         lines = convert(RAW).stdout.decode().split("\r\n")
@@ -128,6 +153,9 @@ class JsonToCsv(unittest.TestCase):
                  "items_per_pass": 1}]}),
             "missing items": self.write_json("items.json", {"benchmarks": [
                 {"name": "s/x/1", "run_type": "iteration", "real_time": 1}]}),
+            "name not a string": self.write_json("type.json", {"benchmarks": [
+                {"name": 7, "run_type": "iteration", "real_time": 1, "items_per_pass": 1}]}),
+            "entry not an object": self.write_json("entry.json", {"benchmarks": [3]}),
             "bad unit": self.write_json("unit.json", {"benchmarks": [
                 {"name": "s/x/1", "run_type": "iteration", "real_time": 1,
                  "time_unit": "ps", "items_per_pass": 1}]}),

@@ -1,0 +1,30 @@
+# memory_vs_n.gp — one scenario's bytes per live entity after set-up against N, log-log: a
+# line per strategy, the floor dashed black (and the limit, where the scenario has one).
+# Called by scripts/plots.sh as
+#   gnuplot -e 'vars="<dir>/<scenario>.memory.vars.gp"' plots/common.gp plots/memory_vs_n.gp
+load vars
+
+set title title_text font ",15" offset 0,0.5
+set xlabel "N (entities)"
+set ylabel "bytes per live entity (storage, indexes, free slots)"
+set logscale xy
+set xrange [xmin:xmax]
+set yrange [ymin:ymax]
+set grid xtics ytics lc rgb "#e6e6e6" lw 1 dt 1
+set key outside right top Left reverse samplen 3 spacing 1.3 width 1 font ",11"
+set border 3 lw 1.2
+set tics nomirror out
+set bmargin 7
+set lmargin 11
+set label 91 limit_note at screen 0.01, screen 0.055 left tc rgb "#555555" font ",9"
+set label 90 corner at screen 0.99, screen 0.02 right tc rgb "#555555" font ",9"
+
+plot for [i=1:nseries] datafile index (i-1) using 1:2 with linespoints \
+        lc rgb colours[i] lw widths[i] dt dashes[i] pt points[i] ps 1.1 title titles[i]
+
+set output outfile.".png"
+replot
+set terminal svg size 1000,640 dynamic font "DejaVu Sans,11" background "#ffffff" noenhanced
+set output outfile.".svg"
+replot
+unset output

@@ -1,0 +1,98 @@
+/*
+ * add_remove — noctjs/ecs-benchmark's add_remove, scaled by N.
+ *
+ * Untimed set-up: N entities, each with the u32 type A; no query. Timed pass: B added to every
+ * entity in creation order (its value written), then removed from every one, the last added
+ * first (as EnTT removes over a view, from the back of its packed array; oldest-first would
+ * make each remove from a vector sorted by id, flat_map's, an O(N) shift: 1 s per pass at
+ * N = 65536 instead of 10 ms), counting the operations. Item: component op (2N per pass). The checksum reads A and B
+ * of every entity (A unchanged, B absent again), then the operation count.
+ * Limit: none: no iteration, so no layout moves less than the floor's packed B array.
+ */
+enum { ADD_REMOVE_A = 0, ADD_REMOVE_B = 1 };
+
+typedef struct add_remove_state {
+    world w;
+    ecsb_entity *entities;
+    uint64_t n;
+    uint64_t ops;
+    bool world_live;
+} add_remove_state;
+
+static void add_remove_release(void *state)
+{
+    add_remove_state *s = state;
+    if (!s)
+        return;
+    if (s->world_live)
+        world_fini(&s->w);
+    free(s->entities);
+    free(s);
+}
+
+static ecsb_status add_remove_prepare(void **out, uint64_t n)
+{
+    *out = NULL;
+    add_remove_state *s = ecsb_state_alloc(sizeof *s);
+    if (!s)
+        return ECSB_ERR_NOMEM;
+    ecsb_world_config config = {
+        .type_count = 2,
+        .type_size = {sizeof(uint32_t), sizeof(uint32_t)},
+        .initial_capacity = (uint32_t)n,
+        .allocator = ecsb_scenario_allocator,
+    };
+    ecsb_status st = world_init(&s->w, &config);
+    if (st != ECSB_OK) {
+        free(s);
+        return st;
+    }
+    s->world_live = true;
+    s->n = n;
+    s->entities = ecsb_array_alloc(n, sizeof *s->entities);
+    if (!s->entities) {
+        add_remove_release(s);
+        return ECSB_ERR_NOMEM;
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        void *a;
+        if ((st = entity_create(&s->w, &s->entities[i])) != ECSB_OK ||
+            (st = component_add(&s->w, s->entities[i], ADD_REMOVE_A, &a)) != ECSB_OK) {
+            add_remove_release(s);
+            return st;
+        }
+        *(uint32_t *)a = ecsb_u32_start(ADD_REMOVE_A, i);
+    }
+    *out = s;
+    return ECSB_OK;
+}
+
+ECSB_SCENARIO_MEMORY(add_remove, add_remove_state)
+
+static ecsb_status add_remove_pass(void *state)
+{
+    add_remove_state *s = state;
+    world *w = &s->w;
+    const ecsb_entity *entities = s->entities;
+    ecsb_status st = ECSB_OK;
+    uint64_t i = 0, k = 0;
+    for (; i < s->n; i++) {
+        void *b;
+        if (ECSB_UNLIKELY((st = component_add(w, entities[i], ADD_REMOVE_B, &b)) != ECSB_OK))
+            break;
+        *(uint32_t *)b = ecsb_u32_start(ADD_REMOVE_B, i);
+    }
+    if (st == ECSB_OK)
+        for (; k < s->n; k++)
+            if (ECSB_UNLIKELY((st = component_remove(w, entities[s->n - 1 - k], ADD_REMOVE_B)) !=
+                              ECSB_OK))
+                break;
+    s->ops += i + k;
+    return st;
+}
+
+static uint64_t add_remove_checksum(void *state)
+{
+    add_remove_state *s = state;
+    return ecsb_mix(u32_world_fold(&s->w, s->entities, s->n, 2, ECSB_CHECKSUM_SEED), s->ops);
+}

@@ -1,0 +1,97 @@
+/*
+ * frag_iter — noctjs/ecs-benchmark's frag_iter, scaled by N.
+ *
+ * Untimed set-up: 27 u32 types, T0 .. T25 and Data; N entities created as noctjs creates them,
+ * the 26 kinds in turn: {T0, Data}, {T1, Data}, ..., {T25, Data}, {T0, Data}, ... (entity i
+ * holds T(i % 26)); the world declares the queries (Data) and (T25). Timed pass: every Data
+ * updated (v = 3v + 1), then every T25. Item: entity visited (N + N/26 per pass). The checksum
+ * reads all 27 types of every entity, then the visit count.
+ * Limit: none. The floor holds Data for every entity and T25 packed: exactly what is touched.
+ */
+typedef struct frag_iter_state {
+    world w;
+    ecsb_entity *entities;
+    uint64_t n;
+    uint64_t visits;
+    bool world_live;
+} frag_iter_state;
+
+static void frag_iter_release(void *state)
+{
+    frag_iter_state *s = state;
+    if (!s)
+        return;
+    if (s->world_live)
+        world_fini(&s->w);
+    free(s->entities);
+    free(s);
+}
+
+static ecsb_status frag_iter_prepare(void **out, uint64_t n)
+{
+    *out = NULL;
+    frag_iter_state *s = ecsb_state_alloc(sizeof *s);
+    if (!s)
+        return ECSB_ERR_NOMEM;
+    ecsb_world_config config = {
+        .type_count = FRAG_ITER_KINDS + 1,
+        .initial_capacity = (uint32_t)n,
+        .allocator = ecsb_scenario_allocator,
+        .query_count = 2,
+        .queries = {{1, {FRAG_ITER_DATA}}, {1, {FRAG_ITER_LAST}}},
+    };
+    for (uint32_t t = 0; t <= FRAG_ITER_KINDS; t++)
+        config.type_size[t] = sizeof(uint32_t);
+    ecsb_status st = world_init(&s->w, &config);
+    if (st != ECSB_OK) {
+        free(s);
+        return st;
+    }
+    s->world_live = true;
+    s->n = n;
+    s->entities = ecsb_array_alloc(n, sizeof *s->entities);
+    if (!s->entities) {
+        frag_iter_release(s);
+        return ECSB_ERR_NOMEM;
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        ecsb_type kind = (ecsb_type)(i % FRAG_ITER_KINDS);
+        void *v, *data;
+        if ((st = entity_create(&s->w, &s->entities[i])) != ECSB_OK ||
+            (st = component_add(&s->w, s->entities[i], FRAG_ITER_DATA, &data)) != ECSB_OK) {
+            frag_iter_release(s);
+            return st;
+        }
+        /* Written before the next add: a value pointer lasts until the next structural change. */
+        *(uint32_t *)data = ecsb_u32_start(FRAG_ITER_DATA, i);
+        if ((st = component_add(&s->w, s->entities[i], kind, &v)) != ECSB_OK) {
+            frag_iter_release(s);
+            return st;
+        }
+        *(uint32_t *)v = ecsb_u32_start(kind, i);
+    }
+    *out = s;
+    return ECSB_OK;
+}
+
+ECSB_SCENARIO_MEMORY(frag_iter, frag_iter_state)
+
+static const ecsb_query frag_iter_data_query = {1, {FRAG_ITER_DATA}};
+static const ecsb_query frag_iter_last_query = {1, {FRAG_ITER_LAST}};
+
+static ecsb_status frag_iter_pass(void *state)
+{
+    frag_iter_state *s = state;
+    ecsb_status st = query(&s->w, &frag_iter_data_query, u32_step_run, &s->visits);
+    if (st == ECSB_OK)
+        st = query(&s->w, &frag_iter_last_query, u32_step_run, &s->visits);
+    return st;
+}
+
+static uint64_t frag_iter_checksum(void *state)
+{
+    frag_iter_state *s = state;
+    uint64_t h = u32_world_fold(&s->w, s->entities, s->n, FRAG_ITER_KINDS + 1,
+                                ECSB_CHECKSUM_SEED);
+    return ecsb_mix(h, s->visits);
+}

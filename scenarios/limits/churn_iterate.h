@@ -1,0 +1,27 @@
+/* churn_iterate's limit: dual_iterate's, the churned positions holding their new values. */
+static ecsb_status limit_churn_iterate_prepare(void **out, uint64_t n)
+{
+    ecsb_status st = limit_dual_iterate_prepare(out, n);
+    if (st != ECSB_OK)
+        return st;
+    limit_dual_iterate *s = *out;
+    ecsb_rng rng = {CHURN_ITERATE_SEED};
+    for (uint64_t round = 0; round < n; round++) {
+        uint64_t p = churn_iterate_position(&rng, n);
+        *limit_dual_iterate_a(s, p) = dual_iterate_a0(n + round);
+        if (p & 1)
+            s->b[p / 2] = dual_iterate_b0(n + round);
+    }
+    return ECSB_OK;
+}
+
+static ecsb_status limit_churn_iterate_pass(void *state) { return limit_dual_iterate_pass(state); }
+static uint64_t limit_churn_iterate_checksum(void *state)
+{
+    return limit_dual_iterate_checksum(state);
+}
+static void limit_churn_iterate_release(void *state) { limit_dual_iterate_release(state); }
+static void limit_churn_iterate_memory(void *state, uint64_t *bytes, uint64_t *entities)
+{
+    limit_dual_iterate_memory(state, bytes, entities);
+}

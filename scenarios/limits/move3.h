@@ -1,0 +1,89 @@
+/* move3's limit: pos, vel and mass of the matched entities (every 4th) packed together; the
+ * other entities' pos and vel apart, untouched by the pass. */
+typedef struct limit_move3 {
+    move3_vec *pos, *vel;     /* entity 4m's at m */
+    float *mass;              /* entity 4m's at m */
+    move3_vec *opos, *ovel;   /* entity 4m + k's (k = 1, 2, 3) at 3m + k - 1 */
+    uint64_t n, visits;
+} limit_move3;
+
+static void limit_move3_release(void *state)
+{
+    limit_move3 *s = state;
+    if (s) {
+        free(s->pos);
+        free(s->vel);
+        free(s->mass);
+        free(s->opos);
+        free(s->ovel);
+    }
+    free(s);
+}
+
+/* Where entity i's pos (vel when `vel`) is. */
+static move3_vec *limit_move3_vec(limit_move3 *s, uint64_t i, bool vel)
+{
+    if (i % 4 == 0)
+        return vel ? &s->vel[i / 4] : &s->pos[i / 4];
+    uint64_t at = 3 * (i / 4) + i % 4 - 1;
+    return vel ? &s->ovel[at] : &s->opos[at];
+}
+
+static ecsb_status limit_move3_prepare(void **out, uint64_t n)
+{
+    limit_move3 *s = *out = ecsb_state_alloc(sizeof *s);
+    if (!s)
+        return ECSB_ERR_NOMEM;
+    s->n = n;
+    uint64_t matched = move3_matched(n);
+    s->pos = ecsb_array_alloc(matched, sizeof *s->pos);
+    s->vel = ecsb_array_alloc(matched, sizeof *s->vel);
+    s->mass = ecsb_array_alloc(matched, sizeof *s->mass);
+    s->opos = ecsb_array_alloc(n - matched, sizeof *s->opos);
+    s->ovel = ecsb_array_alloc(n - matched, sizeof *s->ovel);
+    if (!s->pos || !s->vel || !s->mass || !s->opos || !s->ovel) {
+        limit_move3_release(s);
+        *out = NULL;
+        return ECSB_ERR_NOMEM;
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        *limit_move3_vec(s, i, false) = move3_pos0(i);
+        *limit_move3_vec(s, i, true) = move3_vel0(i);
+        if (i % 4 == 0)
+            s->mass[i / 4] = move3_mass0(i);
+    }
+    return ECSB_OK;
+}
+
+static void limit_move3_memory(void *state, uint64_t *bytes, uint64_t *entities)
+{
+    limit_move3 *s = state;
+    *bytes = sizeof *s + s->n * 2 * sizeof(move3_vec) + move3_matched(s->n) * sizeof(float);
+    *entities = s->n;
+}
+
+static ecsb_status limit_move3_pass(void *state)
+{
+    limit_move3 *s = state;
+    move3_vec *restrict pos = s->pos;
+    const move3_vec *restrict vel = s->vel;
+    const float *restrict mass = s->mass;
+    uint64_t matched = move3_matched(s->n);
+    for (uint64_t m = 0; m < matched; m++)
+        move3_step(&pos[m], &vel[m], mass[m]);
+    s->visits += matched;
+    return ECSB_OK;
+}
+
+static uint64_t limit_move3_checksum(void *state)
+{
+    limit_move3 *s = state;
+    uint64_t h = ECSB_CHECKSUM_SEED;
+    for (uint64_t i = 0; i < s->n; i++) {
+        for (int vel = 0; vel < 2; vel++)
+            for (int c = 0; c < 3; c++)
+                h = ecsb_mix(h, ecsb_float_bits(limit_move3_vec(s, i, vel)->v[c]));
+        h = ecsb_mix(h, i % 4 == 0 ? ecsb_float_bits(s->mass[i / 4]) : ECSB_ABSENT);
+    }
+    return ecsb_mix(h, s->visits);
+}

@@ -1,0 +1,38 @@
+/*
+ * packed_5 — noctjs/ecs-benchmark's packed_5, scaled by N.
+ *
+ * Untimed set-up: packed_1's (scenarios/packed.h); the world declares the queries (A), (B),
+ * (C), (D), (E). Timed pass: every A updated (v = 3v + 1), then every B, C, D and E, each
+ * through a one-type query. Item: entity visited (5N per pass: each entity once per type). The
+ * checksum reads all five values of every entity and the visit count.
+ * Limit: none. The floor's five arrays hold exactly the values the pass touches.
+ */
+static ecsb_status packed_5_prepare(void **out, uint64_t n)
+{
+    return packed_prepare(out, n, PACKED_TYPES);
+}
+
+static const ecsb_query packed_5_queries[PACKED_TYPES] = {
+    {1, {0}}, {1, {1}}, {1, {2}}, {1, {3}}, {1, {4}},
+};
+
+/* One system: type t's query, unless an earlier one failed. Each call names a constant query,
+ * so the strategy's query is specialised for it, as a system written by hand would be. */
+ECSB_INLINE ecsb_status packed_5_update(packed_state *s, ecsb_status st, uint32_t t)
+{
+    return st == ECSB_OK ? query(&s->w, &packed_5_queries[t], u32_step_run, &s->visits) : st;
+}
+
+static ecsb_status packed_5_pass(void *state)
+{
+    packed_state *s = state;
+    ecsb_status st = packed_5_update(s, ECSB_OK, 0);
+    st = packed_5_update(s, st, 1);
+    st = packed_5_update(s, st, 2);
+    st = packed_5_update(s, st, 3);
+    return packed_5_update(s, st, 4);
+}
+
+static uint64_t packed_5_checksum(void *state) { return packed_checksum(state); }
+static void packed_5_release(void *state) { packed_release(state); }
+ECSB_SCENARIO_MEMORY(packed_5, packed_state)

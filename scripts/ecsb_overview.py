@@ -1,0 +1,116 @@
+"""ecsb_overview — the whole run at a glance, for the heat map (plot_data.py) and the "which to
+choose" tables (summary.py).
+
+Two panels: N = 4000 (the articles' size; the nearest size a scenario ran when it has no 4000)
+and each scenario's largest N. In a panel every strategy of the run has, per scenario, a cell:
+  ("ok", ratio)      median time per item / the fastest strategy's (the floor and limit lines
+                     are references, never "the fastest")
+  ("failed", None)   the benchmark failed its checksum or a status: no time
+  ("not run", None)  the run has no such benchmark
+"""
+import math
+
+from ecsb_stats import holm, smallest_p, utest
+
+SMALL_N = 4000
+WITHIN = 1.2  # "within 1.2x of the best"
+
+
+def panel_size(run, scenario, panel):
+    """The N a panel shows for a scenario: "small" -> 4000 or the nearest; "large" -> largest."""
+    sizes = run.sizes(scenario)
+    if not sizes:
+        return None
+    if panel == "large":
+        return sizes[-1]
+    return min(sizes, key=lambda n: (abs(math.log(n / SMALL_N)), n))
+
+
+def ranking(run, scenario, n):
+    """[(strategy, median ns per item)] of the strategies with a time at (scenario, n), fastest
+    first (ties in legend order)."""
+    order = run.contenders()
+    timed = [(s, run.time_per_item((scenario, s, n))["median"]) for s in order
+             if run.time_per_item((scenario, s, n))]
+    return sorted(timed, key=lambda x: (x[1], order.index(x[0])))
+
+
+def panel(run, which):
+    """{"sizes": {scenario: N}, "best": {scenario: (strategy, ns) or None},
+        "cells": {(scenario, strategy): (state, ratio)}} for "small" or "large"."""
+    out = {"sizes": {}, "best": {}, "cells": {}}
+    for sc in run.scenarios:
+        n = panel_size(run, sc, which)
+        out["sizes"][sc] = n
+        ranked = ranking(run, sc, n)
+        out["best"][sc] = ranked[0] if ranked else None
+        times = dict(ranked)
+        for st in run.contenders():
+            if st in times:
+                out["cells"][(sc, st)] = ("ok", times[st] / ranked[0][1])
+            elif run.failed((sc, st, n)):
+                out["cells"][(sc, st)] = ("failed", None)
+            else:
+                out["cells"][(sc, st)] = ("not run", None)
+    return out
+
+
+def choices(run, alpha=0.05):
+    """The "which to choose" rows: per scenario and panel size, the fastest strategy, the
+    runner-up, the margin (runner-up / fastest) and its significance (two-sided Mann–Whitney U
+    over the repetitions, Holm-adjusted over every row of the table), and the strategies that
+    failed there. Returns (rows, note): note says when no row can be significant."""
+    rows = []
+    for sc in run.scenarios:
+        for n in dict.fromkeys(panel_size(run, sc, w) for w in ("small", "large")):
+            ranked = ranking(run, sc, n)
+            failed = [s for s in run.contenders() if run.failed((sc, s, n))]
+            row = {"scenario": sc, "n": n, "fastest": None, "runner_up": None, "margin": None,
+                   "p": None, "p_holm": None, "reps": None, "failed": failed}
+            if ranked:
+                row["fastest"] = ranked[0]
+            if len(ranked) > 1:
+                row["runner_up"] = ranked[1]
+                row["margin"] = ranked[1][1] / ranked[0][1]
+                a = run.samples.get((sc, ranked[0][0], n), [])
+                b = run.samples.get((sc, ranked[1][0], n), [])
+                row["reps"] = (len(a), len(b))
+                row["p"] = utest(a, b)
+            rows.append(row)
+    for row, adjusted in zip(rows, holm([r["p"] for r in rows])):
+        row["p_holm"] = adjusted
+        row["verdict"] = verdict(row, adjusted, alpha)
+    tested = [r for r in rows if r["p"] is not None]
+    note = ""
+    if tested:
+        floor_p = min(smallest_p(*r["reps"]) for r in tested)
+        if floor_p * len(tested) >= alpha:
+            reps = min(min(r["reps"]) for r in tested)
+            note = (f"With {reps} repetitions the U test cannot give p below {floor_p:.2g}, and "
+                    f"Holm's correction over {len(tested)} rows needs about "
+                    f"{alpha / len(tested):.2g}: no margin here can be called significant. "
+                    "Run with more repetitions (9 give p down to 4.1e-05).")
+    return rows, note
+
+
+def verdict(row, p_holm, alpha):
+    if row["runner_up"] is None:
+        return "only one strategy ran" if row["fastest"] else "nothing ran"
+    if p_holm is None:
+        return "untested (fewer than 2 repetitions)"
+    if p_holm < alpha:
+        return "significant"
+    if smallest_p(*row["reps"]) >= alpha:
+        return f"too few repetitions ({min(row['reps'])}) to tell"
+    return "within noise"
+
+
+def within_best(run, which):
+    """{strategy: [(scenario, ratio)]}: where it is within 1.2x of the fastest in the panel."""
+    p = panel(run, which)
+    out = {st: [] for st in run.contenders()}
+    for (sc, st), (state, ratio) in p["cells"].items():
+        if state == "ok" and ratio <= WITHIN:
+            out[st].append((sc, ratio))
+    order = run.scenarios
+    return {st: sorted(v, key=lambda x: order.index(x[0])) for st, v in out.items()}

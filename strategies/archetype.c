@@ -1,0 +1,857 @@
+/*
+ * archetype — entities with the same component set share a table (flecs, Bevy, Unity DOTS);
+ * adding or removing a component moves the entity's row to the table of its new set.
+ *
+ * Idea: a component set is a 32-bit mask (ECSB_MAX_TYPES is 32). Each set in use has a table:
+ * a column of entity handles and one column per type of the set, in one block, each column
+ * starting on a 64-byte boundary (so every value is aligned for any type whose alignment
+ * divides its size: every ecsb_type_align); row r of every column belongs to one entity. A
+ * record per entity slot says where its entity lives: {generation, table, row, set}. Each
+ * table caches its edges: edge[t] = the table of its set with t toggled, found through a hash
+ * map from set to table the first time it is taken and then cached both ways, so add and
+ * remove are one edge load plus one row move: append a row to the new table, copy the values
+ * of the types both sets hold, swap-remove the old row (the last row fills the hole, its
+ * entity's record follows). Destroy swap-removes. The empty set's table (ROOT) stores no
+ * rows: an entity with no components is just its record.
+ * query hands out one run per non-empty matching table: its row count and raw column
+ * pointers in the query's order, so the caller's loop runs over packed columns holding
+ * exactly the queried types of exactly the matching entities (the limit's layout). A declared
+ * query (config->queries) keeps the list of its matching tables, extended when add/remove
+ * makes a table, with the non-empty ones first (a table crosses the boundary when its count
+ * goes 0 <-> 1), so it never looks at an empty table; any other query compares each table's
+ * set and count. Neither allocates. Slots: a LIFO free list threaded through the records,
+ * generations from config->first_generation, a slot whose generation would wrap is retired.
+ * Every allocation an operation needs (a new table's entry, the map, the query caches, the
+ * destination's rows) is made before anything moves, so a failure changes nothing.
+ *
+ * Costs, in cache lines (k = types the entity holds; the headers of a workload's few tables
+ * stay cached; "tail" = the destination's last row, hot while a table fills):
+ *   create  1: the free-list head's record (or the next fresh one).
+ *   destroy the record, the hole's handle and k values, the last row's (hot) and the moved
+ *           entity's record: 2 + (k + 1) random lines.
+ *   add     the record, the source's edge, the k old values, the destination's tail (handle and
+ *           k + 1 values), then the swap-remove as in destroy: about 2 + 2(k + 1) random lines,
+ *           and 2k values copied (into the new row, and the last row into the hole).
+ *   remove  the same with k - 1 values moving.
+ *   get     record -> table header (column pointer) -> value: 3 dependent, 2 of them misses
+ *           while the headers are cached.   has: 1 (the record holds the set).
+ *   query   per matching table its header; then per entity exactly the queried types' bytes,
+ *           sequentially, and no handle: dual_iterate moves 12 B per pair, like the limit.
+ *   each / join  each matching table's handle column and the type's (types') columns,
+ *           sequentially: 8 B per entity more than query.
+ * Memory per entity slot: 16 B (record), live or not; per live entity 8 B (handle) + the sizes
+ * of the types it holds, plus up to 2x slack from doubling, per table (tables never shrink).
+ * One more type costs nothing per entity slot: only its holders pay its size. Per table in
+ * use: a 480 B header (column pointers, edges, places in the caches) and 16 B of map.
+ * Wins: iteration. A query walks packed columns holding nothing but the matched values, the
+ * least memory any layout can move, and the caller's loop over them vectorizes (at -O3; gcc
+ * 12 at -O2 vectorizes none of these loops). has is one line; no per-type sparse arrays.
+ * Loses: structural changes. Every add/remove moves all k values of the entity and touches
+ * two tables (platformer: about 2x sparse_set per component op); remove may need memory
+ * (ECSB_ERR_NOMEM) for the smaller set's table; a table grows by copying all of it at once;
+ * and many distinct sets cut iteration into many short runs, one table header each.
+ */
+#include "harness/strategy.h"
+
+#define ROOT 0u                      /* the table of the empty set: it never stores rows */
+#define NO_TABLE UINT32_MAX          /* an edge not taken yet; an empty hash-map entry */
+#define NO_ROW UINT32_MAX            /* the row of an entity in ROOT */
+#define SLOT_NONE UINT32_MAX         /* end of the free list */
+#define REC_FREE UINT32_MAX          /* record.table of a free slot (record.row: next free) */
+#define REC_RETIRED (UINT32_MAX - 1) /* record.table of a slot whose generations are used up */
+#define TABLES_MAX (UINT32_MAX - 2)  /* table indices stay below REC_RETIRED */
+
+/*
+ * Per entity slot. Live: the generation of its handle, the table and row holding its values,
+ * and that table's component set (a copy, so has() and the PRESENT/ABSENT checks read one
+ * line). Free: the generation the slot issues next, REC_FREE and the next free slot. Retired:
+ * UINT32_MAX, REC_RETIRED, NO_ROW.
+ */
+typedef struct record {
+    uint32_t generation;
+    uint32_t table;
+    uint32_t row;
+    uint32_t mask;
+} record;
+
+/*
+ * One component set. Its block: the handle of each row, then one column per type in the set
+ * (ascending type index), each starting on a 64-byte boundary; row r's value of type t is at
+ * col[t] + r * size. Tables are never freed, so edges and query caches hold plain indices.
+ */
+typedef struct table {
+    uint32_t mask;                       /* the set: bit t for type t */
+    uint32_t count;                      /* rows in use */
+    uint32_t cap;                        /* rows allocated */
+    ecsb_entity *entities;               /* = the block; NULL while cap is 0 */
+    size_t bytes;                        /* of the block */
+    unsigned char *col[ECSB_MAX_TYPES];  /* type t's column; NULL when t is not in the set */
+    uint32_t edge[ECSB_MAX_TYPES];       /* the table of mask ^ bit t, NO_TABLE until taken */
+    uint32_t cached_at[ECSB_MAX_QUERIES]; /* its place in each matching declared query's cache */
+} table;
+
+/* The hash map from a component set to its table: open addressing, linear probing. */
+typedef struct map_entry {
+    uint32_t mask;
+    uint32_t table; /* NO_TABLE: empty */
+} map_entry;
+
+/*
+ * A declared query's cache: every table whose set includes the query's, the non-empty ones in
+ * [0, filled) and the empty ones after, so a query never looks at an empty table.
+ */
+typedef struct cached_query {
+    uint32_t mask;
+    uint32_t count;
+    uint32_t filled;
+    uint32_t cap;
+    uint32_t *tables;
+} cached_query;
+
+typedef struct world {
+    const ecsb_allocator *alloc;
+    record *records;        /* per entity slot */
+    uint32_t slots;         /* slots ever used: [0, slots) */
+    uint32_t cap;           /* records allocated */
+    uint32_t live;          /* live entities */
+    uint32_t free_head;     /* first free slot, SLOT_NONE when none */
+    uint32_t max_entities;
+    uint32_t first_generation;
+    uint32_t type_count;
+    uint32_t type_size[ECSB_MAX_TYPES];
+    table *tables;          /* [0, table_count); tables[ROOT] is the empty set */
+    uint32_t table_count;
+    uint32_t table_cap;
+    map_entry *map;         /* map_cap entries, a power of two, at least twice table_count */
+    uint32_t map_cap;
+    uint32_t query_count;   /* distinct declared sets */
+    cached_query queries[ECSB_MAX_QUERIES];
+} world;
+
+/* ---- tables and their memory ------------------------------------------------------------- */
+
+static size_t round64(size_t bytes) { return (bytes + 63) & ~(size_t)63; }
+
+/*
+ * The layout of a block of `cap` rows for `mask`: its bytes into *bytes, each column's offset
+ * into off[t]. False when the size would overflow.
+ */
+static bool table_layout(const world *w, uint32_t mask, size_t cap, size_t *bytes, size_t *off)
+{
+    size_t row_bytes = sizeof(ecsb_entity);
+    for (uint32_t m = mask; m; m &= m - 1)
+        row_bytes += w->type_size[__builtin_ctz(m)];
+    if (cap > (SIZE_MAX - 64 * (ECSB_MAX_TYPES + 1)) / row_bytes)
+        return false;
+    size_t at = round64(cap * sizeof(ecsb_entity));
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint32_t t = (uint32_t)__builtin_ctz(m);
+        off[t] = at;
+        at += round64(cap * w->type_size[t]);
+    }
+    *bytes = cap ? at : 0;
+    return true;
+}
+
+/*
+ * Give table ti room for `cap` (> its cap) rows: a new block, the rows copied over, the old
+ * block freed. 0 means the world is full. On failure nothing changed.
+ */
+static ecsb_status table_grow(world *w, uint32_t ti, size_t cap)
+{
+    table *tb = &w->tables[ti];
+    size_t off[ECSB_MAX_TYPES], bytes;
+    if (cap == 0)
+        return ECSB_ERR_CAPACITY;
+    if (!table_layout(w, tb->mask, cap, &bytes, off))
+        return ECSB_ERR_NOMEM;
+    void *block = NULL;
+    if (ecsb_resize(w->alloc, &block, 1, 0, bytes) != ECSB_OK)
+        return ECSB_ERR_NOMEM;
+    unsigned char *base = block;
+    if (tb->count)
+        memcpy(base, tb->entities, tb->count * sizeof(ecsb_entity));
+    for (uint32_t m = tb->mask; m; m &= m - 1) {
+        uint32_t t = (uint32_t)__builtin_ctz(m);
+        if (tb->count)
+            memcpy(base + off[t], tb->col[t], (size_t)tb->count * w->type_size[t]);
+        tb->col[t] = base + off[t];
+    }
+    ecsb_release(w->alloc, tb->entities, tb->bytes);
+    tb->entities = block;
+    tb->bytes = bytes;
+    tb->cap = (uint32_t)cap;
+    return ECSB_OK;
+}
+
+ECSB_INLINE uint32_t map_slot(uint32_t mask, uint32_t map_cap)
+{
+    uint32_t h = mask * 0x9e3779b9u; /* Fibonacci hashing: the high bits mix every mask bit */
+    return (h ^ (h >> 15)) & (map_cap - 1);
+}
+
+/* The table of `mask`, or NO_TABLE. */
+static uint32_t map_find(const world *w, uint32_t mask)
+{
+    if (w->map_cap == 0)
+        return NO_TABLE;
+    for (uint32_t i = map_slot(mask, w->map_cap);; i = (i + 1) & (w->map_cap - 1))
+        if (w->map[i].table == NO_TABLE || w->map[i].mask == mask)
+            return w->map[i].table;
+}
+
+static void map_insert(map_entry *map, uint32_t map_cap, uint32_t mask, uint32_t table)
+{
+    uint32_t i = map_slot(mask, map_cap);
+    while (map[i].table != NO_TABLE)
+        i = (i + 1) & (map_cap - 1);
+    map[i] = (map_entry){mask, table};
+}
+
+/* Rebuild the map with map_cap entries, from the tables. On failure nothing changed. */
+static ecsb_status map_grow(world *w, uint32_t map_cap)
+{
+    void *block = NULL;
+    if (ecsb_resize(w->alloc, &block, sizeof(map_entry), 0, map_cap) != ECSB_OK)
+        return ECSB_ERR_NOMEM;
+    map_entry *map = block;
+    memset(map, 0xff, (size_t)map_cap * sizeof *map); /* every table NO_TABLE */
+    for (uint32_t ti = 0; ti < w->table_count; ti++)
+        map_insert(map, map_cap, w->tables[ti].mask, ti);
+    ecsb_release(w->alloc, w->map, (size_t)w->map_cap * sizeof *w->map);
+    w->map = map;
+    w->map_cap = map_cap;
+    return ECSB_OK;
+}
+
+/*
+ * The table of `mask` into *out, made when missing: first every allocation it needs (a table
+ * entry, the map, a place in each matching declared query's cache), then the new, empty table
+ * is registered, with nothing left to fail. On failure nothing observable changed (some
+ * arrays may have grown).
+ */
+static ecsb_status table_find_or_make(world *w, uint32_t mask, uint32_t *out)
+{
+    *out = map_find(w, mask);
+    if (*out != NO_TABLE)
+        return ECSB_OK;
+    if (w->table_count == w->table_cap) {
+        size_t cap = ecsb_grow_capacity(w->table_cap, (size_t)w->table_count + 1, TABLES_MAX);
+        void *block = w->tables;
+        if (cap == 0 || ecsb_resize(w->alloc, &block, sizeof(table), w->table_cap, cap) != ECSB_OK)
+            return ECSB_ERR_NOMEM; /* (running out of table indices needs terabytes first) */
+        w->tables = block;
+        w->table_cap = (uint32_t)cap;
+    }
+    if ((size_t)(w->table_count + 1) * 2 > w->map_cap &&
+        (w->map_cap > UINT32_MAX / 2 || map_grow(w, w->map_cap ? w->map_cap * 2 : 16) != ECSB_OK))
+        return ECSB_ERR_NOMEM;
+    for (uint32_t k = 0; k < w->query_count; k++) {
+        cached_query *q = &w->queries[k];
+        if ((mask & q->mask) != q->mask || q->count < q->cap)
+            continue;
+        size_t cap = ecsb_grow_capacity(q->cap, (size_t)q->count + 1, TABLES_MAX);
+        void *block = q->tables;
+        if (ecsb_resize(w->alloc, &block, sizeof(uint32_t), q->cap, cap) != ECSB_OK)
+            return ECSB_ERR_NOMEM;
+        q->tables = block;
+        q->cap = (uint32_t)cap;
+    }
+    uint32_t ti = w->table_count++;
+    table *tb = &w->tables[ti];
+    memset(tb, 0, sizeof *tb);
+    tb->mask = mask;
+    memset(tb->edge, 0xff, sizeof tb->edge); /* every edge NO_TABLE */
+    map_insert(w->map, w->map_cap, mask, ti);
+    for (uint32_t k = 0; k < w->query_count; k++) {
+        cached_query *q = &w->queries[k];
+        if ((mask & q->mask) == q->mask) {
+            tb->cached_at[k] = q->count;
+            q->tables[q->count++] = ti; /* empty: after the filled ones */
+        }
+    }
+    *out = ti;
+    return ECSB_OK;
+}
+
+/* The first step along an edge: find or make the table, then cache the edge both ways. */
+static __attribute__((noinline)) ecsb_status edge_take(world *w, uint32_t from, ecsb_type t,
+                                                      uint32_t *to)
+{
+    ecsb_status st = table_find_or_make(w, w->tables[from].mask ^ (1u << t), to);
+    if (st != ECSB_OK)
+        return st;
+    w->tables[from].edge[t] = *to;
+    w->tables[*to].edge[t] = from;
+    return ECSB_OK;
+}
+
+/* The table reached from `from` by adding or removing t (whichever it lacks or holds). */
+ECSB_INLINE ecsb_status edge_follow(world *w, uint32_t from, ecsb_type t, uint32_t *to)
+{
+    *to = w->tables[from].edge[t];
+    return ECSB_LIKELY(*to != NO_TABLE) ? ECSB_OK : edge_take(w, from, t, to);
+}
+
+/*
+ * Table ti just became non-empty (filled) or empty (!filled): in each declared query's cache
+ * that lists it, swap it with the first empty (last filled) entry and move the boundary.
+ */
+static __attribute__((noinline)) void table_cached_filled(world *w, uint32_t ti, bool filled)
+{
+    table *tb = &w->tables[ti];
+    for (uint32_t k = 0; k < w->query_count; k++) {
+        cached_query *q = &w->queries[k];
+        if ((tb->mask & q->mask) != q->mask)
+            continue;
+        uint32_t at = tb->cached_at[k], to = filled ? q->filled++ : --q->filled;
+        uint32_t other = q->tables[to];
+        q->tables[at] = other;
+        w->tables[other].cached_at[k] = at;
+        q->tables[to] = ti;
+        tb->cached_at[k] = to;
+    }
+}
+
+/* ---- world ------------------------------------------------------------------------------- */
+
+static void world_fini(world *w)
+{
+    ecsb_release(w->alloc, w->records, (size_t)w->cap * sizeof *w->records);
+    for (uint32_t ti = 0; ti < w->table_count; ti++)
+        ecsb_release(w->alloc, w->tables[ti].entities, w->tables[ti].bytes);
+    ecsb_release(w->alloc, w->tables, (size_t)w->table_cap * sizeof *w->tables);
+    ecsb_release(w->alloc, w->map, (size_t)w->map_cap * sizeof *w->map);
+    for (uint32_t k = 0; k < w->query_count; k++)
+        ecsb_release(w->alloc, w->queries[k].tables, (size_t)w->queries[k].cap * sizeof(uint32_t));
+    memset(w, 0, sizeof *w);
+}
+
+/* Grow the records to `cap` (> w->cap) slots; 0 means full. On failure nothing changed. */
+static ecsb_status grow_records(world *w, size_t cap)
+{
+    if (cap == 0)
+        return ECSB_ERR_CAPACITY;
+    void *block = w->records;
+    if (ecsb_resize(w->alloc, &block, sizeof(record), w->cap, cap) != ECSB_OK)
+        return ECSB_ERR_NOMEM;
+    w->records = block;
+    w->cap = (uint32_t)cap;
+    return ECSB_OK;
+}
+
+/*
+ * The root table, one cache per distinct declared set, and initial_capacity records (rows are
+ * not reserved: which tables will need them is unknown).
+ */
+static ecsb_status world_init(world *w, const ecsb_world_config *config)
+{
+    ecsb_status st = ecsb_config_check(config);
+    if (st != ECSB_OK)
+        return st;
+    memset(w, 0, sizeof *w);
+    w->alloc = ecsb_allocator_or_default(config->allocator);
+    w->max_entities = config->max_entities ? config->max_entities : ECSB_MAX_ENTITIES;
+    w->first_generation = config->first_generation ? config->first_generation : 1;
+    w->free_head = SLOT_NONE;
+    w->type_count = config->type_count;
+    memcpy(w->type_size, config->type_size, sizeof w->type_size);
+    for (uint32_t k = 0; k < config->query_count; k++) {
+        uint32_t mask, j = 0;
+        ecsb_query_check(&config->queries[k], w->type_count, &mask);
+        while (j < w->query_count && w->queries[j].mask != mask)
+            j++;
+        if (j == w->query_count)
+            w->queries[w->query_count++].mask = mask;
+    }
+    uint32_t root;
+    st = table_find_or_make(w, 0, &root);
+    if (st == ECSB_OK && config->initial_capacity)
+        st = grow_records(w, config->initial_capacity < w->max_entities
+                                 ? config->initial_capacity : w->max_entities);
+    if (st != ECSB_OK)
+        world_fini(w);
+    return st;
+}
+
+/* ---- entities ---------------------------------------------------------------------------- */
+
+/* The record of a live entity, or NULL. */
+ECSB_INLINE record *live_record(const world *w, ecsb_entity e)
+{
+    uint32_t i = ecsb_handle_index(e);
+    if (ECSB_UNLIKELY(i >= w->slots))
+        return NULL;
+    record *r = &w->records[i];
+    return ECSB_LIKELY(r->generation == ecsb_handle_generation(e) && r->table < REC_RETIRED)
+               ? r : NULL;
+}
+
+ECSB_INLINE ecsb_status entity_create(world *w, ecsb_entity *out)
+{
+    *out = ECSB_ENTITY_NULL;
+    if (ECSB_UNLIKELY(w->live >= w->max_entities))
+        return ECSB_ERR_CAPACITY;
+    uint32_t i = w->free_head;
+    if (i != SLOT_NONE) {
+        w->free_head = w->records[i].row;
+    } else {
+        if (ECSB_UNLIKELY(w->slots == w->cap)) {
+            ecsb_status st = grow_records(
+                w, ecsb_grow_capacity(w->cap, (size_t)w->slots + 1, w->max_entities));
+            if (st != ECSB_OK)
+                return st;
+        }
+        i = w->slots++;
+        w->records[i].generation = w->first_generation;
+    }
+    record *r = &w->records[i];
+    r->table = ROOT;
+    r->row = NO_ROW;
+    r->mask = 0;
+    w->live++;
+    *out = ecsb_handle_make(i, r->generation);
+    return ECSB_OK;
+}
+
+/* Copy one value; the common sizes become a plain load and store. */
+ECSB_INLINE void copy_value(unsigned char *dst, const unsigned char *src, size_t size)
+{
+    switch (size) {
+    case 4: memcpy(dst, src, 4); break;
+    case 8: memcpy(dst, src, 8); break;
+    default: memcpy(dst, src, size); break;
+    }
+}
+
+/* Remove row `row` of table ti: the last row fills the hole, its entity's record follows. */
+ECSB_INLINE void row_swap_remove(world *w, uint32_t ti, uint32_t row)
+{
+    table *tb = &w->tables[ti];
+    uint32_t last = --tb->count;
+    if (ECSB_UNLIKELY(last == 0) && w->query_count)
+        table_cached_filled(w, ti, false);
+    if (row == last)
+        return;
+    ecsb_entity moved = tb->entities[last];
+    tb->entities[row] = moved;
+    for (uint32_t m = tb->mask; m; m &= m - 1) {
+        uint32_t t = (uint32_t)__builtin_ctz(m);
+        size_t size = w->type_size[t];
+        copy_value(tb->col[t] + (size_t)row * size, tb->col[t] + (size_t)last * size, size);
+    }
+    w->records[ecsb_handle_index(moved)].row = row;
+}
+
+/*
+ * Move the live entity of record r (handle e) from its table to table `to`, which has room
+ * for one more row (ROOT needs none): append a row there, copy the values of the types both
+ * sets hold, swap-remove the old row. Returns the new row.
+ */
+ECSB_INLINE uint32_t row_move(world *w, record *r, ecsb_entity e, uint32_t to)
+{
+    table *src = &w->tables[r->table], *dst = &w->tables[to];
+    uint32_t row = NO_ROW;
+    if (to != ROOT) {
+        row = dst->count++;
+        if (ECSB_UNLIKELY(row == 0) && w->query_count)
+            table_cached_filled(w, to, true);
+        dst->entities[row] = e;
+        for (uint32_t m = src->mask & dst->mask; m; m &= m - 1) {
+            uint32_t t = (uint32_t)__builtin_ctz(m);
+            size_t size = w->type_size[t];
+            copy_value(dst->col[t] + (size_t)row * size, src->col[t] + (size_t)r->row * size,
+                       size);
+        }
+    }
+    if (r->table != ROOT)
+        row_swap_remove(w, r->table, r->row);
+    r->table = to;
+    r->row = row;
+    r->mask = dst->mask;
+    return row;
+}
+
+ECSB_INLINE ecsb_status entity_destroy(world *w, ecsb_entity e)
+{
+    record *r = live_record(w, e);
+    if (!r)
+        return ECSB_ERR_STALE;
+    if (r->table != ROOT)
+        row_swap_remove(w, r->table, r->row);
+    r->mask = 0;
+    if (ECSB_UNLIKELY(r->generation == UINT32_MAX)) {
+        r->table = REC_RETIRED; /* never reused: a handle is never issued twice */
+        r->row = NO_ROW;
+    } else {
+        r->generation++;
+        r->table = REC_FREE;
+        r->row = w->free_head;
+        w->free_head = ecsb_handle_index(e);
+    }
+    w->live--;
+    return ECSB_OK;
+}
+
+static bool entity_alive(const world *w, ecsb_entity e) { return live_record(w, e) != NULL; }
+
+static size_t entity_count(const world *w) { return w->live; }
+
+/* ---- components -------------------------------------------------------------------------- */
+
+ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void **value_out)
+{
+    *value_out = NULL;
+    if (ECSB_UNLIKELY(t >= w->type_count))
+        return ECSB_ERR_TYPE;
+    record *r = live_record(w, e);
+    if (ECSB_UNLIKELY(!r))
+        return ECSB_ERR_STALE;
+    if (ECSB_UNLIKELY(r->mask & (1u << t)))
+        return ECSB_ERR_PRESENT;
+    uint32_t to;
+    ecsb_status st = edge_follow(w, r->table, t, &to);
+    if (ECSB_UNLIKELY(st != ECSB_OK))
+        return st;
+    const table *dst = &w->tables[to];
+    if (ECSB_UNLIKELY(dst->count == dst->cap) &&
+        (st = table_grow(w, to, ecsb_grow_capacity(dst->cap, (size_t)dst->count + 1,
+                                                   w->max_entities))) != ECSB_OK)
+        return st;
+    uint32_t row = row_move(w, r, e, to);
+    *value_out = dst->col[t] + (size_t)row * w->type_size[t];
+    return ECSB_OK;
+}
+
+ECSB_INLINE ecsb_status component_remove(world *w, ecsb_entity e, ecsb_type t)
+{
+    if (ECSB_UNLIKELY(t >= w->type_count))
+        return ECSB_ERR_TYPE;
+    record *r = live_record(w, e);
+    if (ECSB_UNLIKELY(!r))
+        return ECSB_ERR_STALE;
+    if (ECSB_UNLIKELY(!(r->mask & (1u << t))))
+        return ECSB_ERR_ABSENT;
+    uint32_t to;
+    ecsb_status st = edge_follow(w, r->table, t, &to);
+    if (ECSB_UNLIKELY(st != ECSB_OK))
+        return st;
+    const table *dst = &w->tables[to];
+    if (ECSB_UNLIKELY(to != ROOT && dst->count == dst->cap) &&
+        (st = table_grow(w, to, ecsb_grow_capacity(dst->cap, (size_t)dst->count + 1,
+                                                   w->max_entities))) != ECSB_OK)
+        return st;
+    row_move(w, r, e, to);
+    return ECSB_OK;
+}
+
+ECSB_INLINE void *component_get(world *w, ecsb_entity e, ecsb_type t)
+{
+    if (ECSB_UNLIKELY(t >= w->type_count))
+        return NULL;
+    const record *r = live_record(w, e);
+    if (ECSB_UNLIKELY(!r) || !(r->mask & (1u << t)))
+        return NULL;
+    return w->tables[r->table].col[t] + (size_t)r->row * w->type_size[t];
+}
+
+ECSB_INLINE bool component_has(const world *w, ecsb_entity e, ecsb_type t)
+{
+    if (t >= w->type_count)
+        return false;
+    const record *r = live_record(w, e);
+    return r && (r->mask & (1u << t));
+}
+
+static size_t component_count(const world *w, ecsb_type t)
+{
+    size_t n = 0;
+    for (uint32_t ti = 1; t < w->type_count && ti < w->table_count; ti++)
+        if (w->tables[ti].mask & (1u << t))
+            n += w->tables[ti].count;
+    return n;
+}
+
+/* ---- iteration --------------------------------------------------------------------------- */
+
+ECSB_INLINE void each(world *w, ecsb_type t, ecsb_each_fn fn, void *ctx)
+{
+    if (t >= w->type_count)
+        return;
+    size_t size = w->type_size[t];
+    for (uint32_t ti = 1; ti < w->table_count; ti++) {
+        const table *tb = &w->tables[ti];
+        if (!(tb->mask & (1u << t)))
+            continue;
+        unsigned char *value = tb->col[t];
+        for (uint32_t row = 0, n = tb->count; row < n; row++, value += size)
+            fn(ctx, tb->entities[row], value);
+    }
+}
+
+ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void *ctx)
+{
+    if (a >= w->type_count || b >= w->type_count)
+        return;
+    uint32_t mask = (1u << a) | (1u << b);
+    size_t sa = w->type_size[a], sb = w->type_size[b];
+    for (uint32_t ti = 1; ti < w->table_count; ti++) {
+        const table *tb = &w->tables[ti];
+        if ((tb->mask & mask) != mask)
+            continue;
+        unsigned char *va = tb->col[a], *vb = tb->col[b];
+        for (uint32_t row = 0, n = tb->count; row < n; row++, va += sa, vb += sb)
+            fn(ctx, tb->entities[row], va, vb);
+    }
+}
+
+/* One run: every row of non-empty table tb, its columns in the query's order. */
+ECSB_INLINE void query_table(const table *tb, const ecsb_query *q, ecsb_query_fn fn, void *ctx)
+{
+    void *columns[ECSB_MAX_QUERY_TYPES];
+    if (q->count == 0 || q->count > ECSB_MAX_QUERY_TYPES)
+        __builtin_unreachable(); /* query() checked it: every column fn reads is set */
+    for (uint32_t j = 0; j < q->count; j++)
+        columns[j] = tb->col[q->types[j]];
+    fn(ctx, tb->count, columns);
+}
+
+/*
+ * A declared set walks the filled part of its cache; any other set scans every table's set
+ * and count (no allocation). Either way each non-empty matching table is one run.
+ */
+ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, void *ctx)
+{
+    uint32_t mask;
+    ecsb_status st = ecsb_query_check(q, w->type_count, &mask);
+    if (st != ECSB_OK)
+        return st;
+    for (uint32_t k = 0; k < w->query_count; k++) {
+        const cached_query *cq = &w->queries[k];
+        if (cq->mask != mask)
+            continue;
+        for (uint32_t i = 0; i < cq->filled; i++)
+            query_table(&w->tables[cq->tables[i]], q, fn, ctx);
+        return ECSB_OK;
+    }
+    for (uint32_t ti = 1; ti < w->table_count; ti++)
+        if ((w->tables[ti].mask & mask) == mask && w->tables[ti].count)
+            query_table(&w->tables[ti], q, fn, ctx);
+    return ECSB_OK;
+}
+
+/* ---- checks ------------------------------------------------------------------------------ */
+
+/* A table's own fields: set in range, rows within capacity, the block laid out as it should be. */
+static bool table_valid(const world *w, uint32_t ti)
+{
+    const table *tb = &w->tables[ti];
+    size_t off[ECSB_MAX_TYPES], bytes;
+    uint32_t types = w->type_count == 32 ? UINT32_MAX : (1u << w->type_count) - 1;
+    if ((tb->mask & ~types) || tb->count > tb->cap || tb->cap > w->max_entities ||
+        (ti == ROOT && tb->cap) || !table_layout(w, tb->mask, tb->cap, &bytes, off) ||
+        tb->bytes != bytes || (tb->cap != 0) != (tb->entities != NULL))
+        return false;
+    for (uint32_t t = 0; t < ECSB_MAX_TYPES; t++) {
+        const unsigned char *want = (tb->mask >> t & 1) && tb->cap
+                                        ? (const unsigned char *)tb->entities + off[t] : NULL;
+        if (tb->col[t] != want)
+            return false;
+        /* Edges: to the set with t toggled, and back. */
+        uint32_t to = tb->edge[t];
+        if (to != NO_TABLE && (t >= w->type_count || to >= w->table_count ||
+                               w->tables[to].mask != (tb->mask ^ (1u << t)) ||
+                               w->tables[to].edge[t] != ti))
+            return false;
+    }
+    return true;
+}
+
+/* Records <-> rows, slot states, the free list; live entities in rows plus ROOT = live. */
+static bool records_valid(const world *w)
+{
+    uint32_t live = 0, free_count = 0;
+    size_t rows = 0;
+    for (uint32_t ti = 1; ti < w->table_count; ti++) {
+        const table *tb = &w->tables[ti];
+        for (uint32_t row = 0; row < tb->count; row++) {
+            ecsb_entity e = tb->entities[row];
+            uint32_t i = ecsb_handle_index(e);
+            if (i >= w->slots || w->records[i].generation != ecsb_handle_generation(e) ||
+                w->records[i].table != ti || w->records[i].row != row)
+                return false;
+        }
+        rows += tb->count;
+    }
+    for (uint32_t i = 0; i < w->slots; i++) {
+        const record *r = &w->records[i];
+        if (r->generation == 0)
+            return false;
+        if (r->table == REC_FREE) {
+            if (r->mask || (r->row != SLOT_NONE && r->row >= w->slots))
+                return false;
+            free_count++;
+        } else if (r->table == REC_RETIRED) {
+            if (r->mask || r->row != NO_ROW || r->generation != UINT32_MAX)
+                return false;
+        } else {
+            if (r->table >= w->table_count || r->mask != w->tables[r->table].mask)
+                return false;
+            if (r->table == ROOT ? r->row != NO_ROW
+                                 : r->row >= w->tables[r->table].count ||
+                                       w->tables[r->table].entities[r->row] !=
+                                           ecsb_handle_make(i, r->generation))
+                return false;
+            live++;
+            rows -= r->table != ROOT;
+        }
+    }
+    if (live != w->live || rows != 0)
+        return false;
+    /* The free list reaches every free slot exactly once (a cycle would exceed free_count). */
+    uint32_t reached = 0;
+    for (uint32_t i = w->free_head; i != SLOT_NONE; i = w->records[i].row, reached++)
+        if (i >= w->slots || reached == free_count || w->records[i].table != REC_FREE)
+            return false;
+    return reached == free_count;
+}
+
+/* The map holds every table's set under its index, and nothing else. */
+static bool map_valid(const world *w)
+{
+    uint32_t used = 0;
+    for (uint32_t i = 0; i < w->map_cap; i++) {
+        uint32_t ti = w->map[i].table;
+        if (ti != NO_TABLE &&
+            (ti >= w->table_count || w->tables[ti].mask != w->map[i].mask || ++used == 0))
+            return false;
+    }
+    if (used != w->table_count || (size_t)w->table_count * 2 > w->map_cap ||
+        (w->map_cap & (w->map_cap - 1)))
+        return false;
+    for (uint32_t ti = 0; ti < w->table_count; ti++)
+        if (map_find(w, w->tables[ti].mask) != ti)
+            return false;
+    return true;
+}
+
+/*
+ * Each declared cache lists exactly the tables whose set includes its own, each once (where
+ * the table says it is), the non-empty ones first.
+ */
+static bool queries_valid(const world *w)
+{
+    for (uint32_t k = 0; k < w->query_count; k++) {
+        const cached_query *q = &w->queries[k];
+        uint32_t matching = 0;
+        for (uint32_t ti = 0; ti < w->table_count; ti++)
+            matching += (w->tables[ti].mask & q->mask) == q->mask;
+        if (q->mask == 0 || q->count > q->cap || q->count != matching || q->filled > q->count)
+            return false;
+        for (uint32_t i = 0; i < q->count; i++) {
+            uint32_t ti = q->tables[i];
+            if (ti >= w->table_count || (w->tables[ti].mask & q->mask) != q->mask ||
+                w->tables[ti].cached_at[k] != i || (w->tables[ti].count != 0) != (i < q->filled))
+                return false;
+        }
+        for (uint32_t j = 0; j < k; j++)
+            if (w->queries[j].mask == q->mask)
+                return false;
+    }
+    return true;
+}
+
+static bool world_valid(const world *w)
+{
+    if (w->type_count == 0 || w->type_count > ECSB_MAX_TYPES || w->cap > w->max_entities ||
+        w->slots > w->cap || w->live > w->slots || w->first_generation == 0 ||
+        w->query_count > ECSB_MAX_QUERIES || w->table_count == 0 ||
+        w->table_count > w->table_cap || w->tables[ROOT].mask != 0)
+        return false;
+    for (uint32_t ti = 0; ti < w->table_count; ti++)
+        if (!table_valid(w, ti))
+            return false;
+    return map_valid(w) && records_valid(w) && queries_valid(w);
+}
+
+static size_t world_bytes(const world *w)
+{
+    size_t bytes = sizeof *w + (size_t)w->cap * sizeof *w->records +
+                   (size_t)w->table_cap * sizeof *w->tables +
+                   (size_t)w->map_cap * sizeof *w->map;
+    for (uint32_t ti = 0; ti < w->table_count; ti++)
+        bytes += w->tables[ti].bytes;
+    for (uint32_t k = 0; k < w->query_count; k++)
+        bytes += (size_t)w->queries[k].cap * sizeof(uint32_t);
+    return bytes;
+}
+
+/* The first table after ROOT with at least `rows` rows (or, rows 0, any), or NULL. */
+static table *table_with_rows(world *w, uint32_t rows, bool by_cap)
+{
+    for (uint32_t ti = 1; ti < w->table_count; ti++)
+        if ((by_cap ? w->tables[ti].cap : w->tables[ti].count) >= rows)
+            return &w->tables[ti];
+    return NULL;
+}
+
+/*
+ * Damage number `which`, by an XOR (so applying it twice restores), to a target chosen by a
+ * field the damage leaves alone (so the second application finds the same target):
+ *   0 live count             1-4 the record of the first row of the first non-empty table:
+ *   generation, table, row, mask     5 free-list head     6 a table's row count
+ *   7 a row's entity handle  8 a column pointer  9 a table's set  10 an edge of ROOT
+ *   11 a map entry's table   12 a declared query's first cached table   13 its filled count
+ *   14 that table's place in the cache
+ */
+static int world_corrupt(world *w, unsigned which)
+{
+    table *full = table_with_rows(w, 1, false), *any = table_with_rows(w, 0, false);
+    table *sized = table_with_rows(w, 1, true);
+    record *r = full ? &w->records[ecsb_handle_index(full->entities[0])] : NULL;
+    switch (which) {
+    case 0: w->live ^= 1; return 1;
+    case 1: if (!r) return 0; r->generation ^= 1; return 1;
+    case 2: if (!r) return 0; r->table ^= 1; return 1;
+    case 3: if (!r) return 0; r->row ^= 1; return 1;
+    case 4: if (!r) return 0; r->mask ^= 1; return 1;
+    case 5: w->free_head ^= 1; return 1;
+    case 6: if (!sized) return 0; sized->count ^= 1; return 1;
+    case 7: if (!full) return 0; full->entities[0] ^= (uint64_t)1 << 32; return 1;
+    case 8:
+        if (!sized || !sized->mask) return 0;
+        sized->col[__builtin_ctz(sized->mask)] =
+            (unsigned char *)((uintptr_t)sized->col[__builtin_ctz(sized->mask)] ^ 64);
+        return 1;
+    case 9: if (!any) return 0; any->mask ^= 1; return 1;
+    case 10: w->tables[ROOT].edge[0] ^= 1; return 1;
+    case 11:
+        for (uint32_t i = 0; i < w->map_cap; i++)
+            if (w->map[i].table != NO_TABLE) {
+                w->map[i].table ^= 1;
+                return 1;
+            }
+        return 0;
+    case 12:
+    case 13:
+    case 14:
+        for (uint32_t k = 0; k < w->query_count; k++) {
+            cached_query *q = &w->queries[k];
+            if (!q->count)
+                continue;
+            if (which == 12)
+                q->tables[0] ^= 1;
+            else if (which == 13)
+                q->filled ^= 1;
+            else
+                w->tables[q->tables[0]].cached_at[k] ^= 1;
+            return 1;
+        }
+        return 0;
+    default: return -1;
+    }
+}
+
+#define ECSB_STRATEGY_NAME archetype
+#define ECSB_STRATEGY_SUMMARY "a table per component set: entity column + 64-byte aligned columns; add/remove move the row along cached edges; queries cache their tables"
+#include "harness/strategy_impl.h"

@@ -1,0 +1,646 @@
+/*
+ * hash_map — the baseline: per component type an open-addressing hash table from entity to
+ * value, what a program without an ECS keeps (one map per component), written as well as a
+ * flat hash map can be.
+ *
+ * Idea: an entity is a slot index plus a 32-bit generation (handle = ecsb_handle_make(slot,
+ * generation)); one 64-bit word per slot holds the generation and SLOT_LIVE, or the next free
+ * slot (a LIFO free list threaded through the slots); a never-used slot starts at
+ * config->first_generation, and a slot whose generation would wrap is retired, never reused.
+ * Per type t a table of cap = 2^b positions (16 at least; none before the first add): keys[cap],
+ * the full 64-bit handle of the holder stored there (0, never a live handle, = free), and
+ * values[cap * size] after them in the same block (cap * 8 is a multiple of 64, so every value
+ * is aligned for its type). Home of the entity in slot i: a Fibonacci hash of its group of
+ * eight, ((i / 8) * 2^64/phi) >> (64 - b), with the low 3 bits replaced by i % 8: the groups
+ * scatter evenly over the table, and ids that follow each other share one line of keys.
+ * Linear probing; erase by backward shift (later keys of the cluster move back into the hole:
+ * no tombstones, every key reachable from its home without crossing a free position); the load
+ * stays at most 3/4 (an add that would pass it doubles the table and rehashes first, so a
+ * failed allocation changes nothing) and at least 3/8 after a doubling. Keys are full handles,
+ * so tables hold only live entities: get, has and a successful remove never read the slot
+ * word, and a stale handle simply misses.
+ *
+ * Costs, in cache lines touched (steady state; K = type count; "probe" = the home line of
+ * keys, and the next one in the few clusters that cross it):
+ *   create  1: the free-list head's slot word, or the next fresh one.
+ *   destroy the slot word + a probe per type (K), each hit erased as by remove.
+ *   add     slot word + probe + the value's line; when the table is full, a rehash of all of
+ *           it (amortised O(1); it streams: old and new tables keep the same order).
+ *   remove  probe + the value's line, plus the keys and values backward shift moves (the rest
+ *           of the cluster, usually in the same line); a miss also reads the slot word.
+ *   get     probe, then the value: 2 lines (issued together when the key sits at home: the
+ *           value's address is known before the key is compared). has: the probe.
+ *   each    every position of the table: 8 B of keys per position, values of the holders.
+ *   join/query  walks the table with the fewest keys, one probe per other type per key. Every
+ *           table orders entities by the same hash, so a walk's probes climb through the
+ *           other tables in address order whatever their sizes (the hardware prefetcher
+ *           follows); tables of equal size filled alike have identical layouts and their
+ *           matches coalesce into long runs. A one-type query hands out runs of occupied
+ *           positions whole.
+ * Memory per entity slot: 8 B, nothing per type: one more type costs an entity nothing until
+ * it holds one. Per held component (8 + size) / load, 1.33x to 2.67x (8 + size) bytes.
+ * Wins: types held by few entities cost nothing per entity (sparse maps cost 4 B per slot per
+ * type); get is 2 lines to sparse_set's 3 (slot word, sparse entry, value): random_get
+ * 1.3-1.8x sparse_set, the miss on cold tables' lines rather than on extra lookups; a
+ * destroy-and-create churn reuses the dead entity's slot, so its positions (hash of the slot)
+ * stay put and a walk never decays (churn_iterate at 1M: 0.2x sparse_set's time).
+ * Loses: a lookup next to no recent one costs a random line: platformer walks the original
+ * entities backwards and pays a miss per group of 8 (1.4x sparse_set at 4000, 2.7-3x at 1M-4M;
+ * hashing the id alone instead of its group, a miss per operation: 8x at 1M); walks scan free
+ * positions and probe the other types (dual_iterate 72 instructions per pair to sparse_set's
+ * 40; 1.6-2.4x its time); tables run 3/8 to 3/4 full, so each held value costs 1.3-2.7x its
+ * bytes plus 8 B of key. (Ratios: medians of 7 pinned runs on a loaded 2-core VM.)
+ */
+#include "harness/strategy.h"
+
+#define SLOT_GEN_MASK 0xffffffff00000000ull /* the generation half of a slot word */
+#define SLOT_NONE UINT32_MAX                /* free-list end / empty free list */
+#define SLOT_LIVE (UINT32_MAX - 1)          /* low half of a live slot's word */
+#define SLOT_RETIRED (UINT32_MAX - 2)       /* low half of a slot whose generation is used up */
+
+#define KEY_EMPTY ECSB_ENTITY_NULL      /* a free table position: no live handle is 0 */
+#define TABLE_MIN_LOG2 4u               /* the smallest table: 16 positions */
+#define FIBONACCI 0x9e3779b97f4a7c15ull /* 2^64 / golden ratio, odd */
+#define NOT_FOUND SIZE_MAX
+
+/*
+ * One component type: an open-addressing table of cap = 2^bits positions (none before the
+ * first add). One block: [keys: cap handles][values: cap * size]; cap * 8 is a multiple of
+ * 64, so the values start on a cache line and every value is aligned for its type.
+ */
+typedef struct table {
+    ecsb_entity *keys;     /* position -> the live handle stored there, or KEY_EMPTY; = block */
+    unsigned char *values; /* position -> value */
+    size_t mask;           /* cap - 1 */
+    uint32_t shift;        /* 64 - bits: home(index) = (index * FIBONACCI) >> shift */
+    uint32_t count;        /* keys stored */
+    uint32_t limit;        /* keys allowed before growing: 3/4 of cap (0 without a block) */
+    uint32_t size;         /* bytes per value */
+} table;
+
+typedef struct world {
+    const ecsb_allocator *alloc;
+    uint64_t *slot;            /* per entity slot: generation << 32 | SLOT_LIVE / next free */
+    uint32_t slots;            /* slots ever used: [0, slots) */
+    uint32_t cap;              /* slot words allocated */
+    uint32_t live;             /* live entities */
+    uint32_t free_head;        /* first free slot, SLOT_NONE when empty */
+    uint32_t max_entities;
+    uint32_t first_generation; /* generation of a never-used slot */
+    uint32_t type_count;
+    table tables[ECSB_MAX_TYPES];
+} world;
+
+/* ---- tables ------------------------------------------------------------------------------ */
+
+ECSB_INLINE size_t table_cap(const table *t) { return t->limit ? t->mask + 1 : 0; }
+
+static size_t table_bytes(const table *t) { return table_cap(t) * (sizeof(ecsb_entity) + t->size); }
+
+ECSB_INLINE size_t table_home(const table *t, ecsb_entity e)
+{
+    uint32_t i = ecsb_handle_index(e);
+    return (size_t)((((uint64_t)(i >> 3) * FIBONACCI) >> t->shift) & ~(size_t)7) | (i & 7);
+}
+
+ECSB_INLINE void *table_value(const table *t, size_t p) { return t->values + p * t->size; }
+
+/* Position of handle e in t, or NOT_FOUND. Tables hold live handles only: a stale one misses. */
+ECSB_INLINE size_t table_find(const table *t, ecsb_entity e)
+{
+    if (t->count == 0)
+        return NOT_FOUND;
+    const ecsb_entity *keys = t->keys;
+    for (size_t p = table_home(t, e);; p = (p + 1) & t->mask) {
+        ecsb_entity k = keys[p];
+        if (k == KEY_EMPTY)
+            return NOT_FOUND;
+        if (k == e)
+            return p;
+    }
+}
+
+/* Store absent handle e (room guaranteed: count < limit); returns its position. */
+ECSB_INLINE size_t table_insert(table *t, ecsb_entity e)
+{
+    size_t p = table_home(t, e);
+    while (t->keys[p] != KEY_EMPTY)
+        p = (p + 1) & t->mask;
+    t->keys[p] = e;
+    t->count++;
+    return p;
+}
+
+ECSB_INLINE void copy_value(unsigned char *dst, const unsigned char *src, size_t size)
+{
+    /* Constant sizes become plain loads and stores. */
+    switch (size) {
+    case 4: memcpy(dst, src, 4); break;
+    case 8: memcpy(dst, src, 8); break;
+    default: memcpy(dst, src, size); break;
+    }
+}
+
+/*
+ * Erase position p by backward shift: each later key of the cluster whose home lies at or
+ * before the hole moves back into it (its value with it), so no tombstone is left and every
+ * key stays reachable from its home without crossing a free position.
+ */
+ECSB_INLINE void table_erase(table *t, size_t p)
+{
+    size_t hole = p, mask = t->mask;
+    for (size_t q = (p + 1) & mask;; q = (q + 1) & mask) {
+        ecsb_entity k = t->keys[q];
+        if (k == KEY_EMPTY)
+            break;
+        /* k may fill the hole when the hole is no further from q than k's home is. */
+        if (((q - table_home(t, k)) & mask) >= ((q - hole) & mask)) {
+            t->keys[hole] = k;
+            copy_value(t->values + hole * t->size, t->values + q * t->size, t->size);
+            hole = q;
+        }
+    }
+    t->keys[hole] = KEY_EMPTY;
+    t->count--;
+}
+
+/*
+ * Rehash t into a table of 2^bits positions. The new block is allocated before anything
+ * changes, so a failure leaves t untouched. Walking the old table in position order inserts
+ * in near-ascending order of home in the new one (both homes are top bits of the same
+ * product), so the rehash streams through memory.
+ */
+static ecsb_status table_resize(world *w, table *t, uint32_t bits)
+{
+    size_t cap = (size_t)1 << bits;
+    void *block = NULL;
+    ecsb_status st = ecsb_resize(w->alloc, &block, sizeof(ecsb_entity) + t->size, 0, cap);
+    if (st != ECSB_OK)
+        return st;
+    table old = *t;
+    t->keys = block;
+    t->values = (unsigned char *)block + cap * sizeof(ecsb_entity);
+    t->mask = cap - 1;
+    t->shift = 64 - bits;
+    t->limit = (uint32_t)(cap / 4 * 3);
+    t->count = 0;
+    memset(t->keys, 0, cap * sizeof(ecsb_entity)); /* = KEY_EMPTY */
+    for (size_t p = 0, n = table_cap(&old); p < n; p++)
+        if (old.keys[p] != KEY_EMPTY)
+            copy_value(table_value(t, table_insert(t, old.keys[p])), table_value(&old, p),
+                       t->size);
+    ecsb_release(w->alloc, old.keys, table_bytes(&old));
+    return ECSB_OK;
+}
+
+/* log2 of the smallest table that holds n keys within the load limit. */
+static uint32_t table_bits_for(size_t n)
+{
+    uint32_t bits = TABLE_MIN_LOG2;
+    while (((size_t)1 << bits) / 4 * 3 < n)
+        bits++;
+    return bits;
+}
+
+/* ---- memory ------------------------------------------------------------------------------ */
+
+/* Grow the slot words to `cap` (> w->cap) slots; 0 means the world is full. */
+static ecsb_status grow_slots(world *w, size_t cap)
+{
+    if (cap == 0)
+        return ECSB_ERR_CAPACITY;
+    void *block = w->slot;
+    ecsb_status st = ecsb_resize(w->alloc, &block, sizeof(uint64_t), w->cap, cap);
+    if (st != ECSB_OK)
+        return st;
+    w->slot = block;
+    w->cap = (uint32_t)cap;
+    return ECSB_OK;
+}
+
+static void world_fini(world *w)
+{
+    ecsb_release(w->alloc, w->slot, (size_t)w->cap * sizeof(uint64_t));
+    for (uint32_t t = 0; t < w->type_count; t++)
+        ecsb_release(w->alloc, w->tables[t].keys, table_bytes(&w->tables[t]));
+    memset(w, 0, sizeof *w);
+}
+
+/*
+ * initial_capacity reserves that many slot words. Tables grow with their own holders: one
+ * reserved for every entity would leave a type held by few of them sparse, and every walk of
+ * it longer.
+ */
+static ecsb_status world_init(world *w, const ecsb_world_config *config)
+{
+    ecsb_status st = ecsb_config_check(config);
+    if (st != ECSB_OK)
+        return st;
+    memset(w, 0, sizeof *w);
+    w->alloc = ecsb_allocator_or_default(config->allocator);
+    w->max_entities = config->max_entities ? config->max_entities : ECSB_MAX_ENTITIES;
+    w->first_generation = config->first_generation ? config->first_generation : 1;
+    w->type_count = config->type_count;
+    w->free_head = SLOT_NONE;
+    for (uint32_t t = 0; t < w->type_count; t++)
+        w->tables[t].size = config->type_size[t];
+    if (config->initial_capacity && (st = grow_slots(w, config->initial_capacity)) != ECSB_OK) {
+        world_fini(w);
+        return st;
+    }
+    return ECSB_OK;
+}
+
+/* ---- entities ---------------------------------------------------------------------------- */
+
+/* True when the handle names a live entity; its slot index into *slot. */
+ECSB_INLINE bool live_slot(const world *w, ecsb_entity e, uint32_t *slot)
+{
+    uint32_t i = ecsb_handle_index(e);
+    *slot = i;
+    return i < w->slots && w->slot[i] == ((e & SLOT_GEN_MASK) | SLOT_LIVE);
+}
+
+ECSB_INLINE ecsb_status entity_create(world *w, ecsb_entity *out)
+{
+    *out = ECSB_ENTITY_NULL;
+    if (ECSB_UNLIKELY(w->live >= w->max_entities))
+        return ECSB_ERR_CAPACITY;
+    uint32_t i = w->free_head;
+    uint64_t gen;
+    if (i != SLOT_NONE) {
+        gen = w->slot[i] & SLOT_GEN_MASK;
+        w->free_head = (uint32_t)w->slot[i];
+    } else {
+        if (ECSB_UNLIKELY(w->slots == w->cap)) {
+            ecsb_status st =
+                grow_slots(w, ecsb_grow_capacity(w->cap, (size_t)w->slots + 1, w->max_entities));
+            if (st != ECSB_OK)
+                return st;
+        }
+        i = w->slots++;
+        gen = (uint64_t)w->first_generation << 32;
+    }
+    w->slot[i] = gen | SLOT_LIVE;
+    w->live++;
+    *out = gen | i;
+    return ECSB_OK;
+}
+
+ECSB_INLINE ecsb_status entity_destroy(world *w, ecsb_entity e)
+{
+    uint32_t i;
+    if (!live_slot(w, e, &i))
+        return ECSB_ERR_STALE;
+    for (uint32_t t = 0; t < w->type_count; t++) {
+        size_t p = table_find(&w->tables[t], e);
+        if (p != NOT_FOUND)
+            table_erase(&w->tables[t], p);
+    }
+    uint32_t gen = ecsb_handle_generation(e);
+    if (ECSB_UNLIKELY(gen == UINT32_MAX)) {
+        w->slot[i] = (e & SLOT_GEN_MASK) | SLOT_RETIRED; /* never reused: no wrap to old ids */
+    } else {
+        w->slot[i] = ((uint64_t)(gen + 1) << 32) | w->free_head;
+        w->free_head = i;
+    }
+    w->live--;
+    return ECSB_OK;
+}
+
+static bool entity_alive(const world *w, ecsb_entity e)
+{
+    uint32_t i;
+    return live_slot(w, e, &i);
+}
+
+static size_t entity_count(const world *w) { return w->live; }
+
+/* ---- components -------------------------------------------------------------------------- */
+
+ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void **value_out)
+{
+    *value_out = NULL;
+    if (ECSB_UNLIKELY(t >= w->type_count))
+        return ECSB_ERR_TYPE;
+    uint32_t i;
+    if (ECSB_UNLIKELY(!live_slot(w, e, &i)))
+        return ECSB_ERR_STALE;
+    table *tb = &w->tables[t];
+    if (ECSB_UNLIKELY(table_find(tb, e) != NOT_FOUND))
+        return ECSB_ERR_PRESENT;
+    if (ECSB_UNLIKELY(tb->count == tb->limit)) {
+        /* Holders <= live entities < 2^31, so the table never needs more than 2^32 positions. */
+        ecsb_status st = table_resize(w, tb, table_bits_for((size_t)tb->count + 1));
+        if (st != ECSB_OK)
+            return st;
+    }
+    *value_out = table_value(tb, table_insert(tb, e));
+    return ECSB_OK;
+}
+
+/* A handle found in a table is live, so only a miss reads the slot word (stale or absent?). */
+ECSB_INLINE ecsb_status component_remove(world *w, ecsb_entity e, ecsb_type t)
+{
+    if (ECSB_UNLIKELY(t >= w->type_count))
+        return ECSB_ERR_TYPE;
+    table *tb = &w->tables[t];
+    size_t p = table_find(tb, e);
+    if (ECSB_LIKELY(p != NOT_FOUND)) {
+        table_erase(tb, p);
+        return ECSB_OK;
+    }
+    uint32_t i;
+    return live_slot(w, e, &i) ? ECSB_ERR_ABSENT : ECSB_ERR_STALE;
+}
+
+ECSB_INLINE void *component_get(world *w, ecsb_entity e, ecsb_type t)
+{
+    if (ECSB_UNLIKELY(t >= w->type_count))
+        return NULL;
+    const table *tb = &w->tables[t];
+    size_t p = table_find(tb, e);
+    return ECSB_LIKELY(p != NOT_FOUND) ? table_value(tb, p) : NULL;
+}
+
+ECSB_INLINE bool component_has(const world *w, ecsb_entity e, ecsb_type t)
+{
+    return t < w->type_count && table_find(&w->tables[t], e) != NOT_FOUND;
+}
+
+static size_t component_count(const world *w, ecsb_type t)
+{
+    return t < w->type_count ? w->tables[t].count : 0;
+}
+
+/* ---- iteration --------------------------------------------------------------------------- */
+
+ECSB_INLINE void each(world *w, ecsb_type t, ecsb_each_fn fn, void *ctx)
+{
+    if (t >= w->type_count)
+        return;
+    const table *tb = &w->tables[t];
+    const ecsb_entity *restrict keys = tb->keys;
+    unsigned char *value = tb->values;
+    size_t size = tb->size;
+    for (size_t p = 0, n = table_cap(tb); p < n; p++, value += size)
+        if (keys[p] != KEY_EMPTY)
+            fn(ctx, keys[p], value);
+}
+
+/*
+ * The lead table: the one with fewer keys (then the smaller one). Walking a table in position
+ * order visits entities in ascending order of the hash product, and every table's home is the
+ * top bits of that same product, so the lookups into the other tables climb through them in
+ * near position order too: the hardware prefetcher follows, whatever the table sizes.
+ */
+ECSB_INLINE bool table_leads(const table *a, const table *b)
+{
+    return a->count < b->count || (a->count == b->count && a->mask < b->mask);
+}
+
+ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void *ctx)
+{
+    if (a >= w->type_count || b >= w->type_count)
+        return;
+    const table *ta = &w->tables[a], *tb = &w->tables[b];
+    bool a_leads = !table_leads(tb, ta);
+    const table *lead = a_leads ? ta : tb, *other = a_leads ? tb : ta;
+    const ecsb_entity *restrict keys = lead->keys;
+    for (size_t p = 0, n = table_cap(lead); p < n; p++) {
+        ecsb_entity e = keys[p];
+        if (e == KEY_EMPTY)
+            continue;
+        size_t q = table_find(other, e);
+        if (q == NOT_FOUND)
+            continue;
+        void *lv = table_value(lead, p), *ov = table_value(other, q);
+        if (a_leads)
+            fn(ctx, e, lv, ov);
+        else
+            fn(ctx, e, ov, lv);
+    }
+}
+
+/*
+ * Walk the lead table; look each key up in the other tables. A one-type query hands out each
+ * run of occupied positions whole; otherwise matches whose values follow each other in every
+ * table (tables of equal size filled in the same order have identical layouts) coalesce.
+ */
+ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, void *ctx)
+{
+    uint32_t mask;
+    ecsb_status st = ecsb_query_check(q, w->type_count, &mask);
+    if (st != ECSB_OK)
+        return st;
+    const uint32_t k = q->count;
+    const table *tables[ECSB_MAX_QUERY_TYPES];
+    size_t sizes[ECSB_MAX_QUERY_TYPES];
+    uint32_t lead = 0;
+    const table *lt = &w->tables[q->types[0]];
+    for (uint32_t j = 0; j < k; j++) {
+        tables[j] = &w->tables[q->types[j]];
+        sizes[j] = tables[j]->size;
+        if (table_leads(tables[j], lt)) {
+            lead = j;
+            lt = tables[j];
+        }
+    }
+    const ecsb_entity *restrict keys = lt->keys;
+    const size_t n = table_cap(lt);
+    if (k == 1) {
+        void *column[ECSB_MAX_QUERY_TYPES] = {0}; /* one used; sized for any query's callback */
+        for (size_t p = 0; p < n; p++) {
+            if (keys[p] == KEY_EMPTY)
+                continue;
+            size_t end = p + 1;
+            while (end < n && keys[end] != KEY_EMPTY)
+                end++;
+            column[0] = table_value(lt, p);
+            fn(ctx, end - p, column);
+            p = end;
+        }
+        return ECSB_OK;
+    }
+    /* The other tables, copied into locals: the loop reads no world memory but the tables. */
+    uint32_t others = 0, column[ECSB_MAX_QUERY_TYPES];
+    table other[ECSB_MAX_QUERY_TYPES];
+    for (uint32_t j = 0; j < k; j++)
+        if (j != lead) {
+            column[others] = j;
+            other[others++] = *tables[j];
+        }
+    void *values[ECSB_MAX_QUERY_TYPES];
+    ecsb_runs runs = {0};
+    for (size_t p = 0; p < n; p++) {
+        ecsb_entity e = keys[p];
+        if (e == KEY_EMPTY)
+            continue;
+        uint32_t j = 0;
+        for (; j < others; j++) {
+            size_t at = table_find(&other[j], e);
+            if (at == NOT_FOUND)
+                break;
+            values[column[j]] = table_value(&other[j], at);
+        }
+        if (j < others)
+            continue;
+        values[lead] = table_value(lt, p);
+        ecsb_runs_add(&runs, k, values, sizes, fn, ctx);
+    }
+    ecsb_runs_flush(&runs, fn, ctx);
+    return ECSB_OK;
+}
+
+/* ---- checks ------------------------------------------------------------------------------ */
+
+/* One table: its shape, its count, and every key live, unique and reachable from its home. */
+static bool table_valid(const world *w, const table *t)
+{
+    if (t->size == 0 || t->size > ECSB_MAX_TYPE_SIZE || t->count > w->live)
+        return false;
+    if (t->limit == 0)
+        return t->count == 0 && !t->keys;
+    size_t cap = t->mask + 1;
+    if (!t->keys || (cap & t->mask) != 0 || cap < ((size_t)1 << TABLE_MIN_LOG2) ||
+        t->shift != 64 - (uint32_t)__builtin_ctzll(cap) || t->limit != cap / 4 * 3 ||
+        t->count > t->limit || t->values != (const unsigned char *)(t->keys + cap))
+        return false;
+    size_t stored = 0;
+    for (size_t p = 0; p < cap; p++) {
+        uint32_t i;
+        if (t->keys[p] != KEY_EMPTY && (++stored > t->count || !live_slot(w, t->keys[p], &i)))
+            return false;
+    }
+    if (stored != t->count)
+        return false;
+    /* Found where it sits: no free position between its home and it, no copy before it. */
+    for (size_t p = 0; p < cap; p++)
+        if (t->keys[p] != KEY_EMPTY && table_find(t, t->keys[p]) != p)
+            return false;
+    return true;
+}
+
+static bool world_valid(const world *w)
+{
+    if (w->type_count == 0 || w->type_count > ECSB_MAX_TYPES || w->cap > w->max_entities ||
+        w->slots > w->cap || w->live > w->slots || w->live > w->max_entities ||
+        w->first_generation == 0 || (w->cap && !w->slot))
+        return false;
+    /* Slots: every word is live, retired or free; generations start at first_generation. */
+    uint32_t live = 0, free_count = 0;
+    for (uint32_t i = 0; i < w->slots; i++) {
+        uint64_t word = w->slot[i];
+        uint32_t low = (uint32_t)word, gen = (uint32_t)(word >> 32);
+        if (gen < w->first_generation)
+            return false;
+        if (low == SLOT_LIVE)
+            live++;
+        else if (low == SLOT_RETIRED) {
+            if (gen != UINT32_MAX)
+                return false;
+        } else {
+            if (low != SLOT_NONE && low >= w->slots)
+                return false;
+            free_count++;
+        }
+    }
+    if (live != w->live)
+        return false;
+    /* The free list reaches every free slot exactly once (a cycle would exceed free_count). */
+    uint32_t reached = 0;
+    for (uint32_t i = w->free_head; i != SLOT_NONE; i = (uint32_t)w->slot[i]) {
+        if (i >= w->slots || reached == free_count)
+            return false;
+        uint32_t low = (uint32_t)w->slot[i];
+        if (low == SLOT_LIVE || low == SLOT_RETIRED)
+            return false;
+        reached++;
+    }
+    if (reached != free_count)
+        return false;
+    for (uint32_t t = 0; t < w->type_count; t++)
+        if (!table_valid(w, &w->tables[t]))
+            return false;
+    return true;
+}
+
+static size_t world_bytes(const world *w)
+{
+    size_t bytes = sizeof *w + (size_t)w->cap * sizeof(uint64_t);
+    for (uint32_t t = 0; t < w->type_count; t++)
+        bytes += table_bytes(&w->tables[t]);
+    return bytes;
+}
+
+/* Swap positions a and b of t, keys and values. */
+static void table_swap(table *t, size_t a, size_t b)
+{
+    unsigned char tmp[ECSB_MAX_TYPE_SIZE];
+    ecsb_entity k = t->keys[a];
+    t->keys[a] = t->keys[b];
+    t->keys[b] = k;
+    memcpy(tmp, table_value(t, a), t->size);
+    memcpy(table_value(t, a), table_value(t, b), t->size);
+    memcpy(table_value(t, b), tmp, t->size);
+}
+
+/*
+ * Damage, each its own inverse (world_valid catches every one):
+ *   0 the live count, off by one;
+ *   1 the entity free list's head, pointing elsewhere (or past the slots when empty);
+ *   2 a key's generation: the first key of the first filled table names no live entity;
+ *   3 reachability: the first key sitting at its home with a free position just before it
+ *     moves there, before its home, where a lookup from the home never reaches it;
+ *   4 type 0's key count, off by one.
+ */
+static int world_corrupt(world *w, unsigned which)
+{
+    switch (which) {
+    case 0:
+        w->live ^= 1;
+        return 1;
+    case 1:
+        w->free_head ^= 1;
+        return 1;
+    case 2:
+        for (uint32_t j = 0; j < w->type_count; j++) {
+            table *t = &w->tables[j];
+            if (t->count == 0)
+                continue;
+            size_t p = 0;
+            while (t->keys[p] == KEY_EMPTY)
+                p++;
+            /* Generation bit 1: turns no generation into 0 but 2 (then nothing to do). */
+            if (ecsb_handle_generation(t->keys[p]) == 2)
+                return 0;
+            t->keys[p] ^= (uint64_t)2 << 32;
+            return 1;
+        }
+        return 0;
+    case 3:
+        /* The first p with exactly one of p - 1 and p free and the other's key homed at p:
+         * the same p before and after the swap, so a second call swaps back. */
+        for (uint32_t j = 0; j < w->type_count; j++) {
+            table *t = &w->tables[j];
+            for (size_t p = 1; p < table_cap(t); p++) {
+                ecsb_entity a = t->keys[p - 1], b = t->keys[p];
+                if ((a == KEY_EMPTY) != (b == KEY_EMPTY) &&
+                    table_home(t, a == KEY_EMPTY ? b : a) == p) {
+                    table_swap(t, p - 1, p);
+                    return 1;
+                }
+            }
+        }
+        return 0;
+    case 4:
+        w->tables[0].count ^= 1;
+        return 1;
+    default:
+        return -1;
+    }
+}
+
+#define ECSB_STRATEGY_NAME hash_map
+#define ECSB_STRATEGY_SUMMARY "per type an open-addressing table entity -> value (linear probing, Fibonacci hash, backward-shift delete); free-list ids with generations"
+#include "harness/strategy_impl.h"

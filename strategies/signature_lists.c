@@ -1,0 +1,726 @@
+/*
+ * signature_lists — article 004's per-system entity lists, as pico_ecs keeps them: per entity a
+ * component bitmask (its signature), values in per-type arrays indexed by entity slot, and for
+ * every declared query a roster of the entities whose signature holds all of its types.
+ *
+ * Idea: an entity is a slot (handle = slot index + 32-bit generation). Each slot keeps one
+ * 64-bit word: while live it equals the entity's handle, so "is this handle live" is one load
+ * and one compare; while free it holds the next generation and the next free slot (a LIFO
+ * list threaded through the slots); a slot whose generation is used up is retired and never
+ * reused. Fresh slots start at config->first_generation (default 1). Beside it the slot's
+ * signature: a uint32_t with bit t set while the entity holds type t (32 types at most). A
+ * value of type t lives at values[t] + slot * size, whoever holds it.
+ * Each declared query (config->queries, one roster per distinct type set) keeps a roster, as
+ * article 004's systems do: members[0 .. count) the member slots, in the order they started
+ * matching, and at[slot] the slot's index there (SIG_NONE when not a member). add/remove/
+ * destroy update it when the signature starts or stops holding the whole set: append, or
+ * swap-remove (the last member fills the hole). Per block of SIG_BLOCK roster entries the
+ * roster also counts its breaks: entries whose slot is not the previous entry's + 1. A block
+ * without breaks is a run of consecutive slots, so its values are consecutive in every type's
+ * array: the query hands the block out whole, as one run, without reading its members.
+ * A declared query walks its roster: blocks without breaks are runs (consecutive ones join,
+ * so a roster in slot order is one run), the others are visited member by member, each a run
+ * of one, two multiplies from the member's slot to its values and no lookup. An undeclared
+ * query scans every slot's signature; maximal stretches of matching slots are its runs. each
+ * and join use a roster when a declared query has exactly their set, else scan.
+ *
+ * Costs, in cache lines touched (R = declared queries holding the type, K = type count):
+ *   create   the free-list head's slot word and signature (pop) or the next fresh ones; a
+ *            fresh slot also writes its roster entries (at). Growth copies every array to a
+ *            new block of twice the size (transactional: a failed allocation changes nothing).
+ *   destroy  slot word + signature, then per roster the entity is in: at[slot], the hole in
+ *            members, the last member and its at entry: 3 random lines each.
+ *   add      slot word + signature (+ the value the caller writes); per roster it now
+ *            matches: members' tail (hot) and at[slot].
+ *   remove   slot word + signature; per roster it stops matching: 3 random lines as destroy.
+ *   get/has  slot word + signature (+ the value for get): 2 lines, or 3.
+ *   query    declared: the roster's members sequentially (only the first of a block without
+ *            breaks) and per member one line of each type's values, sequential while the
+ *            roster follows slot order, random once churn has shuffled it (prefetched then,
+ *            SIG_PREFETCH_AHEAD members ahead, in large rosters). Undeclared: every signature
+ *            (4 B per slot ever used), then the matching values.
+ *   each/join  as an undeclared query (or a declared one's roster), with the slot word read
+ *            for the handle.
+ * Memory per slot ever used (live or not, times up to 2 for growth slack): 8 B slot word + 4 B
+ * signature + per type its value size (every type pays for every slot, held or not: one more
+ * type costs its size per slot) + per declared query 8 B (members and at), plus 2 B per 256
+ * slots of break counts.
+ * Wins: iteration over declared queries: the matches are listed, so no lookup, no presence
+ * test and no scan of non-matching entities, and values are reached from the slot directly;
+ * rosters in slot order are handed out as long runs without reading them. get/has/add are
+ * one or two lines with no indirection, and nothing ever moves a value.
+ * Loses: memory (every type costs its size for every slot, as index_is_id; each declared
+ * query 8 B per slot); add/remove/destroy pay for every declared query they touch (the
+ * roster appends and swap-removes); churn shuffles a roster's order (the swap-remove of
+ * article 004), after which its walk reads values in random order; undeclared queries and
+ * each scan every slot's signature.
+ */
+#include "harness/strategy.h"
+
+#define SIG_NONE UINT32_MAX                /* end of the free list; at[] of a non-member */
+#define SIG_RETIRED ((uint64_t)UINT32_MAX) /* slot word of a retired slot: generation 0 */
+#define SIG_BLOCK 256u                     /* roster entries per break count */
+#define SIG_PREFETCH_MIN 65536u            /* rosters from this size prefetch scattered blocks */
+#define SIG_PREFETCH_AHEAD 16u             /* members ahead whose values are prefetched */
+#define SIG_NEAR 8u /* a block spanning < 8 slots per member is walked without prefetching */
+
+/* One declared query's members. */
+typedef struct roster {
+    uint32_t mask;      /* its types */
+    uint32_t count;     /* members */
+    uint32_t *members;  /* [0, count): member slots, capacity entries */
+    uint32_t *at;       /* per slot: index in members, SIG_NONE when not a member */
+    uint16_t *breaks;   /* per block of SIG_BLOCK members: entries p (not first in the block)
+                           with members[p] != members[p - 1] + 1 */
+} roster;
+
+typedef struct world {
+    /* hot */
+    uint64_t *slot;         /* per slot: live -> its handle; free -> gen << 32 | next free */
+    uint32_t *mask;         /* per slot: the signature (types held); 0 unless live */
+    unsigned char *values[ECSB_MAX_TYPES]; /* per type, per slot */
+    uint32_t type_size[ECSB_MAX_TYPES];
+    uint32_t type_rosters[ECSB_MAX_TYPES]; /* per type: bit r set when roster r holds it */
+    uint32_t slots;         /* slots ever used: [0, slots) */
+    uint32_t free_head;     /* first free slot, SIG_NONE when none */
+    uint32_t live;
+    uint32_t type_count;
+    uint32_t roster_count;
+    roster rosters[ECSB_MAX_QUERIES];
+    size_t held[ECSB_MAX_TYPES]; /* per type: holders */
+    /* cold */
+    uint32_t capacity;      /* slots every array has room for */
+    uint32_t max_entities;
+    uint32_t first_generation;
+    const ecsb_allocator *alloc;
+} world;
+
+ECSB_INLINE size_t blocks_for(size_t slots) { return (slots + SIG_BLOCK - 1) / SIG_BLOCK; }
+
+/* ---- memory ------------------------------------------------------------------------------ */
+
+/*
+ * The world's arrays as columns, in one order: 0 slot words, 1 signatures, 2 .. 2 + K - 1 the
+ * types' values, then per roster its members, at and breaks. All but breaks hold one element
+ * per slot; breaks one count per block of SIG_BLOCK.
+ */
+#define SIG_COLUMNS (2 + ECSB_MAX_TYPES + 3 * ECSB_MAX_QUERIES)
+
+static uint32_t column_count(const world *w) { return 2 + w->type_count + 3 * w->roster_count; }
+
+static bool column_is_breaks(const world *w, uint32_t c)
+{
+    return c >= 2 + w->type_count && (c - 2 - w->type_count) % 3 == 2;
+}
+
+/* Bytes of column c for cap slots. */
+static size_t column_bytes(const world *w, uint32_t c, size_t cap)
+{
+    if (c == 0)
+        return cap * sizeof(uint64_t);
+    if (c < 2)
+        return cap * sizeof(uint32_t);
+    if (c < 2 + w->type_count)
+        return cap * w->type_size[c - 2];
+    return column_is_breaks(w, c) ? blocks_for(cap) * sizeof(uint16_t) : cap * sizeof(uint32_t);
+}
+
+static void columns_get(const world *w, void **p)
+{
+    uint32_t n = 0;
+    p[n++] = w->slot;
+    p[n++] = w->mask;
+    for (uint32_t t = 0; t < w->type_count; t++)
+        p[n++] = w->values[t];
+    for (uint32_t r = 0; r < w->roster_count; r++) {
+        p[n++] = w->rosters[r].members;
+        p[n++] = w->rosters[r].at;
+        p[n++] = w->rosters[r].breaks;
+    }
+}
+
+static void columns_set(world *w, void *const *p)
+{
+    uint32_t n = 0;
+    w->slot = p[n++];
+    w->mask = p[n++];
+    for (uint32_t t = 0; t < w->type_count; t++)
+        w->values[t] = p[n++];
+    for (uint32_t r = 0; r < w->roster_count; r++) {
+        w->rosters[r].members = p[n++];
+        w->rosters[r].at = p[n++];
+        w->rosters[r].breaks = p[n++];
+    }
+}
+
+/*
+ * Make room for at least `needed` slots. Every array is allocated afresh at the new capacity
+ * before anything is copied or freed, so a failure leaves the world exactly as it was. Per-slot
+ * arrays keep their first `slots` entries (later ones are written when a slot is first used);
+ * break counts keep every block and start at 0 in the new ones.
+ */
+static ecsb_status grow(world *w, size_t needed)
+{
+    size_t cap = ecsb_grow_capacity(w->capacity, needed, w->max_entities);
+    if (cap == 0)
+        return ECSB_ERR_CAPACITY;
+    uint32_t n = column_count(w), c;
+    void *old[SIG_COLUMNS], *fresh[SIG_COLUMNS];
+    for (c = 0; c < n; c++)
+        if (!(fresh[c] = w->alloc->realloc(w->alloc->ctx, NULL, 0, column_bytes(w, c, cap))))
+            break;
+    if (c < n) {
+        while (c--)
+            ecsb_release(w->alloc, fresh[c], column_bytes(w, c, cap));
+        return ECSB_ERR_NOMEM;
+    }
+    columns_get(w, old);
+    for (c = 0; c < n; c++) {
+        bool breaks = column_is_breaks(w, c);
+        size_t used = column_bytes(w, c, breaks ? w->capacity : w->slots);
+        if (used)
+            memcpy(fresh[c], old[c], used);
+        if (breaks)
+            memset((unsigned char *)fresh[c] + used, 0, column_bytes(w, c, cap) - used);
+        ecsb_release(w->alloc, old[c], column_bytes(w, c, w->capacity));
+    }
+    columns_set(w, fresh);
+    w->capacity = (uint32_t)cap;
+    return ECSB_OK;
+}
+
+static void world_fini(world *w)
+{
+    void *p[SIG_COLUMNS];
+    columns_get(w, p);
+    for (uint32_t c = 0; c < column_count(w); c++)
+        ecsb_release(w->alloc, p[c], column_bytes(w, c, w->capacity));
+    memset(w, 0, sizeof *w);
+}
+
+/* One roster per distinct declared type set; type_rosters says which rosters hold each type. */
+static ecsb_status world_init(world *w, const ecsb_world_config *config)
+{
+    ecsb_status st = ecsb_config_check(config);
+    if (st != ECSB_OK)
+        return st;
+    memset(w, 0, sizeof *w);
+    w->alloc = ecsb_allocator_or_default(config->allocator);
+    w->type_count = config->type_count;
+    memcpy(w->type_size, config->type_size, sizeof w->type_size);
+    w->max_entities = config->max_entities ? config->max_entities : ECSB_MAX_ENTITIES;
+    w->first_generation = config->first_generation ? config->first_generation : 1;
+    w->free_head = SIG_NONE;
+    for (uint32_t q = 0; q < config->query_count; q++) {
+        uint32_t mask, r = 0;
+        ecsb_query_check(&config->queries[q], w->type_count, &mask); /* passed config_check */
+        while (r < w->roster_count && w->rosters[r].mask != mask)
+            r++;
+        if (r < w->roster_count)
+            continue; /* the same set declared twice (perhaps in another order) */
+        w->rosters[w->roster_count++].mask = mask;
+        for (uint32_t t = 0; t < w->type_count; t++)
+            if (mask >> t & 1)
+                w->type_rosters[t] |= 1u << r;
+    }
+    if (config->initial_capacity && (st = grow(w, config->initial_capacity)) != ECSB_OK) {
+        world_fini(w);
+        return st;
+    }
+    return ECSB_OK;
+}
+
+/* ---- rosters ----------------------------------------------------------------------------- */
+
+/* 1 when roster entry p (0 < p < count) breaks its block's run, 0 when it continues it. */
+ECSB_INLINE uint32_t roster_break(const roster *r, uint32_t p)
+{
+    return p % SIG_BLOCK != 0 && r->members[p] != r->members[p - 1] + 1;
+}
+
+ECSB_INLINE void roster_append(roster *r, uint32_t i)
+{
+    uint32_t p = r->count++;
+    r->members[p] = i;
+    r->at[i] = p;
+    r->breaks[p / SIG_BLOCK] += roster_break(r, p);
+}
+
+/* Swap-remove slot i: the last member fills its place; the break counts follow. */
+ECSB_INLINE void roster_remove(roster *r, uint32_t i)
+{
+    const uint32_t p = r->at[i], last = r->count - 1;
+    r->breaks[last / SIG_BLOCK] -= roster_break(r, last); /* drop the last entry */
+    if (p != last) {                                       /* it moves into p */
+        const bool next = p + 1 < last;                    /* an entry after p remains */
+        r->breaks[p / SIG_BLOCK] -= roster_break(r, p);
+        if (next)
+            r->breaks[(p + 1) / SIG_BLOCK] -= roster_break(r, p + 1);
+        const uint32_t moved = r->members[last];
+        r->members[p] = moved;
+        r->at[moved] = p;
+        r->breaks[p / SIG_BLOCK] += roster_break(r, p);
+        if (next)
+            r->breaks[(p + 1) / SIG_BLOCK] += roster_break(r, p + 1);
+    }
+    r->at[i] = SIG_NONE;
+    r->count = last;
+}
+
+/* The roster whose type set is `mask`, or NULL when no declared query names that set. */
+ECSB_INLINE const roster *roster_of(const world *w, uint32_t mask)
+{
+    for (uint32_t r = 0; r < w->roster_count; r++)
+        if (w->rosters[r].mask == mask)
+            return &w->rosters[r];
+    return NULL;
+}
+
+/* ---- entities ---------------------------------------------------------------------------- */
+
+ECSB_INLINE bool is_live(const world *w, ecsb_entity e)
+{
+    uint32_t i = ecsb_handle_index(e);
+    return i < w->slots && w->slot[i] == e;
+}
+
+ECSB_INLINE ecsb_status entity_create(world *w, ecsb_entity *out)
+{
+    *out = ECSB_ENTITY_NULL;
+    if (ECSB_UNLIKELY(w->live >= w->max_entities))
+        return ECSB_ERR_CAPACITY;
+    uint32_t i = w->free_head;
+    uint64_t generation;
+    if (i != SIG_NONE) { /* its signature is 0 and it is in no roster since its destroy */
+        uint64_t word = w->slot[i];
+        w->free_head = (uint32_t)word;
+        generation = word >> 32;
+    } else {
+        if (ECSB_UNLIKELY(w->slots == w->capacity)) {
+            ecsb_status st = grow(w, (size_t)w->slots + 1);
+            if (st != ECSB_OK)
+                return st;
+        }
+        i = w->slots++;
+        w->mask[i] = 0;
+        for (uint32_t r = 0; r < w->roster_count; r++)
+            w->rosters[r].at[i] = SIG_NONE;
+        generation = w->first_generation;
+    }
+    ecsb_entity e = generation << 32 | i;
+    w->slot[i] = e;
+    w->live++;
+    *out = e;
+    return ECSB_OK;
+}
+
+ECSB_INLINE ecsb_status entity_destroy(world *w, ecsb_entity e)
+{
+    if (ECSB_UNLIKELY(!is_live(w, e)))
+        return ECSB_ERR_STALE;
+    const uint32_t i = ecsb_handle_index(e), m = w->mask[i];
+    for (uint32_t r = 0; r < w->roster_count; r++)
+        if ((m & w->rosters[r].mask) == w->rosters[r].mask)
+            roster_remove(&w->rosters[r], i);
+    for (uint32_t held = m; held; held &= held - 1)
+        w->held[__builtin_ctz(held)]--;
+    w->mask[i] = 0;
+    w->live--;
+    uint32_t generation = ecsb_handle_generation(e);
+    if (ECSB_UNLIKELY(generation == UINT32_MAX)) {
+        w->slot[i] = SIG_RETIRED; /* the next generation would wrap to 0: never reuse */
+        return ECSB_OK;
+    }
+    w->slot[i] = (uint64_t)(generation + 1) << 32 | w->free_head;
+    w->free_head = i;
+    return ECSB_OK;
+}
+
+static bool entity_alive(const world *w, ecsb_entity e) { return is_live(w, e); }
+
+static size_t entity_count(const world *w) { return w->live; }
+
+/* ---- components -------------------------------------------------------------------------- */
+
+ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void **value_out)
+{
+    *value_out = NULL;
+    if (ECSB_UNLIKELY(t >= w->type_count))
+        return ECSB_ERR_TYPE;
+    if (ECSB_UNLIKELY(!is_live(w, e)))
+        return ECSB_ERR_STALE;
+    const uint32_t i = ecsb_handle_index(e), m = w->mask[i] | 1u << t;
+    if (ECSB_UNLIKELY(m == w->mask[i]))
+        return ECSB_ERR_PRESENT;
+    w->mask[i] = m;
+    w->held[t]++;
+    for (uint32_t rs = w->type_rosters[t]; rs; rs &= rs - 1) {
+        roster *r = &w->rosters[__builtin_ctz(rs)];
+        if ((m & r->mask) == r->mask) /* starts matching */
+            roster_append(r, i);
+    }
+    *value_out = w->values[t] + (size_t)i * w->type_size[t];
+    return ECSB_OK;
+}
+
+ECSB_INLINE ecsb_status component_remove(world *w, ecsb_entity e, ecsb_type t)
+{
+    if (ECSB_UNLIKELY(t >= w->type_count))
+        return ECSB_ERR_TYPE;
+    if (ECSB_UNLIKELY(!is_live(w, e)))
+        return ECSB_ERR_STALE;
+    const uint32_t i = ecsb_handle_index(e), m = w->mask[i];
+    if (ECSB_UNLIKELY(!(m >> t & 1)))
+        return ECSB_ERR_ABSENT;
+    for (uint32_t rs = w->type_rosters[t]; rs; rs &= rs - 1) {
+        roster *r = &w->rosters[__builtin_ctz(rs)];
+        if ((m & r->mask) == r->mask) /* stops matching */
+            roster_remove(r, i);
+    }
+    w->mask[i] = m & ~(1u << t);
+    w->held[t]--;
+    return ECSB_OK;
+}
+
+ECSB_INLINE void *component_get(world *w, ecsb_entity e, ecsb_type t)
+{
+    uint32_t i = ecsb_handle_index(e);
+    if (t >= w->type_count || !is_live(w, e) || !(w->mask[i] >> t & 1))
+        return NULL;
+    return w->values[t] + (size_t)i * w->type_size[t];
+}
+
+ECSB_INLINE bool component_has(const world *w, ecsb_entity e, ecsb_type t)
+{
+    return t < w->type_count && is_live(w, e) && (w->mask[ecsb_handle_index(e)] >> t & 1);
+}
+
+static size_t component_count(const world *w, ecsb_type t)
+{
+    return t < w->type_count ? w->held[t] : 0;
+}
+
+/* ---- iteration --------------------------------------------------------------------------- */
+
+ECSB_INLINE void each(world *w, ecsb_type t, ecsb_each_fn fn, void *ctx)
+{
+    if (t >= w->type_count)
+        return;
+    unsigned char *values = w->values[t];
+    const size_t size = w->type_size[t];
+    const roster *r = roster_of(w, 1u << t);
+    if (r) {
+        for (uint32_t p = 0; p < r->count; p++) {
+            const uint32_t i = r->members[p];
+            fn(ctx, w->slot[i], values + i * size);
+        }
+        return;
+    }
+    for (size_t i = 0; i < w->slots; i++)
+        if (w->mask[i] >> t & 1)
+            fn(ctx, w->slot[i], values + i * size);
+}
+
+ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void *ctx)
+{
+    if (a >= w->type_count || b >= w->type_count)
+        return;
+    unsigned char *va = w->values[a], *vb = w->values[b];
+    const size_t sa = w->type_size[a], sb = w->type_size[b];
+    const uint32_t want = 1u << a | 1u << b;
+    const roster *r = roster_of(w, want);
+    if (r) {
+        for (uint32_t p = 0; p < r->count; p++) {
+            const uint32_t i = r->members[p];
+            fn(ctx, w->slot[i], va + i * sa, vb + i * sb);
+        }
+        return;
+    }
+    for (size_t i = 0; i < w->slots; i++)
+        if ((w->mask[i] & want) == want)
+            fn(ctx, w->slot[i], va + i * sa, vb + i * sb);
+}
+
+/* The query's columns: entry j is query type j (the query's order). */
+typedef struct query_cols {
+    unsigned char *values[ECSB_MAX_QUERY_TYPES];
+    size_t size[ECSB_MAX_QUERY_TYPES];
+} query_cols;
+
+/* Hand fn the run of slots [first, first + count). */
+ECSB_INLINE void query_emit(const query_cols *c, uint32_t k, size_t first, size_t count,
+                            ecsb_query_fn fn, void *ctx)
+{
+    void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
+#pragma GCC unroll 8
+    for (uint32_t j = 0; j < k; j++)
+        columns[j] = c->values[j] + first * c->size[j];
+    fn(ctx, count, columns);
+}
+
+/*
+ * Roster entries [from, from + count) one by one, each a run of one (a constant count: the
+ * caller's loop becomes straight code). prefetch: fetch the values of the member
+ * SIG_PREFETCH_AHEAD entries ahead (the caller guarantees it exists).
+ */
+ECSB_INLINE void query_members(const query_cols *c, uint32_t k, const uint32_t *restrict members,
+                               size_t from, size_t count, bool prefetch, ecsb_query_fn fn,
+                               void *ctx)
+{
+    for (size_t p = from; p < from + count; p++) {
+        if (prefetch) {
+            const size_t ahead = members[p + SIG_PREFETCH_AHEAD];
+#pragma GCC unroll 8
+            for (uint32_t j = 0; j < k; j++)
+                __builtin_prefetch(c->values[j] + ahead * c->size[j], 1);
+        }
+        query_emit(c, k, members[p], 1, fn, ctx);
+    }
+}
+
+/*
+ * A declared query: the roster in blocks of SIG_BLOCK. A block without breaks is one run,
+ * joined with the pending one when it continues it; any other block goes member by member,
+ * prefetching in large rosters when the block spans more than SIG_NEAR slots per member
+ * (its values are scattered beyond what the hardware prefetcher follows).
+ */
+ECSB_INLINE void query_roster(const query_cols *c, uint32_t k, const roster *r,
+                              ecsb_query_fn fn, void *ctx)
+{
+    const uint32_t *members = r->members;
+    const size_t n = r->count;
+    size_t first = 0, run = 0; /* the pending run of slots */
+    for (size_t d = 0, b = 0; d < n; d += SIG_BLOCK, b++) {
+        const size_t count = n - d < SIG_BLOCK ? n - d : SIG_BLOCK;
+        if (r->breaks[b] == 0) {
+            if (run && members[d] == first + run) {
+                run += count;
+                continue;
+            }
+            if (run)
+                query_emit(c, k, first, run, fn, ctx);
+            first = members[d];
+            run = count;
+            continue;
+        }
+        if (run)
+            query_emit(c, k, first, run, fn, ctx);
+        run = 0;
+        const uint32_t span = members[d + count - 1] - members[d]; /* wraps when descending */
+        if (n >= SIG_PREFETCH_MIN && d + count + SIG_PREFETCH_AHEAD <= n &&
+            span >= SIG_NEAR * count)
+            query_members(c, k, members, d, count, true, fn, ctx);
+        else
+            query_members(c, k, members, d, count, false, fn, ctx);
+    }
+    if (run)
+        query_emit(c, k, first, run, fn, ctx);
+}
+
+/* An undeclared query: every signature; each maximal stretch of matching slots is a run. */
+ECSB_INLINE void query_scan(const world *w, const query_cols *c, uint32_t k, uint32_t want,
+                            ecsb_query_fn fn, void *ctx)
+{
+    const uint32_t *mask = w->mask;
+    for (size_t i = 0, n = w->slots; i < n;) {
+        while (i < n && (mask[i] & want) != want)
+            i++;
+        const size_t first = i;
+        while (i < n && (mask[i] & want) == want)
+            i++;
+        if (i > first)
+            query_emit(c, k, first, i - first, fn, ctx);
+    }
+}
+
+ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, void *ctx)
+{
+    uint32_t want;
+    ecsb_status st = ecsb_query_check(q, w->type_count, &want);
+    if (st != ECSB_OK)
+        return st;
+    const uint32_t k = q->count; /* a constant where q is (every scenario): loops over j unroll */
+    query_cols c = {0};
+#pragma GCC unroll 8
+    for (uint32_t j = 0; j < k; j++) {
+        c.values[j] = w->values[q->types[j]];
+        c.size[j] = w->type_size[q->types[j]];
+    }
+    const roster *r = roster_of(w, want);
+    if (r)
+        query_roster(&c, k, r, fn, ctx);
+    else
+        query_scan(w, &c, k, want, fn, ctx);
+    return ECSB_OK;
+}
+
+/* ---- checks ------------------------------------------------------------------------------ */
+
+/* Roster r against the signatures: members are exactly the live slots matching its set. */
+static bool roster_valid(const world *w, const roster *r)
+{
+    if (!r->mask || (uint64_t)r->mask >> w->type_count || r->count > w->live)
+        return false;
+    size_t matching = 0;
+    for (uint32_t i = 0; i < w->slots; i++) {
+        const bool member = w->slot[i] == ((w->slot[i] >> 32) << 32 | i) &&
+                            (w->mask[i] & r->mask) == r->mask;
+        matching += member;
+        const uint32_t p = r->at[i];
+        if (member ? p >= r->count || r->members[p] != i : p != SIG_NONE)
+            return false;
+    }
+    if (matching != r->count)
+        return false;
+    for (size_t b = 0; b < blocks_for(w->capacity); b++) {
+        uint32_t breaks = 0;
+        for (size_t p = b * SIG_BLOCK; p < r->count && p < (b + 1) * SIG_BLOCK; p++)
+            breaks += p % SIG_BLOCK != 0 && r->members[p] != r->members[p - 1] + 1;
+        if (r->breaks[b] != breaks)
+            return false;
+    }
+    return true;
+}
+
+static bool world_valid(const world *w)
+{
+    if (w->type_count == 0 || w->type_count > ECSB_MAX_TYPES || !w->alloc ||
+        w->max_entities == 0 || w->max_entities > ECSB_MAX_ENTITIES ||
+        w->capacity > w->max_entities || w->slots > w->capacity || w->live > w->slots ||
+        w->first_generation == 0 || w->roster_count > ECSB_MAX_QUERIES ||
+        (w->capacity && (!w->slot || !w->mask)))
+        return false;
+    for (uint32_t t = 0; t < w->type_count; t++) {
+        uint32_t rosters = 0;
+        for (uint32_t r = 0; r < w->roster_count; r++)
+            rosters |= (w->rosters[r].mask >> t & 1) << r;
+        if (w->type_size[t] == 0 || w->type_size[t] > ECSB_MAX_TYPE_SIZE ||
+            w->type_rosters[t] != rosters || (w->capacity && !w->values[t]))
+            return false;
+    }
+    /* Slot words: live (low half = own index, generation != 0), free, or retired. */
+    size_t live = 0, free_slots = 0, held[ECSB_MAX_TYPES] = {0};
+    for (uint32_t i = 0; i < w->slots; i++) {
+        const uint64_t word = w->slot[i];
+        const uint32_t low = (uint32_t)word, generation = (uint32_t)(word >> 32);
+        const uint32_t m = w->mask[i];
+        if (low == i) {
+            if (generation == 0 || (uint64_t)m >> w->type_count)
+                return false;
+            live++;
+            for (uint32_t bits = m; bits; bits &= bits - 1)
+                held[__builtin_ctz(bits)]++;
+        } else {
+            if (m != 0)
+                return false; /* free and retired slots hold nothing */
+            if (word != SIG_RETIRED) {
+                if (generation == 0 || (low != SIG_NONE && low >= w->slots))
+                    return false;
+                free_slots++;
+            }
+        }
+    }
+    if (live != w->live)
+        return false;
+    for (uint32_t t = 0; t < w->type_count; t++)
+        if (held[t] != w->held[t])
+            return false;
+    /* The free list visits exactly the free slots, each once (a cycle would run too long). */
+    size_t listed = 0;
+    for (uint32_t i = w->free_head; i != SIG_NONE; i = (uint32_t)w->slot[i]) {
+        if (i >= w->slots || listed++ == free_slots)
+            return false;
+        const uint64_t word = w->slot[i];
+        if ((uint32_t)word == i || word == SIG_RETIRED)
+            return false;
+    }
+    if (listed != free_slots)
+        return false;
+    for (uint32_t r = 0; r < w->roster_count; r++) {
+        for (uint32_t s = 0; s < r; s++)
+            if (w->rosters[s].mask == w->rosters[r].mask)
+                return false;
+        if ((w->capacity && (!w->rosters[r].members || !w->rosters[r].at ||
+                             !w->rosters[r].breaks)) ||
+            !roster_valid(w, &w->rosters[r]))
+            return false;
+    }
+    return true;
+}
+
+static size_t world_bytes(const world *w)
+{
+    size_t bytes = sizeof *w;
+    for (uint32_t c = 0; w->capacity && c < column_count(w); c++)
+        bytes += column_bytes(w, c, w->capacity);
+    return bytes;
+}
+
+/*
+ * Damage for the tests, each undone by applying it again (XOR or swap):
+ *   0  the live count;  1  type 0's holder count;  2  the last slot word's low half;
+ *   3  the free-list head (points elsewhere: a slot off the list, or out of range);
+ *   4  the first live slot's signature, type 0's bit (holder count and rosters disagree);
+ *   5  the first roster with two members: its first two swapped (at[] disagrees);
+ *   6  the first non-empty roster: its first member's at entry;
+ *   7  the first roster with a member: block 0's break count.
+ */
+static int world_corrupt(world *w, unsigned which)
+{
+    roster *with[3] = {NULL, NULL, NULL}; /* first roster with >= 1, >= 2 members */
+    for (uint32_t r = w->roster_count; r-- > 0;) {
+        if (w->rosters[r].count >= 1)
+            with[1] = &w->rosters[r];
+        if (w->rosters[r].count >= 2)
+            with[2] = &w->rosters[r];
+    }
+    switch (which) {
+    case 0:
+        w->live ^= 1;
+        return 1;
+    case 1:
+        w->held[0] ^= 1;
+        return 1;
+    case 2:
+        if (!w->slots)
+            return 0;
+        w->slot[w->slots - 1] ^= 0x80000000u; /* low half out of range whatever it was */
+        return 1;
+    case 3:
+        if (w->free_head == SIG_NONE)
+            return 0;
+        w->free_head ^= 1; /* a later free slot (the list then misses the head), or not free */
+        return 1;
+    case 4:
+        for (uint32_t i = 0; i < w->slots; i++)
+            if ((uint32_t)w->slot[i] == i) {
+                w->mask[i] ^= 1;
+                return 1;
+            }
+        return 0;
+    case 5: {
+        if (!with[2])
+            return 0;
+        uint32_t *m = with[2]->members, x = m[0];
+        m[0] = m[1];
+        m[1] = x;
+        return 1;
+    }
+    case 6:
+        if (!with[1])
+            return 0;
+        with[1]->at[with[1]->members[0]] ^= 1;
+        return 1;
+    case 7:
+        if (!with[1])
+            return 0;
+        with[1]->breaks[0] ^= 1;
+        return 1;
+    default:
+        return -1;
+    }
+}
+
+#define ECSB_STRATEGY_NAME signature_lists
+#define ECSB_STRATEGY_SUMMARY "per entity a component bitmask; values in arrays indexed by slot; per declared query a roster of the matching entities, kept on add/remove"
+#include "harness/strategy_impl.h"

@@ -1,0 +1,241 @@
+/* model.c — the expected state of a conformance test, declared in tests/model.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/model.h"
+
+void model_free(model *m)
+{
+    tst_xfree(m->handle);
+    tst_xfree(m->alive);
+    tst_xfree(m->seed);
+    memset(m, 0, sizeof *m);
+}
+
+/* Create an entity in the world and the model; returns its model index. */
+size_t model_create(model *m, tst_world *tw)
+{
+    if (m->n == m->capacity) {
+        size_t cap = m->capacity ? 2 * m->capacity : 64;
+        m->handle = tst_xrealloc(m->handle, cap * sizeof *m->handle);
+        m->alive = tst_xrealloc(m->alive, cap * sizeof *m->alive);
+        m->seed = tst_xrealloc(m->seed, cap * m->types * sizeof *m->seed);
+        m->capacity = cap;
+    }
+    size_t i = m->n++;
+    m->handle[i] = tw_create(tw);
+    m->alive[i] = true;
+    for (ecsb_type t = 0; t < m->types; t++)
+        *seed_at(m, i, t) = 0;
+    return i;
+}
+
+void model_init(model *m, const tst_world *tw)
+{
+    memset(m, 0, sizeof *m);
+    m->types = tw->config.type_count;
+}
+
+/* A seed nobody else uses: entity index, type and a version. */
+uint64_t seed_for(size_t i, ecsb_type t, uint64_t version)
+{
+    return ((uint64_t)i << 24) ^ ((uint64_t)t << 16) ^ version ^ 0x5eed000000000000ull;
+}
+
+void model_add(model *m, tst_world *tw, size_t i, ecsb_type t, uint64_t version)
+{
+    uint64_t s = seed_for(i, t, version);
+    tw_add(tw, m->handle[i], t, s);
+    *seed_at(m, i, t) = s;
+}
+
+void model_remove(model *m, tst_world *tw, size_t i, ecsb_type t)
+{
+    tw_remove(tw, m->handle[i], t);
+    *seed_at(m, i, t) = 0;
+}
+
+void model_destroy(model *m, tst_world *tw, size_t i)
+{
+    tw_destroy(tw, m->handle[i]);
+    m->alive[i] = false;
+    for (ecsb_type t = 0; t < m->types; t++)
+        *seed_at(m, i, t) = 0;
+}
+
+typedef struct handle_index {
+    ecsb_entity handle;
+    size_t index;
+} handle_index;
+
+static int cmp_handle_index(const void *x, const void *y)
+{
+    const handle_index *a = x, *b = y;
+    return a->handle < b->handle ? -1 : a->handle > b->handle;
+}
+
+/* Model index of the live entity `e`, via the sorted map; SIZE_MAX when none. */
+static size_t lookup(const handle_index *map, size_t live, ecsb_entity e)
+{
+    handle_index key = {e, 0};
+    const handle_index *hit = bsearch(&key, map, live, sizeof *map, cmp_handle_index);
+    return hit ? hit->index : SIZE_MAX;
+}
+
+/* Check one visit set against the model: exactly the holders of a (and b), once, with values. */
+static void check_visits(const model *m, const tst_visits *v, const handle_index *map,
+                         size_t live, ecsb_type a, ecsb_type b, bool is_join)
+{
+    const char *what = is_join ? "join" : "each";
+    size_t expected = 0;
+    for (size_t i = 0; i < m->n; i++)
+        expected += m->alive[i] && *seed_at(m, i, a) && (!is_join || *seed_at(m, i, b));
+    bool *seen = tst_xcalloc(m->n ? m->n : 1, 1);
+    for (size_t k = 0; k < v->count; k++) {
+        size_t i = lookup(map, live, v->entities[k]);
+        TST_CHECK(i != SIZE_MAX, "%s(%u, %u) visited 0x%llx, which is not a live entity", what, a,
+                  b, (unsigned long long)v->entities[k]);
+        TST_CHECK(!seen[i], "%s(%u, %u) visited entity #%zu twice", what, a, b, i);
+        seen[i] = true;
+        TST_CHECK(*seed_at(m, i, a), "%s(%u, %u) visited entity #%zu, which does not hold type %u",
+                  what, a, b, i, a);
+        TST_CHECK(tst_pattern_is(tst_visit_a(v, k), v->size_a, *seed_at(m, i, a)),
+                  "%s(%u, %u) handed entity #%zu a wrong value of type %u", what, a, b, i, a);
+        if (is_join) {
+            TST_CHECK(*seed_at(m, i, b),
+                      "join(%u, %u) visited entity #%zu, which does not hold type %u", a, b, i, b);
+            TST_CHECK(tst_pattern_is(tst_visit_b(v, k), v->size_b, *seed_at(m, i, b)),
+                      "join(%u, %u) handed entity #%zu a wrong value of type %u", a, b, i, b);
+        }
+    }
+    tst_xfree(seen);
+    TST_CHECK(v->count == expected, "%s(%u, %u) visited %zu entities, want %zu", what, a, b,
+              v->count, expected);
+}
+
+/* The tuples query q must hand out: each live holder of all its types, values in q's order. */
+void model_expected_tuples(const model *m, const tst_world *tw, const ecsb_query *q,
+                                  tst_tuples *want)
+{
+    want->count = 0;
+    want->width = 0;
+    for (uint32_t j = 0; j < q->count; j++)
+        want->width += tw->config.type_size[q->types[j]];
+    unsigned char tuple[ECSB_MAX_QUERY_TYPES * ECSB_MAX_TYPE_SIZE];
+    for (size_t i = 0; i < m->n; i++) {
+        bool all = m->alive[i];
+        for (uint32_t j = 0; all && j < q->count; j++)
+            all = *seed_at(m, i, q->types[j]) != 0;
+        if (!all)
+            continue;
+        size_t at = 0;
+        for (uint32_t j = 0; j < q->count; j++) {
+            uint32_t size = tw->config.type_size[q->types[j]];
+            tst_pattern(tuple + at, size, *seed_at(m, i, q->types[j]));
+            at += size;
+        }
+        tst_tuples_push(want, tuple);
+    }
+    tst_tuples_sort(want);
+}
+
+
+void model_check_query(const model *m, tst_world *tw, const ecsb_query *q)
+{
+    tst_tuples got = {0}, want = {0};
+    tst_tuples_query(&got, tw, q);
+    model_expected_tuples(m, tw, q, &want);
+    char name[64] = "";
+    for (uint32_t j = 0; j < q->count; j++)
+        snprintf(name + strlen(name), sizeof name - strlen(name), "%s%u", j ? "," : "",
+                 q->types[j]);
+    TST_STATUS(got.status, ECSB_OK, "query");
+    const char *diff = tst_tuples_diff(&got, &want);
+    TST_CHECK(!diff, "query(%s): %s", name, diff);
+    tst_tuples_free(&got);
+    tst_tuples_free(&want);
+}
+
+/*
+ * Queries over every subset of the first four types, each in ascending and in descending
+ * order, and with more types the first eight in a shuffled order.
+ */
+void model_check_queries(const model *m, tst_world *tw)
+{
+    uint32_t few = m->types < 4 ? m->types : 4;
+    for (uint32_t set = 1; set < (1u << few); set++) {
+        ecsb_type up[4], down[4];
+        uint32_t k = 0;
+        for (ecsb_type t = 0; t < few; t++)
+            if (set & (1u << t))
+                up[k++] = t;
+        for (uint32_t j = 0; j < k; j++)
+            down[j] = up[k - 1 - j];
+        ecsb_query q = tst_query(k, up);
+        model_check_query(m, tw, &q);
+        q = tst_query(k, down);
+        model_check_query(m, tw, &q);
+    }
+    if (m->types > 4) {
+        ecsb_type list[ECSB_MAX_QUERY_TYPES];
+        uint32_t k = m->types < ECSB_MAX_QUERY_TYPES ? m->types : ECSB_MAX_QUERY_TYPES;
+        for (uint32_t j = 0; j < k; j++)
+            list[j] = (m->types - 1 - (j * 5) % m->types);
+        for (uint32_t n = 2; n <= k; n += 3) {
+            ecsb_query q = tst_query(n, list);
+            if (ecsb_query_check(&q, m->types, &(uint32_t){0}) == ECSB_OK)
+                model_check_query(m, tw, &q);
+        }
+    }
+}
+
+/*
+ * Everything the world shows equals the model: entity and component counts, alive/has/get of
+ * every entity (destroyed ones rejected by every operation), each() of every type, join() of
+ * every ordered pair, world_valid.
+ */
+void model_check(const model *m, tst_world *tw)
+{
+    const ecsb_vtable *ops = tw->ops;
+    handle_index *map = tst_xrealloc(NULL, (m->n ? m->n : 1) * sizeof *map);
+    size_t live = 0, held[ECSB_MAX_TYPES] = {0};
+    for (size_t i = 0; i < m->n; i++) {
+        if (!m->alive[i]) {
+            tw_expect_stale(tw, m->handle[i]);
+            continue;
+        }
+        map[live++] = (handle_index){m->handle[i], i};
+        for (ecsb_type t = 0; t < m->types; t++) {
+            uint64_t s = *seed_at(m, i, t);
+            held[t] += s != 0;
+            if (s)
+                tw_expect_value(tw, m->handle[i], t, s);
+            else
+                tw_expect_absent(tw, m->handle[i], t);
+        }
+    }
+    qsort(map, live, sizeof *map, cmp_handle_index);
+    for (size_t k = 1; k < live; k++)
+        TST_CHECK(map[k].handle != map[k - 1].handle, "two live entities share handle 0x%llx",
+                  (unsigned long long)map[k].handle);
+    TST_CHECK(ops->entity_count(tw->w) == live, "entity_count %zu, want %zu",
+              ops->entity_count(tw->w), live);
+    for (ecsb_type t = 0; t < m->types; t++)
+        TST_CHECK(ops->component_count(tw->w, t) == held[t], "component_count(%u) %zu, want %zu",
+                  t, ops->component_count(tw->w, t), held[t]);
+    tst_visits v = {0};
+    for (ecsb_type a = 0; a < m->types; a++) {
+        tst_visits_each(&v, tw, a);
+        check_visits(m, &v, map, live, a, a, false);
+        for (ecsb_type b = 0; b < m->types; b++) {
+            tst_visits_join(&v, tw, a, b);
+            check_visits(m, &v, map, live, a, b, true);
+        }
+    }
+    tst_visits_free(&v);
+    tst_xfree(map);
+    model_check_queries(m, tw);
+    tw_expect_valid(tw);
+}
+

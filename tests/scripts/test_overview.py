@@ -1,0 +1,177 @@
+"""The whole-run overview on the hand-checked fixture (tests/scripts/fixture_runs.py,
+RUN_OVERVIEW): the heat map's cells (ratio to the fastest, failed, not run), the "which to
+choose" table (fastest, runner-up, margin, Holm-adjusted U test) and the within-1.2x table of
+summary.md, and the drawn heat map.
+
+The fixture, median ns per item (9 repetitions each, 0.1 % apart):
+    iterate N=4000:   floor 1, limit 0.5, a 2.0, b 3.0, c 2.2
+    iterate N=65536:  floor 1, limit 0.5, a 4.0, b failed, c 3.0
+    churn   N=4000:   floor 1, a 10.0, b 5.0, c not run
+Worked out by hand: at N = 4000 iterate's fastest is a (b 1.50x, c 1.10x), churn's is b (a
+2.00x); at the largest N iterate's fastest is c (a 1.33x). Each fastest/runner-up pair is fully
+separated: U = 0, exact two-sided p = 2 / C(18, 9) = 4.1135e-05; Holm over the 3 rows makes
+each 3 x 4.1135e-05 = 1.234e-04: significant.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+PYTHON = os.environ.get("PYTHON", sys.executable)
+sys.path.insert(0, os.path.join(TOP, "scripts"))
+sys.path.insert(0, HERE)
+from ecsb_overview import choices, panel, within_best  # noqa: E402
+from ecsb_rundata import load_run  # noqa: E402
+from fakes import replace_samples  # noqa: E402
+from fixture_runs import RUN_OVERVIEW, overview_run  # noqa: E402
+
+
+class Overview(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp()
+        cls.path = overview_run(cls.tmp)
+        cls.ran = load_run(cls.path)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def cells(self, which):
+        return {k: (state, None if r is None else round(r, 4))
+                for k, (state, r) in panel(self.ran, which)["cells"].items()}
+
+    def test_heat_map_cells_at_4000(self):
+        self.assertEqual(self.cells("small"), {
+            ("iterate", "a"): ("ok", 1.0), ("iterate", "b"): ("ok", 1.5),
+            ("iterate", "c"): ("ok", 1.1), ("churn", "a"): ("ok", 2.0),
+            ("churn", "b"): ("ok", 1.0), ("churn", "c"): ("not run", None)})
+
+    def test_heat_map_cells_at_the_largest_n_mark_the_failed_one(self):
+        self.assertEqual(self.cells("large"), {
+            ("iterate", "a"): ("ok", 1.3333), ("iterate", "b"): ("failed", None),
+            ("iterate", "c"): ("ok", 1.0), ("churn", "a"): ("ok", 2.0),
+            ("churn", "b"): ("ok", 1.0), ("churn", "c"): ("not run", None)})
+
+    def test_choices_fastest_runner_up_margin_and_holm(self):
+        rows, note = choices(self.ran)
+        got = [(r["scenario"], r["n"], r["fastest"][0], r["runner_up"][0], round(r["margin"], 4),
+                round(r["p"], 9), round(r["p_holm"], 8), r["verdict"], r["failed"]) for r in rows]
+        self.assertEqual(got, [
+            ("iterate", 4000, "a", "c", 1.1, 4.1135e-05, 1.2341e-04, "significant", []),
+            ("iterate", 65536, "c", "a", 1.3333, 4.1135e-05, 1.2341e-04, "significant", ["b"]),
+            ("churn", 4000, "b", "a", 2.0, 4.1135e-05, 1.2341e-04, "significant", [])])
+        self.assertEqual(note, "")
+
+    def test_within_best(self):
+        self.assertEqual(within_best(self.ran, "small"),
+                         {"a": [("iterate", 1.0)], "b": [("churn", 1.0)],
+                          "c": [("iterate", 1.1)]})
+        large = within_best(self.ran, "large")
+        self.assertEqual((large["a"], large["b"]), ([], [("churn", 1.0)]))
+
+
+class SummaryOpensWithTheOverview(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp()
+        path = overview_run(cls.tmp)
+        r = subprocess.run([PYTHON, os.path.join(TOP, "scripts", "summary.py"), path],
+                           capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        cls.md = r.stdout
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def test_heat_map_and_memory_chart_come_first(self):
+        heads = re.findall(r"^#+ .*|^!\[.*", self.md, flags=re.M)
+        self.assertEqual(heads[:5], [
+            f"# ecsbench run {RUN_OVERVIEW}", "## Overview",
+            "![Heat map: time per item, ratio to the fastest strategy of each scenario]"
+            f"(../../plots/{RUN_OVERVIEW}/overview_heatmap.png)",
+            "![Memory: bytes per entity after set-up]"
+            f"(../../plots/{RUN_OVERVIEW}/memory_n65536.png)",
+            "## Which to choose"])
+
+    def test_which_to_choose_rows(self):
+        for line in (
+                "| iterate | 4,000 | **a** (2.00) | c | 1.10x | <0.001 | significant | — |",
+                "| iterate | 65,536 | **c** (3.00) | a | 1.33x | <0.001 | significant | b |",
+                "| churn | 4,000 | **b** (5.00) | a | 2.00x | <0.001 | significant | — |",
+                "| a | iterate (1.00) | — |",
+                "| b | churn (1.00) | churn (1.00) |",
+                "| c | iterate (1.10) | iterate (1.00) |"):
+            self.assertIn(line, self.md)
+        self.assertIn("Holm-adjusted over the 3 rows of this table", self.md)
+
+    def test_scenario_table_has_limit_and_bytes_columns(self):
+        self.assertIn("| strategy | ns per entity visited: median (min–max) | × fastest | × floor "
+                      "| × limit | B per entity | s per pass (median) |", self.md)
+        self.assertIn("| a | 2.00 (1.99–2.01) | **1.00** fastest | 2.00 | 4.00 | 8.0 | 8e-06 |",
+                      self.md)
+        self.assertIn("| **b** | **failed** (see Errors) | — | — | — | — | — |", self.md)
+        # churn has no limit line: no limit column; its set-up leaves no entity: no bytes
+        self.assertIn("| strategy | ns per component op: median (min–max) | × fastest | × floor "
+                      "| B per entity | s per pass (median) |", self.md)
+        self.assertIn("| b | 5.00 (4.98–5.02) | **1.00** fastest | 5.00 | — | 2e-05 |", self.md)
+
+    def test_a_margin_with_too_few_repetitions_says_so(self):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        path = overview_run(tmp)
+        for st, med in (("a", 2.0), ("c", 2.2)):
+            replace_samples(path, "iterate", st, 4000, [med * 0.999, med, med * 1.001])
+        rows, note = choices(load_run(path))
+        self.assertEqual([r["verdict"] for r in rows],
+                         ["too few repetitions (3) to tell", "significant", "significant"])
+        self.assertEqual(note, "")
+
+    def test_a_table_that_cannot_be_significant_says_so(self):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        out = os.path.join(tmp, "raw.json")
+        subprocess.run([PYTHON, os.path.join(HERE, "fakes.py"), "bench",
+                        "--benchmark_repetitions=4", f"--benchmark_out={out}"],
+                       check=True, capture_output=True)
+        subprocess.run([PYTHON, os.path.join(TOP, "scripts", "json_to_csv.py"), out,
+                        "-o", os.path.join(tmp, "results.csv")], check=True)
+        rows, note = choices(load_run(tmp))
+        self.assertEqual({r["verdict"] for r in rows}, {"within noise"})
+        self.assertTrue(note.startswith("With 4 repetitions the U test cannot give p below "
+                                        "0.029, and Holm's correction over 3 rows needs about "
+                                        "0.017: no margin here can be called significant."), note)
+
+
+class HeatMapImage(unittest.TestCase):
+    def test_drawn_cells_say_failed_and_not_run(self):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        path = overview_run(tmp)
+        env = dict(os.environ, PLOTS_DIR=os.path.join(tmp, "plots"), PYTHON=PYTHON)
+        r = subprocess.run(["bash", os.path.join(TOP, "scripts", "plots.sh"), path], env=env,
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(tmp, "plots", RUN_OVERVIEW, "overview_heatmap.svg")) as f:
+            svg = f.read()
+        texts = re.findall(r">([^<>]+)</text>", svg)
+        self.assertEqual(texts.count("failed"), 1)
+        self.assertEqual(texts.count("not run"), 2)
+        for cell in ("1.50", "1.10", "1.33", "2.00"):
+            self.assertIn(cell, texts)
+        for name in ("a", "b", "c", "iterate", "churn", "at N = 4000"):
+            self.assertIn(name, texts)
+        with open(os.path.join(tmp, "plots", RUN_OVERVIEW, "memory_n65536.svg")) as f:
+            texts = re.findall(r">([^<>]+)</text>", f.read())
+        self.assertIn("b failed", texts)  # iterate at N = 65536
+        self.assertIn("no entity after set-up", texts)  # churn
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# test_setup.sh — tools are checked where a target needs them (scripts/setup.sh GROUP), with
+# fake dpkg-query / pkg-config / id / apt-get on PATH:
+#  - the build group asks only for the compilers and Google Benchmark: nothing else missing
+#    stops it; each group names exactly its missing packages in one apt-get command;
+#  - as root the missing packages are installed (apt-get called with exactly them);
+#  - a Google Benchmark version the suite was not tested with stops the build with a message,
+#    unless ECSB_GBENCH_UNTESTED=1;
+#  - through make: `make plots` with gnuplot missing stops before plotting and names it, and
+#    building the binary does not ask for gnuplot, hyperfine, valgrind or scipy.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "  FAIL: $*" >&2; failures=$((failures + 1)); }
+
+fake=$tmp/bin
+mkdir -p "$fake"
+# dpkg-query: "installed" unless the package is listed in $FAKE_MISSING; version $FAKE_GB_VERSION
+cat >"$fake/dpkg-query" <<'EOF'
+#!/bin/bash
+pkg=${!#}
+for m in $FAKE_MISSING; do [ "$m" = "$pkg" ] && exit 1; done
+case "$*" in *'${Version}'*) echo "${FAKE_GB_VERSION:-1.7.1}-1" ;; *) echo "install ok installed" ;; esac
+EOF
+cat >"$fake/pkg-config" <<'EOF'
+#!/bin/bash
+[ -n "${FAKE_PKGCONFIG:-}" ] || exit 1
+case $1 in --modversion) echo "$FAKE_PKGCONFIG" ;; --exists) exit 0 ;; esac
+EOF
+printf '#!/bin/bash\necho "${FAKE_UID:-1000}"\n' >"$fake/id"
+printf '#!/bin/bash\necho "$*" >>"%s/apt.log"\n' "$tmp" >"$fake/apt-get"
+chmod +x "$fake"/*
+
+# setup GROUP: run scripts/setup.sh with the fakes; output in $tmp/out, status in $rc
+setup() { PATH=$fake:$PATH "$top/scripts/setup.sh" "$@" >"$tmp/out" 2>&1; rc=$?; }
+
+all="gcc g++ make libbenchmark-dev libbenchmark-tools python3 python3-scipy gnuplot-nox fonts-dejavu-core hyperfine libcmocka-dev valgrind"
+export FAKE_MISSING=""
+setup build
+[ "$rc" -eq 0 ] || fail "build with everything installed: exit $rc: $(cat "$tmp/out")"
+
+# the build needs only compilers + Google Benchmark
+export FAKE_MISSING="gnuplot-nox fonts-dejavu-core hyperfine valgrind python3-scipy libcmocka-dev libbenchmark-tools python3"
+setup build
+[ "$rc" -eq 0 ] || fail "build refused for a tool it does not need: $(cat "$tmp/out")"
+
+# each group names exactly its missing packages, in one command
+check_group() { # GROUP MISSING-EXPECTED
+  setup "$1"
+  [ "$rc" -eq 1 ] || fail "$1 with $2 missing: exit $rc, want 1"
+  grep -qx "Install them with:  sudo apt-get update && sudo apt-get install -y $2" "$tmp/out" ||
+    fail "$1: want the one command installing '$2', got: $(cat "$tmp/out")"
+}
+export FAKE_MISSING="$all"
+check_group build "gcc g++ make libbenchmark-dev"
+check_group plots "python3 gnuplot-nox fonts-dejavu-core"
+check_group hyperfine "hyperfine python3"
+check_group cachegrind "valgrind python3"
+check_group compare "python3 python3-scipy libbenchmark-tools"
+export FAKE_MISSING="valgrind"
+check_group test "valgrind"
+
+# as root: apt-get installs exactly the missing ones
+export FAKE_MISSING="gnuplot-nox"
+rm -f "$tmp/apt.log"
+FAKE_UID=0 setup plots
+[ "$rc" -eq 0 ] || fail "plots as root: exit $rc: $(cat "$tmp/out")"
+grep -q "install -y -qq --no-install-recommends gnuplot-nox$" "$tmp/apt.log" 2>/dev/null ||
+  fail "as root, apt-get was not asked for gnuplot-nox: $(cat "$tmp/apt.log" 2>/dev/null)"
+
+# Google Benchmark versions
+export FAKE_MISSING=""
+FAKE_GB_VERSION=1.8.3 setup build
+[ "$rc" -eq 1 ] || fail "Google Benchmark 1.8.3: build exit $rc, want 1"
+grep -q "Google Benchmark 1.8.3 is installed; ecsbench was tested with 1.7.1 only" "$tmp/out" ||
+  fail "no message for an untested version: $(cat "$tmp/out")"
+FAKE_PKGCONFIG=1.9.0 setup build
+grep -q "Google Benchmark 1.9.0 is installed" "$tmp/out" || fail "pkg-config's version is not the one checked: $(cat "$tmp/out")"
+FAKE_GB_VERSION=1.8.3 ECSB_GBENCH_UNTESTED=1 setup build
+[ "$rc" -eq 0 ] && grep -q "warning: .*1.8.3" "$tmp/out" || fail "ECSB_GBENCH_UNTESTED=1 does not build anyway with a warning: $(cat "$tmp/out")"
+FAKE_GB_VERSION=1.7.1 setup build
+[ "$rc" -eq 0 ] || fail "1.7.1 refused: $(cat "$tmp/out")"
+setup nonsense
+[ "$rc" -eq 2 ] || fail "an unknown group: exit $rc, want 2"
+
+# ---- through make -------------------------------------------------------------------------
+export FAKE_MISSING="gnuplot-nox"
+PATH=$fake:$PATH make -s --no-print-directory -C "$top" plots RUN=results/none >"$tmp/out" 2>&1
+rc=$?
+[ "$rc" -ne 0 ] || fail "make plots with gnuplot missing succeeded"
+grep -q "apt-get install -y gnuplot-nox" "$tmp/out" || fail "make plots does not say how to install gnuplot: $(cat "$tmp/out")"
+export FAKE_MISSING="gnuplot-nox fonts-dejavu-core hyperfine valgrind python3-scipy libcmocka-dev"
+PATH=$fake:$PATH make -s --no-print-directory -C "$top" BUILD="$tmp/build" "$tmp/build/.deps-build" >"$tmp/out" 2>&1 ||
+  fail "the build's tool check asks for more than it needs: $(cat "$tmp/out")"
+
+[ "$failures" -eq 0 ]
