@@ -352,6 +352,22 @@ ECSB_INLINE ecsb_status entity_create(world *w, ecsb_entity *out)
     return ECSB_OK;
 }
 
+/* Swap n bytes between x and y; the common value sizes as plain moves. */
+static void swap_bytes(unsigned char *x, unsigned char *y, size_t n)
+{
+    unsigned char tmp[64];
+    switch (n) {
+    case 4: memcpy(tmp, x, 4), memcpy(x, y, 4), memcpy(y, tmp, 4); return;
+    case 8: memcpy(tmp, x, 8), memcpy(x, y, 8), memcpy(y, tmp, 8); return;
+    }
+    for (size_t done = 0, k; done < n; done += k) {
+        k = n - done < sizeof tmp ? n - done : sizeof tmp;
+        memcpy(tmp, x + done, k);
+        memcpy(x + done, y + done, k);
+        memcpy(y + done, tmp, k);
+    }
+}
+
 /* Swap dense entries x and y of p (ids, values, their sparse entries). */
 static void pool_swap(pool *p, uint32_t x, uint32_t y)
 {
@@ -362,14 +378,7 @@ static void pool_swap(pool *p, uint32_t x, uint32_t y)
     p->dense[y] = idx;
     *sparse_entry(p, id_index(idx)) = (idx & ~ID_INDEX_MASK) | y;
     *sparse_entry(p, id_index(idy)) = (idy & ~ID_INDEX_MASK) | x;
-    unsigned char *vx = p->values + (size_t)x * p->size, *vy = p->values + (size_t)y * p->size;
-    unsigned char tmp[64];
-    for (size_t done = 0, n; done < p->size; done += n) {
-        n = p->size - done < sizeof tmp ? p->size - done : sizeof tmp;
-        memcpy(tmp, vx + done, n);
-        memcpy(vx + done, vy + done, n);
-        memcpy(vy + done, tmp, n);
-    }
+    swap_bytes(p->values + (size_t)x * p->size, p->values + (size_t)y * p->size, p->size);
 }
 
 /* Live id `id` holds every type of g: move it to position size of each owned pool, grow. */
@@ -1001,6 +1010,7 @@ enum {
     DAMAGE_GROUP_ORDER,   /* a group's front differs in order between owned pools */
     DAMAGE_GROUP_MEMBER,  /* a non-member enters one owned pool's front */
     DAMAGE_GROUP_SIZE,    /* the front is one too long or too short */
+    DAMAGE_GROUP_OWNER,   /* an owned pool forgets its group */
     DAMAGE_COUNT
 };
 
@@ -1061,10 +1071,15 @@ static int world_corrupt(world *w, unsigned which)
             return 0;
         pool_swap(&w->pools[g->types[0]], g->size - 1, g->size);
         return 1;
-    default: /* DAMAGE_GROUP_SIZE */
+    case DAMAGE_GROUP_SIZE:
         if (!w->group_count)
             return 0;
         w->groups[0].size ^= 1;
+        return 1;
+    default: /* DAMAGE_GROUP_OWNER */
+        if (!w->group_count)
+            return 0;
+        w->pools[w->groups[0].types[0]].group ^= NO_GROUP; /* group 0 <-> NO_GROUP */
         return 1;
     }
 }
