@@ -623,9 +623,8 @@ ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void 
  * blocks join, so columns holding the same ids are handed out whole. Any other block goes id
  * by id, every match a run of one: each other column keeps a window of positions whose ids
  * are a dense range (as join's dense runs), where an id's position is one subtraction away;
- * outside it, the column's cursor moves forward to the id by a binary search over the id gap
- * (ids ascend in every column, so cursors only move forward: O(lead + sum of log gaps)) and a
- * new window opens there.
+ * outside it, the column's cursor gallops forward to the id (ids ascend in every column, so
+ * cursors only move forward: O(lead + sum of log gaps)) and a new window opens there.
  * In the arrays indexed by j, entry j is query column j (the query's order).
  */
 typedef struct query_cols {
@@ -652,28 +651,7 @@ ECSB_INLINE void query_emit(const query_cols *c, uint32_t k, const size_t *at, s
 }
 
 /*
- * Move column j's cursor to its first id >= id (count when none) and return it. The cursor's
- * id is below id by some gap g, and ids strictly ascend, so the answer is within g positions:
- * a walk when g is at most FLAT_MAP_PROBE, else a binary search of g + 1 entries.
- */
-ECSB_INLINE size_t query_advance(query_cols *c, uint32_t j, uint32_t id)
-{
-    const uint32_t *ids = c->ids[j];
-    const size_t n = c->count[j];
-    size_t p = c->pos[j];
-    if (p < n && ids[p] < id) {
-        const size_t span = (size_t)(id - ids[p]) + 1, hi = n - p < span ? n : p + span;
-        if (span <= FLAT_MAP_PROBE) /* a few steps: walk */
-            while (++p < hi && ids[p] < id) {
-            }
-        else
-            p += lower_bound_32(ids + p, hi - p, id);
-    }
-    return c->pos[j] = p;
-}
-
-/*
- * Column j's position of `id` beyond its window: move the cursor to it and, when held, open
+ * Column j's position of `id` beyond its window: gallop the cursor to it and, when held, open
  * a window there: the longest dense range of ids from it, found by exponential then binary
  * search (ids strictly ascend, so ids[p, p + r) is dense iff ids[p + r - 1] - ids[p] = r - 1),
  * or just that id when the FLAT_MAP_WINDOW_MIN from it are not dense (one compare).
@@ -683,7 +661,8 @@ ECSB_INLINE size_t query_advance(query_cols *c, uint32_t j, uint32_t id)
 ECSB_INLINE int query_seek(query_cols *c, uint32_t j, uint32_t id, size_t *pos)
 {
     const uint32_t *ids = c->ids[j];
-    const size_t n = c->count[j], p = query_advance(c, j, id);
+    const size_t n = c->count[j], p = gallop_32(ids, c->pos[j], n, id);
+    c->pos[j] = p;
     if (p == n)
         return -1;
     if (ids[p] != id)
@@ -727,7 +706,8 @@ ECSB_INLINE bool query_block_in_step(query_cols *c, uint32_t k, uint32_t lead, s
             continue;
         }
         const uint32_t *ids = c->ids[j];
-        const size_t n = c->count[j], p = at[j] = query_advance(c, j, lead_ids[i]);
+        const size_t n = c->count[j], p = gallop_32(ids, c->pos[j], n, lead_ids[i]);
+        c->pos[j] = at[j] = p;
         if (p == n) {
             *done = true;
             return false;
