@@ -51,8 +51,8 @@ help: ## list the targets
 	@echo
 	@echo "  Options: QUICK=1 (bench: small sizes, short min time)   RUN=results/<id> (plots)"
 	@echo "           A=results/<id> B=results/<id> | STRATEGIES=s1,s2 (compare)"
-	@echo "           HYPERFINE_N=1048576 HYPERFINE_RUNS=... (hyperfine)"
-	@echo "           CACHEGRIND_N=4000,65536 CACHEGRIND_STRATEGIES=s1,s2 (cachegrind)"
+	@echo "           SCENARIOS=a,b STRATEGIES=x,y SIZES=4000,65536 (bench, hyperfine, cachegrind)"
+	@echo "           HYPERFINE_RUNS=10 (hyperfine)   CACHEGRIND_PASSES=1,3 (cachegrind)"
 	@echo "           NAME=<name> (new-strategy)"
 
 all: $(BUILD)/ecsbench ## build the benchmark binary (build/ecsbench)
@@ -122,6 +122,23 @@ fuzz: $(FUZZ_BIN) ## coverage-guided fuzzing against the model: make fuzz [STRAT
 
 test-fuzz: $(FUZZ_BIN) ## a short fuzz run per strategy (FUZZ_TEST_SECONDS each)
 	@tests/fuzz/run.sh $(FUZZ_BIN) each $(FUZZ_TEST_SECONDS)
+
+# Line coverage (gcov/lcov) of strategies/ and harness/ under the C tests and the script tests,
+# from a separate -O0 build without sanitizers: build/coverage/html/index.html. Unoptimised, the
+# scenarios make the indirect calls test_no_indirect_calls.sh looks for: that script fails here.
+COV := $(BUILD)/coverage
+coverage: ## line coverage of strategies/ and harness/ from the C and script tests
+	@$(SETUP) coverage
+	@$(MAKE) --no-print-directory BUILD=$(COV) OPT='-O0 --coverage' SANITIZE=--coverage \
+		TEST_CFLAGS='-std=c17 $(WARN) -O0 -g --coverage' $(COV)/test/ecsbench_tests $(COV)/ecsbench
+	@lcov -q --zerocounters --directory $(COV)
+	-$(COV)/test/ecsbench_tests > $(COV)/tests.log 2>&1; tail -1 $(COV)/tests.log
+	-@PYTHON=$(PYTHON) BUILD=$(COV) tests/scripts/run_all.sh > $(COV)/scripts.log 2>&1; tail -1 $(COV)/scripts.log
+	@lcov -q --capture --directory $(COV) --output-file $(COV)/all.info 2>&1 | grep -v redefined || true
+	@lcov -q --extract $(COV)/all.info '$(CURDIR)/strategies/*' '$(CURDIR)/harness/*' \
+		--output-file $(COV)/coverage.info
+	@genhtml -q --output-directory $(COV)/html $(COV)/coverage.info
+	@lcov --list $(COV)/coverage.info
 
 test-scripts: $(BUILD)/ecsbench | $(TEST_STAMP) ## CLI, registry, memcheck, JSON->CSV, plots, compare, a QUICK pipeline run
 	@PYTHON=$(PYTHON) BUILD=$(BUILD) tests/scripts/run_all.sh

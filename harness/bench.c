@@ -10,12 +10,12 @@
  *    and actual checksum or the status), never a time. A few more passes (or, for a scenario
  *    whose pass consumes its set-up, a small batch of fresh worlds) estimate a pass's time.
  * 2. Plan: each repetition runs enough passes to time at least the min time (at least one);
- *    repetitions by size (bench_flags.c). Google Benchmark gets exactly these iteration and
- *    repetition counts, so it calls a body once per repetition.
+ *    repetitions by size and cost (bench_flags.c). Google Benchmark gets exactly these
+ *    iteration and repetition counts, so it calls a body once per repetition.
  * 3. Time, through Google Benchmark, repetitions randomly interleaved. A scenario whose pass
  *    consumes its set-up (platformer) uses manual time over batches of freshly prepared
- *    worlds (runner.h: ecsb_fresh_batch), two clock reads per batch; the others prepare once per
- *    repetition and time its passes as one batch.
+ *    worlds (runner.h: ecsb_fresh_batch), two clock reads per batch; the others prepare once
+ *    per repetition and time its passes as one batch.
  * Every successful row carries the counters items_per_pass and n (time per item = real_time /
  * items_per_pass) and bytes and entities: the storage and live entities right after set-up.
  * The exit status is 1 when any row failed (after the results are written), 0 otherwise.
@@ -34,8 +34,12 @@
 #define MAX_ITERATIONS 1000000000ull
 /* Calibration of repeated passes: passes in chunks until a chunk takes this long. */
 #define CALIBRATION_SECONDS 0.001
-/* Calibration of fresh passes: a pass this long is estimated from two worlds, not three. */
+/* Calibration of fresh passes: a pass this long is estimated from two worlds; shorter ones
+ * from batches until CALIBRATION_SECONDS are timed, at most this many. */
 #define LONG_PASS_SECONDS 0.01
+#define MAX_CALIBRATION_BATCHES 64
+/* Calibration of repeated passes: a first pass of this many min times is its own estimate. */
+#define ENOUGH_FACTOR 4
 
 typedef struct bench_case {
     ecsb_scenario_id scenario;
@@ -69,8 +73,9 @@ static ecsb_status probe_fail(probe_result *r, ecsb_status status, const char *s
 }
 
 /*
- * One fresh world: its pass and checksum; then two batches sized by that pass (one when
- * passes are long). A pass's time is the least estimate (preemption only ever adds time).
+ * One fresh world: its pass and checksum. Then batches sized by the estimate so far, until
+ * they have timed CALIBRATION_SECONDS (at least two; one when passes are long): a pass's time
+ * is the least estimate (preemption only ever adds time; the first, cold pass is slower).
  */
 static ecsb_status probe_fresh(const ecsb_scenario_impl *impl, uint64_t n, probe_result *r)
 {
@@ -79,7 +84,8 @@ static ecsb_status probe_fresh(const ecsb_scenario_impl *impl, uint64_t n, probe
         return probe_fail(r, ECSB_ERR_NOMEM, "prepare");
     ecsb_status st = ECSB_OK;
     uint64_t batch = 1;
-    for (int round = 0; round < 3 && st == ECSB_OK; round++) {
+    double timed = 0;
+    for (int round = 0; st == ECSB_OK; round++) {
         double t0 = ecsb_now(), seconds;
         if ((st = ecsb_prepare_many(impl, n, states, batch)) != ECSB_OK) {
             free(states);
@@ -96,8 +102,10 @@ static ecsb_status probe_fresh(const ecsb_scenario_impl *impl, uint64_t n, probe
         r->prepare_seconds = prepare < r->prepare_seconds ? prepare : r->prepare_seconds;
         r->pass_seconds = pass < r->pass_seconds ? pass : r->pass_seconds;
         ecsb_release_many(impl, states, batch);
-        if (round >= 1 && pass >= LONG_PASS_SECONDS)
-            break; /* long passes: two estimates are plenty, each costs a whole set-up */
+        timed += round ? seconds : 0;
+        if ((round >= 1 && pass >= LONG_PASS_SECONDS) ||
+            (round >= 2 && timed >= CALIBRATION_SECONDS) || round == MAX_CALIBRATION_BATCHES)
+            break;
         batch = ecsb_fresh_batch(n, r->pass_seconds);
     }
     free(states);
@@ -106,9 +114,12 @@ static ecsb_status probe_fresh(const ecsb_scenario_impl *impl, uint64_t n, probe
 
 /*
  * One pass and its checksum, then passes in chunks doubling until one takes
- * CALIBRATION_SECONDS, and one more chunk of that size: a pass's time is the lesser estimate.
+ * CALIBRATION_SECONDS, and one more chunk of that size: a pass's time is the least estimate.
+ * A first pass of `enough` seconds or more is its own estimate (a repetition runs one pass
+ * then anyway, and two more would cost seconds).
  */
-static ecsb_status probe_repeated(const ecsb_scenario_impl *impl, uint64_t n, probe_result *r)
+static ecsb_status probe_repeated(const ecsb_scenario_impl *impl, uint64_t n, double enough,
+                                  probe_result *r)
 {
     void *state = NULL;
     double t0 = ecsb_now();
@@ -116,14 +127,15 @@ static ecsb_status probe_repeated(const ecsb_scenario_impl *impl, uint64_t n, pr
     if (st != ECSB_OK)
         return probe_fail(r, st, "prepare");
     r->prepare_seconds = ecsb_now() - t0;
+    t0 = ecsb_now();
     if ((st = impl->pass(state)) != ECSB_OK) {
         impl->release(state);
         return probe_fail(r, st, "pass");
     }
+    r->pass_seconds = ecsb_now() - t0;
     r->checksum = impl->checksum(state);
-    r->pass_seconds = INFINITY;
     bool long_enough = false;
-    for (uint64_t chunk = 1; st == ECSB_OK; chunk *= long_enough ? 1 : 2) {
+    for (uint64_t chunk = 1; st == ECSB_OK && r->pass_seconds < enough; chunk *= long_enough ? 1 : 2) {
         t0 = ecsb_now();
         for (uint64_t i = 0; i < chunk && st == ECSB_OK; i++)
             st = impl->pass(state);
@@ -138,16 +150,26 @@ static ecsb_status probe_repeated(const ecsb_scenario_impl *impl, uint64_t n, pr
     return st == ECSB_OK ? ECSB_OK : probe_fail(r, st, "pass");
 }
 
+/* Check run and calibration of impl at (s, n); `enough`: see probe_repeated. */
 static ecsb_status probe(const ecsb_scenario_impl *impl, ecsb_scenario_id s, uint64_t n,
-                         probe_result *r)
+                         double enough, probe_result *r)
 {
     *r = (probe_result){.status = ECSB_OK, .step = ""};
-    return ecsb_scenarios[s].consumes_setup ? probe_fresh(impl, n, r) : probe_repeated(impl, n, r);
+    return ecsb_scenarios[s].consumes_setup ? probe_fresh(impl, n, r)
+                                            : probe_repeated(impl, n, enough, r);
+}
+
+/* Wall seconds one repetition of c takes, estimated from its plan. */
+static double repetition_seconds(const bench_case *c)
+{
+    if (c->error[0])
+        return 0;
+    double prepares = ecsb_scenarios[c->scenario].consumes_setup ? (double)c->iterations : 1;
+    return (double)c->iterations * c->pass_seconds + prepares * c->prepare_seconds;
 }
 
 static void plan_case(bench_case *c, const probe_result *r, const ecsb_bench_settings *s)
 {
-    c->repetitions = ecsb_bench_repetitions(s, c->n);
     c->pass_seconds = r->pass_seconds > 1e-9 ? r->pass_seconds : 1e-9;
     c->prepare_seconds = r->prepare_seconds;
     double want = ceil(ecsb_bench_min_time(s) / c->pass_seconds);
@@ -159,14 +181,15 @@ static void plan_case(bench_case *c, const probe_result *r, const ecsb_bench_set
             c->batch = c->iterations;
         c->iterations = (c->iterations + c->batch - 1) / c->batch * c->batch;
     }
+    c->repetitions = ecsb_bench_repetitions(s, c->n, repetition_seconds(c));
 }
 
 /* Check case c against the floor's result at its (scenario, N) and plan it. */
 static void check_case(bench_case *c, const probe_result *floor_ref,
-                       const ecsb_bench_settings *s)
+                       const ecsb_bench_settings *s, double enough)
 {
     const char *scenario = ecsb_scenarios[c->scenario].name;
-    c->repetitions = ecsb_bench_repetitions(s, c->n);
+    c->repetitions = ecsb_bench_repetitions(s, c->n, 0);
     c->iterations = c->batch = 1;
     if (floor_ref->status != ECSB_OK) {
         snprintf(c->error, sizeof c->error,
@@ -175,7 +198,8 @@ static void check_case(bench_case *c, const probe_result *floor_ref,
         return;
     }
     probe_result r = *floor_ref;
-    if (c->impl != &ecsb_floor[c->scenario] && probe(c->impl, c->scenario, c->n, &r) != ECSB_OK) {
+    if (c->impl != &ecsb_floor[c->scenario] &&
+        probe(c->impl, c->scenario, c->n, enough, &r) != ECSB_OK) {
         snprintf(c->error, sizeof c->error, "%s on %s at N=%" PRIu64 ": %s failed: %s",
                  scenario, c->strategy, c->n, r.step, ecsb_status_str(r.status));
         return;
@@ -188,15 +212,6 @@ static void check_case(bench_case *c, const probe_result *floor_ref,
         return;
     }
     plan_case(c, &r, s);
-}
-
-/* Wall seconds one repetition of c takes, estimated from its plan. */
-static double repetition_seconds(const bench_case *c)
-{
-    if (c->error[0])
-        return 0;
-    double prepares = ecsb_scenarios[c->scenario].consumes_setup ? (double)c->iterations : 1;
-    return (double)c->iterations * c->pass_seconds + prepares * c->prepare_seconds;
 }
 
 /* ---- the cases --------------------------------------------------------------------------- */
@@ -237,10 +252,21 @@ static bool build_suite(const ecsb_bench_settings *s, suite *su)
             bool ok = add_case(su, cap, id, ECSB_FLOOR_NAME, &ecsb_floor[sc], sizes[z], s);
             if (ecsb_has_limit(id))
                 ok = ok && add_case(su, cap, id, ECSB_LIMIT_NAME, &ecsb_limit[sc], sizes[z], s);
-            for (size_t i = 0; i < ecsb_strategy_count; i++)
-                if (s->strategy_on[i])
-                    ok = ok && add_case(su, cap, id, ecsb_strategies[i]->name,
-                                        &ecsb_strategies[i]->scenarios[sc], sizes[z], s);
+            for (size_t i = 0; i < ecsb_strategy_count; i++) {
+                const ecsb_strategy *st = ecsb_strategies[i];
+                if (!s->strategy_on[i])
+                    continue;
+                if (st->largest_n[sc] && sizes[z] > st->largest_n[sc]) {
+                    /* Left out, and said so: the cell shows "not run" in tables and plots. */
+                    fprintf(stderr,
+                            "ecsbench: not running %s/%s/%" PRIu64 ": above its largest N %" PRIu64
+                            " (%s)\n",
+                            ecsb_scenarios[sc].name, st->name, sizes[z], st->largest_n[sc],
+                            st->why_capped[sc]);
+                    continue;
+                }
+                ok = ok && add_case(su, cap, id, st->name, &st->scenarios[sc], sizes[z], s);
+            }
             if (!ok)
                 return false;
         }
@@ -251,14 +277,14 @@ static bool build_suite(const ecsb_bench_settings *s, suite *su)
 /* Phase 1 over the suite: the floor's reference once per (scenario, N), then each case. */
 static void check_suite(suite *su, const ecsb_bench_settings *s, bool show)
 {
-    double t0 = ecsb_now();
+    double t0 = ecsb_now(), enough = ENOUGH_FACTOR * ecsb_bench_min_time(s);
     size_t last_decile = 0;
     probe_result ref = {0};
     for (size_t i = 0; i < su->count; i++) {
         bench_case *c = &su->cases[i];
         if (i == 0 || c->scenario != su->cases[i - 1].scenario || c->n != su->cases[i - 1].n)
-            probe(&ecsb_floor[c->scenario], c->scenario, c->n, &ref);
-        check_case(c, &ref, s);
+            probe(&ecsb_floor[c->scenario], c->scenario, c->n, enough, &ref);
+        check_case(c, &ref, s, enough);
         size_t decile = 10 * (i + 1) / su->count;
         if (show && decile > last_decile && ecsb_now() - t0 > 1) {
             last_decile = decile;
@@ -465,10 +491,10 @@ static void record_provenance(const ecsb_bench_settings *s, const suite *su, int
     char sizes[1024], reps[64];
     sizes_string(su, sizes, sizeof sizes);
     if (s->repetitions || s->quick)
-        snprintf(reps, sizeof reps, "%d", ecsb_bench_repetitions(s, 1));
+        snprintf(reps, sizeof reps, "%d", ecsb_bench_repetitions(s, 1, 0));
     else
-        snprintf(reps, sizeof reps, "%d (%d from N = 1048576)", ecsb_bench_repetitions(s, 1),
-                 ecsb_bench_repetitions(s, 1048576));
+        snprintf(reps, sizeof reps, "%d (%d from N = 1048576 and for repetitions of 0.25 s or more)",
+                 ecsb_bench_repetitions(s, 1, 0), ecsb_bench_repetitions(s, 1048576, 0));
     ecsb_provenance_record(&(ecsb_provenance){.run_id = run_id,
                                               .settings = s,
                                               .sizes = sizes,
@@ -522,7 +548,7 @@ static int run_suite(ecsb_bench_settings *s, suite *su, int argc, char **argv)
     double t0 = ecsb_now();
     prog = (progress){.on = s->progress,
                       .live = isatty(STDERR_FILENO) && !isatty(STDOUT_FILENO)};
-    check_suite(su, s, s->progress && !s->plan_only);
+    check_suite(su, s, s->progress);
     if (s->plan_only) {
         print_plan(su);
         return 0;

@@ -6,8 +6,9 @@
  *
  * Defaults (the budget: the full suite in ~5 minutes on a 2-core VM with every strategy
  * registered, QUICK in ~30 s): each repetition times at least DEFAULT_MIN_TIME of passes;
- * 5 repetitions, 3 from N = 1,048,576 up (there one repetition is a few whole passes, each
- * prepared afresh, so the set-up dominates the wall time and the spread is small).
+ * 5 repetitions, 3 from N = 1,048,576 up and wherever one repetition takes 0.25 s or more
+ * (there a repetition is a few whole passes after a set-up of its own, which dominates the
+ * wall time, and one long pass has little timer noise: 3 give the median).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -21,19 +22,20 @@
 #define DEFAULT_REPETITIONS 5
 #define LARGE_N_REPETITIONS 3
 #define LARGE_N 1048576u
+#define LONG_REPETITION 0.25 /* seconds: a repetition this long gets LARGE_N_REPETITIONS too */
 #define QUICK_REPETITIONS 3
 #define MAX_REPETITIONS 1000u
 #define MAX_MIN_TIME 3600.0
 
 static const uint64_t quick_sizes[] = {256, 4000, 16384};
 
-int ecsb_bench_repetitions(const ecsb_bench_settings *s, uint64_t n)
+int ecsb_bench_repetitions(const ecsb_bench_settings *s, uint64_t n, double seconds)
 {
     if (s->repetitions)
         return s->repetitions;
     if (s->quick)
         return QUICK_REPETITIONS;
-    return n >= LARGE_N ? LARGE_N_REPETITIONS : DEFAULT_REPETITIONS;
+    return n >= LARGE_N || seconds >= LONG_REPETITION ? LARGE_N_REPETITIONS : DEFAULT_REPETITIONS;
 }
 
 double ecsb_bench_min_time(const ecsb_bench_settings *s)
@@ -85,7 +87,7 @@ void ecsb_bench_usage(FILE *out)
             "                             matching)\n"
             "  --benchmark_list_tests     print the selected names, run nothing\n"
             "  --benchmark_repetitions=R  repetitions of every benchmark (default: %d, %d from\n"
-            "                             N = %u up)\n"
+            "                             N = %u up and where one takes 0.25 s or more)\n"
             "  --benchmark_min_time=S     seconds of passes per repetition, at least one pass\n"
             "                             (default: %g)\n"
             "  --benchmark_enable_random_interleaving=true|false   (default: true)\n"

@@ -299,6 +299,14 @@ typedef struct ecsb_strategy {
     const char *summary;  /* one line: the idea */
     const ecsb_vtable *ops;
     ecsb_scenario_impl scenarios[ECSB_SCENARIO_COUNT];
+    /*
+     * Sizes a strategy cannot run in reasonable time, per scenario: largest_n[s] = the largest
+     * N the suite runs scenario s at on this strategy (0 = no cap), and why_capped[s] says why
+     * (its cost, e.g. "set-up is O(N^2)"). make bench leaves larger cells out and says so;
+     * `ecsbench run` warns. Set with ECSB_STRATEGY_CAPS before including strategy_impl.h.
+     */
+    uint64_t largest_n[ECSB_SCENARIO_COUNT];
+    const char *why_capped[ECSB_SCENARIO_COUNT];
 } ecsb_strategy;
 
 /* Registered strategies, in strategies/strategies.def order (= legend order). */

@@ -216,6 +216,12 @@ static int cmd_run(int argc, char **argv)
                 argv[5], ECSB_MAX_PASSES);
         return 2;
     }
+    const ecsb_strategy *capped = ecsb_strategy_find(strategy);
+    if (capped && capped->largest_n[s] && n > capped->largest_n[s])
+        fprintf(stderr,
+                "ecsbench: warning: %s on %s above N = %" PRIu64 " may take very long (%s); "
+                "make bench leaves it out\n",
+                scenario, strategy, capped->largest_n[s], capped->why_capped[s]);
     ecsb_run_result r;
     if (ecsb_run_scenario(impl, s, n, passes, true, &r) != ECSB_OK) {
         fprintf(stderr, "ecsbench: %s on %s at N=%" PRIu64 ": %s failed: %s\n", scenario,

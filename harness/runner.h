@@ -146,8 +146,9 @@ typedef struct ecsb_bench_settings {
 int ecsb_bench_parse(int argc, char **argv, ecsb_bench_settings *s);
 void ecsb_bench_settings_free(ecsb_bench_settings *s);
 
-/* The suite's defaults: repetitions and min time per repetition at size n. */
-int ecsb_bench_repetitions(const ecsb_bench_settings *s, uint64_t n);
+/* The suite's defaults: repetitions at size n for repetitions of `seconds` (wall, estimated),
+ * and the min time of passes per repetition. */
+int ecsb_bench_repetitions(const ecsb_bench_settings *s, uint64_t n, double seconds);
 double ecsb_bench_min_time(const ecsb_bench_settings *s);
 /* The sizes scenario sc runs at; returns their count. */
 size_t ecsb_bench_sizes(const ecsb_bench_settings *s, ecsb_scenario_id sc, uint64_t *out);

@@ -116,4 +116,13 @@ const ecsb_strategy ECSB_CAT(ecsb_strategy_, ECSB_STRATEGY_NAME) = {
 #include "scenarios/scenarios.def"
 #undef ECSB_SCENARIO
     },
+#ifdef ECSB_STRATEGY_CAPS
+    /* ECSB_STRATEGY_CAPS: ECSB_CAP(scenario, largest N, "why") ... */
+#define ECSB_CAP(scenario, n, why) [ECSB_SCENARIO_##scenario] = (n),
+    .largest_n = {ECSB_STRATEGY_CAPS},
+#undef ECSB_CAP
+#define ECSB_CAP(scenario, n, why) [ECSB_SCENARIO_##scenario] = (why),
+    .why_capped = {ECSB_STRATEGY_CAPS},
+#undef ECSB_CAP
+#endif
 };

@@ -21,8 +21,7 @@ set bmargin 5
 set lmargin 11
 set rmargin 4
 set label 90 corner at screen 0.99, screen 0.025 right tc rgb "#555555" font ",9"
-set label 92 bar_fail_note at screen 0.01, screen 0.105 left tc rgb "#b00000" font ",9"
-if (strlen(bar_fail_note) > 0) { set bmargin 7.5 }
+set label 92 bar_fail_note at screen 0.5, screen 0.895 center tc rgb "#b00000" font ",10"
 
 # Category labels from the vars file; slanted when there are many bars.
 set xtics () scale 0 nomirror font ",11"

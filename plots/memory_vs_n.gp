@@ -14,10 +14,10 @@ set grid xtics ytics lc rgb "#e6e6e6" lw 1 dt 1
 set key outside right top Left reverse samplen 3 spacing 1.3 width 1 font ",11"
 set border 3 lw 1.2
 set tics nomirror out
-set bmargin 6
+set bmargin 7
 set lmargin 11
-set label 90 corner at screen 0.99, screen 0.025 right tc rgb "#555555" font ",9"
-set label 91 limit_note at screen 0.01, screen 0.065 left tc rgb "#555555" font ",9"
+set label 91 limit_note at screen 0.01, screen 0.055 left tc rgb "#555555" font ",9"
+set label 90 corner at screen 0.99, screen 0.02 right tc rgb "#555555" font ",9"
 
 plot for [i=1:nseries] datafile index (i-1) using 1:2 with linespoints \
         lc rgb colours[i] lw widths[i] dt dashes[i] pt points[i] ps 1.1 title titles[i]

@@ -17,7 +17,7 @@ set key outside right top Left reverse samplen 3 spacing 1.3 width 1 font ",11"
 set border 3 lw 1.2
 set tics nomirror out
 set tmargin 5
-set bmargin 7
+set bmargin 9
 set lmargin 11
 
 # Cache markers: a dotted line at each cache's N, named above the plot.
@@ -25,11 +25,11 @@ do for [i=1:ncaches] {
     set arrow i from cache_n[i], graph 0 to cache_n[i], graph 1 nohead lc rgb "#777777" lw 1.5 dt 3 back
     set label 100+i cache_label[i] at cache_n[i], graph 1.035 center tc rgb "#555555" font ",10"
 }
-set label 90 corner at screen 0.99, screen 0.025 right tc rgb "#555555" font ",9"
-set label 92 fail_note at screen 0.01, screen 0.105 left tc rgb "#b00000" font ",9"
-if (strlen(fail_note) > 0) { set bmargin 8.5 }
-set label 91 cache_note at screen 0.01, screen 0.065 left tc rgb "#555555" font ",9"
-set label 93 limit_note at screen 0.01, screen 0.035 left tc rgb "#555555" font ",9"
+# Notes under the x label, one a line: failures, cache markers, the limit; the corner last.
+set label 92 fail_note at screen 0.01, screen 0.115 left tc rgb "#b00000" font ",9"
+set label 91 cache_note at screen 0.01, screen 0.085 left tc rgb "#555555" font ",9"
+set label 93 limit_note at screen 0.01, screen 0.055 left tc rgb "#555555" font ",9"
+set label 90 corner at screen 0.99, screen 0.02 right tc rgb "#555555" font ",9"
 
 # Error bars solid (a dashed bar would look broken), then the lines, dashed for the references.
 plot for [i=1:nseries] datafile index (i-1) using 1:2:3:4 with yerrorbars \

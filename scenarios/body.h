@@ -41,9 +41,6 @@ ECSB_INLINE void u32_swap_run(void *ctx, size_t count, void *const *columns)
     *(uint64_t *)ctx += count;
 }
 
-/* A one-type query: the types, as ecsb_query. */
-static inline ecsb_query query_of_one(ecsb_type t) { return (ecsb_query){1, {t}}; }
-
 /*
  * Fold every u32 value of types 0 .. type_count-1 of the given entities, in order, into h
  * (ECSB_ABSENT for a component an entity does not hold): untimed, for checksum().

@@ -1,14 +1,17 @@
 /*
  * entity_cycle — noctjs/ecs-benchmark's entity_cycle, scaled by N.
  *
- * Untimed set-up: N entities, each with the u32 type A; the world declares the query (A)
- * (B is walked with each). Timed pass: (1) a query over A copies every A value out (counting the visits);
- * (2) after the visit, for each value v two new entities are created, each with B = 3v + 1
+ * Untimed set-up: N entities, each with the u32 type A; the world declares the query (A) (B
+ * is walked with each). Timed pass: (1) a query over A copies every A value out (counting the
+ * visits); (2) after the visit, for each value v two new entities are created, with B = 3v + 1
  * and 3v + 2; (3) `each` over B collects every holder's handle, adding its B value to a sum
- * (counting the visits); (4) after the visit, every collected entity is destroyed. Structural
- * changes never happen inside a visit. Item: entity created or destroyed (4N per pass). The
- * checksum mixes every original entity's A and B (B must be absent again), the sum, the
- * visit count and the live entities.
+ * (counting the visits); (4) after the visit, every collected entity is destroyed, the last
+ * visited first (as EnTT walks its packed arrays from the back so that removing what it visits
+ * stays cheap; first-visited-first makes every destroy in a vector sorted by id, flat_map's,
+ * an O(N) shift: 8.5 s per pass at N = 65536 instead of 17 ms). Structural changes never
+ * happen inside a visit. Item: entity created or destroyed (4N per pass). The checksum mixes
+ * every original entity's A and B (B must be absent again), the sum, the visit count and the
+ * live entities.
  * Limit: none. The floor appends and drops B values on one packed array: nothing to save.
  */
 enum { ENTITY_CYCLE_A = 0, ENTITY_CYCLE_B = 1 };
@@ -123,7 +126,7 @@ static ecsb_status entity_cycle_pass(void *state)
         return st;
     each(w, ENTITY_CYCLE_B, entity_cycle_collect, s);
     uint64_t doomed = s->doomed_count < 2 * s->n ? s->doomed_count : 2 * s->n;
-    for (uint64_t k = 0; k < doomed && st == ECSB_OK; k++)
+    for (uint64_t k = doomed; k-- > 0 && st == ECSB_OK;)
         st = entity_destroy(w, s->doomed[k]);
     return st;
 }

@@ -58,13 +58,17 @@ static ecsb_status frag_iter_prepare(void **out, uint64_t n)
         ecsb_type kind = (ecsb_type)(i % FRAG_ITER_KINDS);
         void *v, *data;
         if ((st = entity_create(&s->w, &s->entities[i])) != ECSB_OK ||
-            (st = component_add(&s->w, s->entities[i], FRAG_ITER_DATA, &data)) != ECSB_OK ||
-            (st = component_add(&s->w, s->entities[i], kind, &v)) != ECSB_OK) {
+            (st = component_add(&s->w, s->entities[i], FRAG_ITER_DATA, &data)) != ECSB_OK) {
+            frag_iter_release(s);
+            return st;
+        }
+        /* Written before the next add: a value pointer lasts until the next structural change. */
+        *(uint32_t *)data = ecsb_u32_start(FRAG_ITER_DATA, i);
+        if ((st = component_add(&s->w, s->entities[i], kind, &v)) != ECSB_OK) {
             frag_iter_release(s);
             return st;
         }
         *(uint32_t *)v = ecsb_u32_start(kind, i);
-        *(uint32_t *)data = ecsb_u32_start(FRAG_ITER_DATA, i);
     }
     *out = s;
     return ECSB_OK;

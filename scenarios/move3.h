@@ -61,12 +61,16 @@ static ecsb_status move3_prepare(void **out, uint64_t n)
     for (uint64_t i = 0; i < n; i++) {
         void *pos, *vel, *mass;
         if ((st = entity_create(&s->w, &s->entities[i])) != ECSB_OK ||
-            (st = component_add(&s->w, s->entities[i], MOVE3_POS, &pos)) != ECSB_OK ||
-            (st = component_add(&s->w, s->entities[i], MOVE3_VEL, &vel)) != ECSB_OK) {
+            (st = component_add(&s->w, s->entities[i], MOVE3_POS, &pos)) != ECSB_OK) {
             move3_release(s);
             return st;
         }
+        /* Written before the next add: a value pointer lasts until the next structural change. */
         *(move3_vec *)pos = move3_pos0(i);
+        if ((st = component_add(&s->w, s->entities[i], MOVE3_VEL, &vel)) != ECSB_OK) {
+            move3_release(s);
+            return st;
+        }
         *(move3_vec *)vel = move3_vel0(i);
         if (i % 4 == 0) {
             if ((st = component_add(&s->w, s->entities[i], MOVE3_MASS, &mass)) != ECSB_OK) {

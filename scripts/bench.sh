@@ -122,6 +122,7 @@ if ! "$bin" list --json >"$staging/list.json" 2>"$staging/list.log" ||
     "up to date? (make build/ecsbench); nothing was published" >&2
   exit 2
 fi
+rm -f "$staging/list.log"
 
 start=$(date +%s)
 echo "bench: run $run_id -> $RESULTS_DIR/$run_id (staging in $staging)" >&2

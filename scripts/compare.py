@@ -13,6 +13,7 @@ that the chance of even one false "faster/slower" in the whole table stays below
 verdict:
     faster / slower   Holm-adjusted p < alpha (0.05) AND |ratio - 1| >= threshold (5 %)
     within noise      otherwise
+    too few repetitions   even samples entirely apart could not give p < alpha (3 a side: 0.1)
     untested          fewer than 2 repetitions on a side: no test possible
 Then the geometric mean of the ratios per scenario and overall (floor and limit rows excluded:
 they are the machine's own lines, shown separately as a check on the machine state). When A
@@ -44,11 +45,13 @@ class ArgParser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def verdict(ratio, p, alpha, threshold):
+def verdict(ratio, p, alpha, threshold, reps):
     if p is None or (isinstance(p, float) and math.isnan(p)):
         return "untested"
     if p < alpha and abs(ratio - 1.0) >= threshold:
         return "faster" if ratio < 1.0 else "slower"
+    if smallest_p(*reps) >= alpha:
+        return "too few repetitions"
     return "within noise"
 
 
@@ -203,7 +206,8 @@ def render(result, a, b, names, alpha, threshold, color):
             text = text[: -len(r["verdict"])] + paint[r["verdict"]] + r["verdict"] + reset
         out.append(text)
     out.append("")
-    counts = ", ".join(f"{v} {k}" for k, v in s["verdicts"].items() if v or k != "untested")
+    counts = ", ".join(f"{v} {k}" for k, v in s["verdicts"].items()
+                       if v or k not in ("untested", "too few repetitions"))
     out.append(f"verdicts: {counts}")
 
     def gm(label, g):
@@ -252,7 +256,8 @@ def compare(args):
         r["p"] = utest(*r["_samples"])
     for r, adjusted in zip(rows, holm([r["p"] for r in rows])):
         r["p_holm"] = adjusted
-        r["verdict"] = verdict(r["ratio"], adjusted, args.alpha, args.threshold)
+        r["verdict"] = verdict(r["ratio"], adjusted, args.alpha, args.threshold,
+                               tuple(len(x) for x in r["_samples"]))
     tested = [r for r in rows if r["p"] is not None]
     power_note = ""
     if tested:
@@ -269,7 +274,7 @@ def compare(args):
     reference = [r for r in rows if r["strategy"] in REFERENCES and not names]
     counted = [r for r in rows if r not in reference]
     verdicts = {v: sum(r["verdict"] == v for r in rows)
-                for v in ("faster", "slower", "within noise", "untested")}
+                for v in ("faster", "slower", "within noise", "too few repetitions", "untested")}
     by_group = {}
     for r in counted:
         label = (f"{r['strategy']} against {r['baseline']}" if names else r["scenario"])

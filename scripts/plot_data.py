@@ -300,7 +300,7 @@ def write_heatmap(run, out, charts):
                         if kind != state:
                             continue
                         if kind == "ok":
-                            text = f"{ratio:.2f}" if ratio < 10 else f"{ratio:.3g}"
+                            text = f"{ratio:.{2 if ratio < 10 else 1 if ratio < 100 else 0}f}"
                             dark = ratio < 1.1 or ratio >= 6.5
                             f.write(f"{x} {y} {ratio:.6g} {gp_str(text)} "
                                     f"{0xFFFFFF if dark else 0x111111}\n")
@@ -355,14 +355,17 @@ def write_memory_bars(run, out, style, charts):
         if not sizes:
             continue
         n = nearest(sizes, MEMORY_N)
-        values = {s: run.bytes_per_entity((sc, s, n)) for s in strategies + [FLOOR]}
-        if any(v for v in values.values()):
-            groups.append((sc, n, values))
+        groups.append((sc, n, {s: run.bytes_per_entity((sc, s, n)) for s in strategies + [FLOOR]}))
     if not groups or not strategies:
         return
     width = 0.8 / len(strategies)
     lo, hi = math.inf, 0.0
     gaps = []  # (x, text): a bar that failed or was not run says so
+    empty = [i for i, (_, _, values) in enumerate(groups) if not any(values.values())]
+    for i in empty:
+        sc, n, _ = groups[i]
+        counted = any(run.stats((sc, s, n), "bytes_per_entity") for s in strategies + [FLOOR])
+        gaps.append((i, "no entity after set-up" if counted else "no bytes counted"))
     with open(os.path.join(out, "memory_bars.dat"), "w") as f:
         for j, st in enumerate(strategies):
             f.write(f"# {st}: x, bytes per entity\n")
@@ -372,16 +375,16 @@ def write_memory_bars(run, out, style, charts):
                 if v and v > 0:
                     f.write(f"{x:.4f} {v:.6g}\n")
                     lo, hi = min(lo, v), max(hi, v)
-                else:
+                elif i not in empty:
                     gaps.append((x, f"{st} failed" if run.failed((sc, st, n)) else f"{st}: no data"))
-            f.write("\n\n")
+            f.write("1e9 1\n\n\n")  # never empty: gnuplot merges empty blocks, shifting `index`
         f.write("# floor: x from, x to, bytes per entity\n")
         for i, (sc, n, values) in enumerate(groups):
             v = values[FLOOR]
             if v and v > 0:
                 f.write(f"{i - 0.43:.4f} {v:.6g}\n{i + 0.43:.4f} {v:.6g}\n\n")
                 lo, hi = min(lo, v), max(hi, v)
-        f.write("\n# bars that failed or were not run: x, text\n")
+        f.write("1e9 1\n\n\n# bars that failed or were not run: x, text\n")
         f.write("".join(f"{x:.4f} {gp_str(text)}\n" for x, text in gaps) or '1e9 ""\n')
     if hi <= 0:
         return

@@ -49,14 +49,15 @@ data="$staging/.data"
 # Data and settings for gnuplot (exit 2 from plot_data.py: a malformed run).
 "$PYTHON" "$here/plot_data.py" "$run" "$data"
 
-while read -r script vars; do
-  if ! "$GNUPLOT" -e "vars=\"$vars\"" "$top/plots/common.gp" "$top/plots/$script" \
-      2>"$data/gnuplot.log"; then
-    cat "$data/gnuplot.log" >&2
-    echo "error: gnuplot failed on plots/$script with $vars (run $run)" >&2
-    exit 1
-  fi
-done <"$data/plots.txt"
+# One gnuplot per chart, as many at once as there are CPUs.
+draw() { # draw SCRIPT VARS
+  "$GNUPLOT" -e "vars=\"$2\"" "$top/plots/common.gp" "$top/plots/$1" 2>"$2.$1.log" ||
+    { cat "$2.$1.log" >&2; echo "error: gnuplot failed on plots/$1 with $2" >&2; return 1; }
+}
+export -f draw
+export GNUPLOT top
+xargs -P "$(nproc 2>/dev/null || echo 2)" -L 1 bash -c 'draw "$@"' draw <"$data/plots.txt" ||
+  { echo "error: gnuplot failed (above) on run $run" >&2; exit 1; }
 for f in "$data"/*.png "$data"/*.svg; do
   [ -s "$f" ] || { echo "error: gnuplot wrote an empty $(basename "$f")" >&2; exit 1; }
   mv -f "$f" "$staging/"

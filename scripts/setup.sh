@@ -8,6 +8,7 @@
 #   compare     Python + scipy, Google Benchmark's compare tools
 #   hyperfine   hyperfine, Python
 #   cachegrind  valgrind, Python
+#   coverage    lcov (make coverage), and what make test uses
 #   all         every one of them (make deps)
 # As root: installs what is missing (apt-get). Otherwise: prints the one command that installs
 # it and exits 1. A Google Benchmark version other than the tested ones stops the build (exit 1)
@@ -27,10 +28,12 @@ case $group in
   compare) packages=(python3 python3-scipy libbenchmark-tools) ;;
   hyperfine) packages=(hyperfine python3) ;;
   cachegrind) packages=(valgrind python3) ;;
+  coverage) packages=(lcov libcmocka-dev valgrind clang libclang-rt-14-dev python3 python3-scipy
+    gnuplot-nox fonts-dejavu-core hyperfine libbenchmark-tools) ;;
   all) packages=(gcc g++ make libbenchmark-dev libbenchmark-tools python3 python3-scipy
-    gnuplot-nox fonts-dejavu-core hyperfine libcmocka-dev valgrind clang libclang-rt-14-dev) ;;
+    gnuplot-nox fonts-dejavu-core hyperfine libcmocka-dev valgrind clang libclang-rt-14-dev lcov) ;;
   *)
-    echo "setup.sh: unknown group '$group'; valid: build test bench plots compare hyperfine cachegrind all" >&2
+    echo "setup.sh: unknown group '$group'; valid: build test bench plots compare hyperfine cachegrind coverage all" >&2
     exit 2
     ;;
 esac

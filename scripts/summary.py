@@ -75,6 +75,10 @@ def provenance(run, run_id):
         ("C++ compiler and flags",
          f"{ctx.get('ecsb_cxx_compiler', 'unknown')}; {ctx.get('ecsb_cxxflags', 'unknown')}"),
         ("git", f"{ctx.get('ecsb_git_commit', 'unknown')} ({ctx.get('ecsb_git_dirty', 'unknown')})"),
+        ("uncommitted changes", ctx.get("ecsb_git_changes") or "none"),
+        ("sources", f"{len(str(ctx['ecsb_sources_sha256']).split(','))} files, each with its "
+                    "SHA-256 in raw.json (context ecsb_sources_sha256)"
+         if ctx.get("ecsb_sources_sha256") else "unknown"),
         ("sizes (N)", str(ctx.get("ecsb_sizes", "each scenario's defaults")).replace(",", ", ")),
         ("repetitions", f"{ctx.get('ecsb_repetitions', '?')}, random interleaving "
                         f"{'on' if ctx.get('ecsb_random_interleaving') == 'true' else 'off'}"),
@@ -82,10 +86,13 @@ def provenance(run, run_id):
         ("scenario facts from", run.meta.source),
     ]
     lines = ["| | |", "| --- | --- |"] + [f"| {k} | {md_cell(v)} |" for k, v in rows]
-    command = ctx.get("ecsb_make_command")
-    if isinstance(command, str) and command:
-        lines += ["", "Run it again (from the repository's top folder):", "",
-                  "```sh", command, "```"]
+    again = [c for c in (ctx.get("ecsb_make_command"), ctx.get("ecsb_command"))
+             if isinstance(c, str) and c]
+    if again:
+        lines += ["", "Run it again (from the repository's top folder; the second line is the "
+                      "binary alone, without the CSV, summary and plots):" if len(again) > 1
+                  else "Run it again (from the repository's top folder):", "",
+                  "```sh", *again, "```"]
     return lines
 
 
@@ -105,7 +112,19 @@ def errors_section(run):
     return out + [""]
 
 
-def overview(run_id):
+def has_memory(run, scenario=None):
+    return any(run.bytes_per_entity(k) for k in run.rows if scenario in (None, k[0]))
+
+
+def overview(run, run_id):
+    memory = [
+        f"![Memory: bytes per entity after set-up](../../plots/{run_id}/memory_n65536.png)", "",
+        "Bytes the scenario's world holds per live entity right after set-up (storage, "
+        "indexes, free slots), per strategy and scenario; the floor's plain arrays are the "
+        "black marks. Against N: the `<scenario>_memory_vs_n` plots below.", ""]
+    if not has_memory(run):
+        memory = ["This run has no bytes per entity (it was made before ecsbench counted "
+                  "them): no memory chart.", ""]
     return ["## Overview", "",
             f"![Heat map: time per item, ratio to the fastest strategy of each scenario]"
             f"(../../plots/{run_id}/overview_heatmap.png)", "",
@@ -113,12 +132,7 @@ def overview(run_id):
             "that scenario (1.00 = the fastest; the floor and limit are left out). Green is "
             "close to the best, red far from it, on a log scale. *failed* = the benchmark "
             "failed its checksum check (see Errors); *not run* = the run has no such benchmark.",
-            "",
-            f"![Memory: bytes per entity after set-up](../../plots/{run_id}/memory_n65536.png)",
-            "",
-            "Bytes the scenario's world holds per live entity right after set-up (storage, "
-            "indexes, free slots), per strategy and scenario; the floor's plain arrays are the "
-            "black marks. Against N: the `<scenario>_memory_vs_n` plots below.", ""]
+            ""] + memory
 
 
 def choose_section(run):
@@ -200,8 +214,10 @@ def scenario_section(run, sc, run_id):
                 ""]
         out += scenario_table(run, sc, n) + [""]
     out += [f"![{sc}: time per {item} against N](../../plots/{run_id}/{sc}_vs_n.png)", "",
-            f"![{sc} at N = {small}](../../plots/{run_id}/{sc}_n4000.png)", "",
-            f"![{sc}: bytes per entity against N](../../plots/{run_id}/{sc}_memory_vs_n.png)", ""]
+            f"![{sc} at N = {small}](../../plots/{run_id}/{sc}_n4000.png)", ""]
+    if has_memory(run, sc):
+        out += [f"![{sc}: bytes per entity against N](../../plots/{run_id}/{sc}_memory_vs_n.png)",
+                ""]
     return out
 
 
@@ -212,7 +228,7 @@ def summary(run_dir, run_id=None):
     if run.errors:
         out += [f"**⚠ {len(run.errors)} benchmark(s) failed their checksum check or a status "
                 "and have no time: see [Errors](#errors).**", ""]
-    out += overview(run_id)
+    out += overview(run, run_id)
     out += choose_section(run)
     out += ["## The run", ""] + provenance(run, run_id)
     out += ["", "Times are real (wall-clock) time. Each cell is the median over the repetitions, "

@@ -64,7 +64,8 @@
 /*
  * Per entity slot. Live: the generation of its handle, the table and row holding its values,
  * and that table's component set (a copy, so has() and the PRESENT/ABSENT checks read one
- * line). Free: the generation the slot issues next, REC_FREE and the next free slot.
+ * line). Free: the generation the slot issues next, REC_FREE and the next free slot. Retired:
+ * UINT32_MAX, REC_RETIRED, NO_ROW.
  */
 typedef struct record {
     uint32_t generation;
@@ -132,8 +133,8 @@ typedef struct world {
 static size_t round64(size_t bytes) { return (bytes + 63) & ~(size_t)63; }
 
 /*
- * The layout of a block of `cap` rows for `mask`: its bytes into *bytes and, when off is not
- * NULL, each column's offset into off[t]. False when the size would overflow.
+ * The layout of a block of `cap` rows for `mask`: its bytes into *bytes, each column's offset
+ * into off[t]. False when the size would overflow.
  */
 static bool table_layout(const world *w, uint32_t mask, size_t cap, size_t *bytes, size_t *off)
 {
@@ -145,8 +146,7 @@ static bool table_layout(const world *w, uint32_t mask, size_t cap, size_t *byte
     size_t at = round64(cap * sizeof(ecsb_entity));
     for (uint32_t m = mask; m; m &= m - 1) {
         uint32_t t = (uint32_t)__builtin_ctz(m);
-        if (off)
-            off[t] = at;
+        off[t] = at;
         at += round64(cap * w->type_size[t]);
     }
     *bytes = cap ? at : 0;
@@ -244,7 +244,7 @@ static ecsb_status table_find_or_make(world *w, uint32_t mask, uint32_t *out)
         w->table_cap = (uint32_t)cap;
     }
     if ((size_t)(w->table_count + 1) * 2 > w->map_cap &&
-        map_grow(w, w->map_cap ? w->map_cap * 2 : 16) != ECSB_OK)
+        (w->map_cap > UINT32_MAX / 2 || map_grow(w, w->map_cap ? w->map_cap * 2 : 16) != ECSB_OK))
         return ECSB_ERR_NOMEM;
     for (uint32_t k = 0; k < w->query_count; k++) {
         cached_query *q = &w->queries[k];
@@ -424,7 +424,7 @@ ECSB_INLINE void copy_value(unsigned char *dst, const unsigned char *src, size_t
     }
 }
 
-/* Remove row `row` of table tb: the last row fills the hole, its entity's record follows. */
+/* Remove row `row` of table ti: the last row fills the hole, its entity's record follows. */
 ECSB_INLINE void row_swap_remove(world *w, uint32_t ti, uint32_t row)
 {
     table *tb = &w->tables[ti];
@@ -609,6 +609,8 @@ ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void 
 ECSB_INLINE void query_table(const table *tb, const ecsb_query *q, ecsb_query_fn fn, void *ctx)
 {
     void *columns[ECSB_MAX_QUERY_TYPES];
+    if (q->count == 0 || q->count > ECSB_MAX_QUERY_TYPES)
+        __builtin_unreachable(); /* query() checked it: every column fn reads is set */
     for (uint32_t j = 0; j < q->count; j++)
         columns[j] = tb->col[q->types[j]];
     fn(ctx, tb->count, columns);

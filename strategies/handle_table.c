@@ -57,9 +57,8 @@
 /*
  * The one shape of this file: an index and a generation. As a component handle: {slot,
  * generation}, all zero = none. As a slot: {dense position, generation} while live, {next free
- * slot or 0, generation} while free. As a record head: {0,
- * generation} while live, {next free record + 1 or HT_END, generation} while free, {HT_END, 0}
- * once retired.
+ * slot or 0, generation} while free. As a record head: {0, generation} while live, {next free
+ * record + 1 or HT_END, generation} while free, {HT_END, 0} once retired.
  */
 typedef struct ht_ref {
     uint32_t index;
@@ -711,7 +710,7 @@ static bool type_valid(const world *w, uint32_t t)
             ty->slots[h.index].generation != h.generation || ty->slots[h.index].index != pos)
             return false;
     }
-    /* No slot but the empty handle's has generation 0. */
+    /* Generation 0 means "no component" in a handle: no slot has it. */
     for (uint32_t s = 1; s < ty->slots_used; s++)
         if (ty->slots[s].generation == 0)
             return false;
@@ -799,7 +798,8 @@ static size_t world_bytes(const world *w)
 /*
  * Testing aid (ecsb.h): each damage is an XOR, so applying it twice restores the world.
  *   0  the live count;  1  the last record's head link (live/free/retired);  2  type 0's
- *   reserved slot 0;  3  the first held type's first owner;  4  type 0's value count.
+ *   reserved slot 0;  3  the first held type's first owner;  4  type 0's value count;
+ *   5  type 0's free-slot list head;  6  the free-record list head.
  */
 static int world_corrupt(world *w, unsigned which)
 {
@@ -825,6 +825,16 @@ static int world_corrupt(world *w, unsigned which)
         return 1;
     case 4:
         w->types[0].count ^= 1;
+        return 1;
+    case 5:
+        if (!w->types[0].free_slot)
+            return 0;
+        w->types[0].free_slot ^= 0x80000000u;
+        return 1;
+    case 6:
+        if (w->free_record == HT_END)
+            return 0;
+        w->free_record ^= 0x80000000u;
         return 1;
     default:
         return -1;

@@ -482,7 +482,8 @@ static size_t world_bytes(const world *w)
 /*
  * Testing aid (ecsb.h): each damage is an XOR, so applying it twice restores the world.
  *   0  the live count;  1  type 0's holder count;  2  the last slot word's low half
- *   (live/free link/retired mark);  3  type 0's presence bit of the first slot never used.
+ *   (live/free link/retired mark);  3  type 0's presence bit of the first slot never used;
+ *   4  the free-list head;  5  type 0's value size (above ECSB_MAX_TYPE_SIZE).
  */
 static int world_corrupt(world *w, unsigned which)
 {
@@ -502,6 +503,14 @@ static int world_corrupt(world *w, unsigned which)
         if (w->slots == w->capacity)
             return 0;
         w->bits[0][w->slots >> 6] ^= bit_of(w->slots);
+        return 1;
+    case 4:
+        if (w->free_head == IDX_NONE)
+            return 0;
+        w->free_head ^= 0x80000000u;
+        return 1;
+    case 5:
+        w->type_size[0] ^= 2 * ECSB_MAX_TYPE_SIZE;
         return 1;
     default:
         return -1;

@@ -1,5 +1,58 @@
 /*
- * object_pool — HEADER PLACEHOLDER
+ * object_pool — article 001's managers and pools: per component type a pool of fixed-size
+ * chunks whose objects never move; per entity a record naming its object of each type.
+ *
+ * Idea: a component is an object in its type's pool. A pool is a list of chunks of 2^c objects
+ * (64 to 1024: about 16 KiB of values), each one block: an occupancy bitmap (a bit per
+ * object), an owner array and the values. A live object's owner is its entity's slot; a free
+ * object's owner entry is the next free object: the pool's LIFO free list is threaded through
+ * the free objects themselves. When the free list is empty, add allocates one more chunk and
+ * threads it in address order. Chunks are never moved, resized or freed before world_fini, and
+ * the chunk table (a pointer per chunk) grows without moving them. So:
+ *
+ *   POINTER STABILITY: the pointer component_add hands out (and component_get returns) stays
+ *   valid, at the same address, until that component is removed or its entity destroyed,
+ *   across every other operation, growth included. ecsb.h promises every strategy's pointers
+ *   only until the next structural change; this one promises more.
+ *
+ * An entity is a slot index plus a 32-bit generation (handle = ecsb_handle_make); slot i has a
+ * record of 8 + 4K bytes (rounded up to 8): its slot word (generation and SLOT_LIVE, or the
+ * next free slot: a LIFO free list; a never-used slot starts at config->first_generation; a
+ * slot whose generation would wrap is retired, never reused) and, per type, the index of the
+ * object holding its value or OBJ_NONE: article 001's entity with a lookup table type ->
+ * component. Destroy clears the entries it releases, so a free record names nothing.
+ *
+ * Costs, in cache lines touched (steady state; K = type count):
+ *   create  1: the record (free-list head, or the next fresh one).
+ *   destroy the record + per held type the object's bitmap word and owner entry: no value is
+ *           copied, no other entity's data is touched.
+ *   add     record + the free-list head's owner entry and bitmap word + the value's line (the
+ *           free-list head is the last object given back: hot under churn); one allocation
+ *           per 2^c adds while the pool grows.
+ *   remove  record + bitmap word + owner entry. Nothing moves.
+ *   get     record, then the value (through the chunk table, a pointer per 2^c objects: hot):
+ *           2 dependent lines. has: the record.
+ *   each    per chunk the bitmap words (a zero word skips 64 objects), the owners and values
+ *           of the live objects, and the owner's record for its handle.
+ *   join/query  walk the pool with the fewest live objects chunk by chunk in address order;
+ *           per live object the owner's record (one line names every type's object) and per
+ *           other type that object's value. Matches whose objects follow each other in every
+ *           pool (pools filled in the same order) coalesce into runs; a one-type query hands
+ *           out each chunk's runs of live objects whole: 2^c values at once in a full chunk.
+ * Memory per entity slot: the record, 8 + 4K B rounded up to 8: one more type costs 4 B per
+ * slot, held or not. Per live component: size + 4 B (owner) + 1 bit; a pool keeps its peak (no
+ * chunk is freed) plus at most one partly used chunk.
+ * Wins: pointers stay valid (article 001's reason for pools); remove and destroy copy no value
+ * and touch no other entity (sparse_set moves the last value into the hole and re-points its
+ * sparse entry): platformer 1.3-1.7x sparse_set; a one-type query hands out whole chunks
+ * (packed_1 0.6x sparse_set's time at 4000); a destroy-and-create churn reuses the dead
+ * entity's record and objects in place, so walks never decay (churn_iterate at 1M: 0.2x).
+ * Loses: iteration. The cost of never moving an object: a pool cannot stay packed, so walks
+ * read the bitmap words of free objects too and pools stay as sparse as their peak after
+ * removals; and a join finds the other types through the owner's record, 8 + 4K bytes per
+ * entity read where sparse_set reads a 4-byte sparse entry: dual_iterate 62 instructions per
+ * pair to sparse_set's 40 and about 56 bytes moved per pair to its 32, 1.9-2.8x its time at
+ * 4000 and 1M. (Ratios: medians of 7 pinned runs on a loaded 2-core VM.)
  */
 #include "harness/strategy.h"
 
@@ -21,9 +74,9 @@
  * pool's free list, LIFO, threaded through the free objects).
  */
 typedef struct pool {
-    unsigned char **chunks; /* chunk_count blocks; chunk_cap pointers allocated */
-    uint32_t chunk_count;
-    uint32_t chunk_cap;
+    unsigned char **chunks; /* per chunk its values (the block starts values_off before) */
+    uint32_t chunk_count;   /* chunks allocated */
+    uint32_t chunk_cap;     /* chunk pointers allocated */
     uint32_t count;         /* live objects */
     uint32_t free_head;     /* first free object, OBJ_NONE when every object is live */
     uint32_t size;          /* bytes per value */
@@ -53,8 +106,14 @@ typedef struct world {
 
 /* ---- records ----------------------------------------------------------------------------- */
 
-ECSB_INLINE uint64_t *record(const world *w, uint32_t i) { return w->records + (size_t)i * w->stride; }
-ECSB_INLINE uint32_t *record_objects(const world *w, uint32_t i) { return (uint32_t *)(record(w, i) + 1); }
+ECSB_INLINE uint64_t *record(const world *w, uint32_t i)
+{
+    return w->records + (size_t)i * w->stride;
+}
+ECSB_INLINE uint32_t *record_objects(const world *w, uint32_t i)
+{
+    return (uint32_t *)(record(w, i) + 1);
+}
 
 /* The handle of live slot i. */
 ECSB_INLINE ecsb_entity slot_handle(const world *w, uint32_t i)
@@ -74,7 +133,10 @@ ECSB_INLINE uint32_t *chunk_owner(const pool *p, unsigned char *values)
 {
     return (uint32_t *)(values - p->values_off + chunk_objects(p) / 8);
 }
-ECSB_INLINE size_t chunk_bytes(const pool *p) { return p->values_off + (size_t)chunk_objects(p) * p->size; }
+ECSB_INLINE size_t chunk_bytes(const pool *p)
+{
+    return p->values_off + (size_t)chunk_objects(p) * p->size;
+}
 
 /* Where object o's value lives: forever, whatever else happens to the pool. */
 ECSB_INLINE unsigned char *object_value(const pool *p, uint32_t o)
@@ -111,7 +173,8 @@ static ecsb_status pool_reserve(world *w, pool *p, size_t cap)
 static ecsb_status pool_add_chunk(world *w, pool *p)
 {
     if (p->chunk_count == p->chunk_cap) {
-        ecsb_status st = pool_reserve(w, p, ecsb_grow_capacity(p->chunk_cap, (size_t)p->chunk_count + 1, UINT32_MAX));
+        size_t cap = ecsb_grow_capacity(p->chunk_cap, (size_t)p->chunk_count + 1, UINT32_MAX);
+        ecsb_status st = pool_reserve(w, p, cap);
         if (st != ECSB_OK)
             return st;
     }
@@ -163,7 +226,8 @@ static ecsb_status grow_records(world *w, size_t cap)
     if (cap == 0)
         return ECSB_ERR_CAPACITY;
     void *block = w->records;
-    ecsb_status st = ecsb_resize(w->alloc, &block, (size_t)w->stride * sizeof(uint64_t), w->cap, cap);
+    ecsb_status st =
+        ecsb_resize(w->alloc, &block, (size_t)w->stride * sizeof(uint64_t), w->cap, cap);
     if (st != ECSB_OK)
         return st;
     w->records = block;
@@ -212,7 +276,8 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
         st = grow_records(w, config->initial_capacity);
         for (uint32_t t = 0; st == ECSB_OK && t < w->type_count; t++) {
             pool *p = &w->pools[t];
-            st = pool_reserve(w, p, ((size_t)config->initial_capacity + chunk_objects(p) - 1) >> p->log2);
+            size_t chunks = ((size_t)config->initial_capacity + p->mask) >> p->log2;
+            st = pool_reserve(w, p, chunks);
         }
         if (st != ECSB_OK) {
             world_fini(w);
@@ -412,6 +477,7 @@ ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void 
 ECSB_INLINE void chunk_runs(const pool *p, unsigned char *values, ecsb_query_fn fn, void *ctx)
 {
     const uint64_t *bits = chunk_bits(p, values);
+    void *column[ECSB_MAX_QUERY_TYPES] = {0}; /* one used; sized for any query's callback */
     size_t start = 0, len = 0;
     for (uint32_t k = 0, words = chunk_objects(p) / 64; k < words; k++) {
         uint64_t word = bits[k];
@@ -424,8 +490,8 @@ ECSB_INLINE void chunk_runs(const pool *p, unsigned char *values, ecsb_query_fn 
                 len += n;
             } else {
                 if (len) {
-                    void *column = values + start * p->size;
-                    fn(ctx, len, &column);
+                    column[0] = values + start * p->size;
+                    fn(ctx, len, column);
                 }
                 start = at;
                 len = n;
@@ -434,8 +500,8 @@ ECSB_INLINE void chunk_runs(const pool *p, unsigned char *values, ecsb_query_fn 
         }
     }
     if (len) {
-        void *column = values + start * p->size;
-        fn(ctx, len, &column);
+        column[0] = values + start * p->size;
+        fn(ctx, len, column);
     }
 }
 
@@ -499,7 +565,8 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
                     uint32_t o = objects[type[j]];
                     if (o == OBJ_NONE)
                         break;
-                    values[column[j]] = chunks[j][o >> log2[j]] + (size_t)(o & mask_of[j]) * sizes[column[j]];
+                    values[column[j]] =
+                        chunks[j][o >> log2[j]] + (size_t)(o & mask_of[j]) * sizes[column[j]];
                 }
                 if (j < others)
                     continue;
@@ -541,7 +608,8 @@ static bool pool_valid(const world *w, const pool *p, ecsb_type t)
             if (!object_live(p, o))
                 continue;
             live++;
-            if (i >= w->slots || (uint32_t)*record(w, i) != SLOT_LIVE || record_objects(w, i)[t] != o)
+            if (i >= w->slots || (uint32_t)*record(w, i) != SLOT_LIVE ||
+                record_objects(w, i)[t] != o)
                 return false;
         }
     }

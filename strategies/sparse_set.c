@@ -717,7 +717,9 @@ static pool *first_held_pool(world *w)
 /*
  * Testing aid (ecsb.h): each damage is an XOR, so applying it twice restores the world.
  *   0  the live count;  1  the last slot word's low half (live/free link/retired mark);
- *   2  the first held type's first roster entry;  3  its sparse entry;  4  type 0's count.
+ *   2  the first held type's first roster entry;  3  its sparse entry;  4  type 0's count;
+ *   5  the free-list head;  6  type 0's sparse entry of the last slot;  7  type 0's sparse
+ *   map pointer (one cache line off).
  */
 static int world_corrupt(world *w, unsigned which)
 {
@@ -742,6 +744,21 @@ static int world_corrupt(world *w, unsigned which)
         return 1;
     case 4: /* type 0's: not "the first held", which this very damage may change */
         w->pools[0].count ^= 1;
+        return 1;
+    case 5:
+        if (w->free_head == SLOT_NONE)
+            return 0;
+        w->free_head ^= 0x80000000u;
+        return 1;
+    case 6:
+        if (!w->slots)
+            return 0;
+        w->pools[0].sparse[w->slots - 1] ^= 0x80000000u;
+        return 1;
+    case 7:
+        if (!w->cap)
+            return 0;
+        w->pools[0].sparse = (uint32_t *)((uintptr_t)w->pools[0].sparse ^ 64);
         return 1;
     default:
         return -1;

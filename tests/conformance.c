@@ -982,6 +982,40 @@ void conformance_generations_run_out_without_reissuing_a_handle(void **state)
         model_free(&m);
         tw_fini(&tw);
     }
+    /*
+     * Retired slots still count against the id space: with max_entities 3 and one generation
+     * per slot, creates may be refused (ECSB_ERR_CAPACITY, "the id space is used up") once
+     * retired slots fill the world's room, changing nothing; or go on, with fresh handles.
+     */
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    c.max_entities = 3;
+    c.first_generation = UINT32_MAX;
+    tw_init(&tw, &c);
+    ecsb_entity issued[16];
+    size_t n = 0, refused = 0;
+    for (int round = 0; round < 16; round++) {
+        ecsb_entity e = ECSB_ENTITY_NULL;
+        ecsb_status st = tw.ops->entity_create(tw.w, &e);
+        if (st == ECSB_ERR_CAPACITY) {
+            TST_CHECK(tw.ops->entity_count(tw.w) == 0 && e == ECSB_ENTITY_NULL,
+                      "a refused create changed the world or *out");
+            refused++;
+            continue;
+        }
+        TST_STATUS(st, ECSB_OK, "entity_create");
+        for (size_t i = 0; i < n; i++)
+            TST_CHECK(issued[i] != e, "handle 0x%llx issued twice", (unsigned long long)e);
+        issued[n++] = e;
+        tw_add(&tw, e, 0, (uint64_t)round);
+        tw_destroy(&tw, e);
+    }
+    for (size_t i = 0; i < n; i++)
+        tw_expect_stale(&tw, issued[i]);
+    if (refused)
+        printf("    %s: creates refused after %zu slots retired (max_entities 3)\n",
+               tst_strategy->name, n);
+    tw_fini(&tw);
 }
 
 /*

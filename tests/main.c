@@ -3,9 +3,10 @@
  * of ecsb_strategies[] plus the unregistered template), named "strategy <name>", and one
  * group for the floor.
  *
- * Isolation: each test runs in a child process of its own (fork) under a time limit (alarm),
- * so a sanitizer abort, a crash, a hang or a leak fails that test alone and every other
- * test of every strategy still runs and reports. A failed test's teardown frees what it held
+ * Isolation: each test runs in a child process of its own (fork) under a time limit (CPU
+ * seconds, so a loaded machine does not fail it, and a wall-clock backstop 6 times as long),
+ * so a sanitizer abort, a crash, a hang or a leak fails that test alone and every other test
+ * of every strategy still runs and reports. A failed test's teardown frees what it held
  * before its process ends, so LeakSanitizer reports only memory the strategy itself lost.
  *
  * Usage: ecsbench_tests [<strategy>|floor|all [<test-pattern>]]
@@ -15,23 +16,25 @@
  * prints both); ECSB_OPS alone sets the operations of every default differential run.
  * ECSB_SOAK_SECONDS=<n>: the differential runs fresh seeds for n seconds in all, shared out
  * among the strategies run.
- * ECSB_TEST_TIMEOUT=<s>: the time limit of one test (default TEST_TIMEOUT). ECSB_NO_FORK=1:
+ * ECSB_TEST_TIMEOUT=<s>: the CPU-time limit of one test (default TEST_TIMEOUT). ECSB_NO_FORK=1:
  * run tests in this process (for a debugger); a crash then ends the run.
  */
-#define _POSIX_C_SOURCE 200809L /* sigaction, fork */
+#define _POSIX_C_SOURCE 200809L /* sigaction, fork, setrlimit */
 
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "tests/support.h"
 #include "tests/suites.h"
 
-#define TEST_TIMEOUT 300        /* seconds one test may take; the slowest takes about 20 */
+#define TEST_TIMEOUT 300        /* CPU seconds one test may take; the slowest takes about 90 */
+#define WALL_FACTOR 6           /* the wall-clock backstop, for a test blocked without spinning */
 #define EXIT_TEST_FAILED 3      /* a child whose test failed an assertion */
 #define EXIT_LEAK 23            /* LeakSanitizer's exit code (ASan's default) */
 
@@ -59,7 +62,11 @@ static void run_here(const test_entry *t, void **state)
     if (sanitizer_handles_crashes)
         for (size_t i = 0; i < sizeof crash_signals / sizeof crash_signals[0]; i++)
             sigaction(crash_signals[i], &sanitizer_action[i], NULL);
-    alarm((unsigned)test_timeout);
+    if (in_child) { /* the process is the test's own: limit its CPU time */
+        struct rlimit cpu = {(rlim_t)test_timeout, (rlim_t)test_timeout + 5};
+        setrlimit(RLIMIT_CPU, &cpu);
+    }
+    alarm((unsigned)(test_timeout * WALL_FACTOR));
     t->fn(state);
     alarm(0);
 }
@@ -98,9 +105,12 @@ static void run_through_sanitizer(void **state)
                                    : ": a sanitizer report or an exit (see above)");
     }
     int sig = WTERMSIG(status);
-    if (sig == SIGALRM)
-        fail_msg("timed out: still running after %llu s (ECSB_TEST_TIMEOUT)",
+    if (sig == SIGXCPU)
+        fail_msg("timed out: used more than %llu s of CPU time (ECSB_TEST_TIMEOUT)",
                  (unsigned long long)test_timeout);
+    if (sig == SIGALRM)
+        fail_msg("timed out: still running after %llu s (ECSB_TEST_TIMEOUT x %d)",
+                 (unsigned long long)test_timeout, WALL_FACTOR);
     fail_msg("the test's process died of signal %d (%s)", sig, strsignal(sig));
 }
 

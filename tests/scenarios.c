@@ -475,3 +475,67 @@ FAULT_TEST(random_get)
 FAULT_TEST(move3)
 FAULT_TEST(churn_iterate)
 FAULT_TEST(level_load)
+
+/* ---- repeated passes: no lazy structures -------------------------------------------------- */
+
+/* Counts every allocation and free of the scenarios' worlds; the memory is the C library's. */
+static size_t counted_calls;
+
+static void *counting_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size)
+{
+    counted_calls++;
+    return ecsb_libc_allocator.realloc(ctx, ptr, old_size, new_size);
+}
+
+static void counting_free(void *ctx, void *ptr, size_t size)
+{
+    counted_calls++;
+    ecsb_libc_allocator.free(ctx, ptr, size);
+}
+
+static const ecsb_allocator counting_allocator = {counting_realloc, counting_free, NULL};
+
+/*
+ * The rule the harness relies on: structures for declared queries are built in add/remove/
+ * destroy, never lazily in a timed pass (repetitions would hide their cost). So a pass of a
+ * scenario that changes no structure makes no allocation through the world's allocator and
+ * leaves world_bytes as it was, the first pass as much as the second.
+ */
+void scenario_passes_that_change_no_structure_allocate_nothing(void **state)
+{
+    (void)state;
+    static const uint64_t ns[] = {17, 5000};
+    for (int id = 0; id < ECSB_SCENARIO_COUNT; id++) {
+        const ecsb_scenario_info *info = &ecsb_scenarios[id];
+        if (info->changes_structure)
+            continue;
+        const ecsb_scenario_impl *impl = &tst_strategy->scenarios[id];
+        for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+            void *st = NULL;
+            ecsb_scenario_allocator = &counting_allocator;
+            ecsb_status s = impl->prepare(&st, ns[k]);
+            if (s != ECSB_OK) {
+                ecsb_scenario_allocator = NULL;
+                TST_FAIL("%s prepare(n = %llu): %s", info->name, (unsigned long long)ns[k],
+                         ecsb_status_str(s));
+            }
+            uint64_t bytes0, bytes1, entities;
+            impl->memory(st, &bytes0, &entities);
+            size_t calls = counted_calls;
+            for (int pass = 0; pass < 2 && s == ECSB_OK; pass++)
+                s = impl->pass(st);
+            size_t during = counted_calls - calls;
+            impl->memory(st, &bytes1, &entities);
+            impl->release(st);
+            ecsb_scenario_allocator = NULL;
+            TST_CHECK(s == ECSB_OK, "%s pass (n = %llu): %s", info->name,
+                      (unsigned long long)ns[k], ecsb_status_str(s));
+            TST_CHECK(during == 0 && bytes0 == bytes1,
+                      "%s at n = %llu: two passes made %zu allocator calls and world_bytes went "
+                      "%llu -> %llu; a pass that changes no structure must allocate nothing "
+                      "(build query structures in add/remove, not lazily)",
+                      info->name, (unsigned long long)ns[k], during,
+                      (unsigned long long)bytes0, (unsigned long long)bytes1);
+        }
+    }
+}

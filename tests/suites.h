@@ -13,6 +13,7 @@
 /* tests/conformance.c: what every operation does on good input. */
 #define ECSB_CONFORMANCE_TESTS(X)                                                              \
     X(conformance_descriptor_is_complete_and_registered_by_its_name)                           \
+    X(scenario_passes_that_change_no_structure_allocate_nothing)                               \
     X(conformance_new_world_is_empty_and_valid)                                                \
     X(conformance_created_entities_are_alive_distinct_and_hold_nothing)                        \
     X(conformance_get_returns_the_value_written_through_add)                                   \

@@ -51,6 +51,9 @@ DEFAULT_LIST = {
     ],
 }
 QUICK_SIZES = [64, 4000]
+# Flags the binary leaves out of the command it records (they name this run's files).
+RUN_SPECIFIC = ("--benchmark_out=", "--benchmark_out_format=", "--ecsb_run_id=", "--ecsb_context=",
+                "--ecsb_progress=")
 CACHES = [
     {"type": "Data", "level": 1, "size": 32768, "num_sharing": 1},
     {"type": "Instruction", "level": 1, "size": 32768, "num_sharing": 1},
@@ -74,7 +77,8 @@ def context(run_id, date="2026-11-01T09:00:00+00:00", cpu="Fake CPU @ 2.50GHz", 
 def gbench_rows(scenario, strategy, n, items, ns_per_item, family, bytes_per_entity=None,
                 error=None, manual=False):
     """The Google Benchmark iteration rows of one benchmark: one per value of ns_per_item
-    (ns per item of each repetition), or `error` repetitions failing with that message."""
+    (ns per item of each repetition), or `error` repetitions failing with that message.
+    bytes_per_entity 0 means a world left empty by set-up (bytes 0, entities 0)."""
     name = f"{scenario}/{strategy}/{n}" + ("/manual_time" if manual else "")
     common = {"name": name, "family_index": family, "per_family_instance_index": 0,
               "run_name": name, "run_type": "iteration", "threads": 1}
@@ -89,7 +93,7 @@ def gbench_rows(scenario, strategy, n, items, ns_per_item, family, bytes_per_ent
                    real_time=t * items, cpu_time=t * items, time_unit="ns",
                    items_per_pass=float(items), n=float(n))
         if bytes_per_entity is not None:
-            row["bytes"], row["entities"] = float(bytes_per_entity * n), float(n)
+            row["bytes"], row["entities"] = float(bytes_per_entity * n), float(n if bytes_per_entity else 0)
         rows.append(row)
     return rows
 
@@ -235,7 +239,8 @@ def bench(argv):
                   cpu=os.environ.get("FAKE_CPU", "Fake CPU @ 2.50GHz"),
                   **{"ecsb_repetitions": str(opts["reps"]), "ecsb_quick": str(opts["quick"]).lower(),
                      "ecsb_strategies": ",".join(chosen_st), "ecsb_scenarios": ",".join(chosen_sc),
-                     "ecsb_command": " ".join(["build/ecsbench", "bench"] + argv)},
+                     "ecsb_command": " ".join(["build/ecsbench", "bench"] + [
+                         a for a in argv if not a.startswith(RUN_SPECIFIC)])},
                   **{f"ecsb_{k}": v for k, v in opts["extra"].items()})
     out = open(opts["out"], "w") if opts["out"] else None
     head = json.dumps({"context": ctx}, indent=1)[:-2] + ',\n "benchmarks": [\n'

@@ -118,8 +118,8 @@ if [ $rc -ne 1 ] || ! grep -q 'CHECKSUM MISMATCH: sparse_set' "$tmp/err"; then
 fi
 grep -q 'runs under valgrind' "$tmp/err" &&
   { echo "  not ok: valgrind ran although a checksum was wrong" >&2; fail=1; }
-[ -z "$(ls -A "$tmp/r3" 2>/dev/null)" ] ||
-  { echo "  not ok: a failed run must publish nothing: $(ls -A "$tmp/r3")" >&2; fail=1; }
+[ -z "$(find "$tmp/r3" -mindepth 2 2>/dev/null)" ] ||
+  { echo "  not ok: a failed run must publish nothing: $(find "$tmp/r3")" >&2; fail=1; }
 
 # ---- bad arguments: exit 2, a message, nothing written -------------------------------------------
 expect2() { # expect2 DESCRIPTION [VAR=value ...] -- ARGS...
@@ -147,5 +147,5 @@ grep -q "unknown scenario 'nosuch'" "$tmp/err" || { echo "  not ok: the binary's
 expect2 "unknown strategy" STRATEGIES=nosuch SIZES=256 -- "$bin"
 expect2 "cache not a triple" CACHEGRIND_D1=32k -- "$bin"
 expect2 "cache valgrind refuses" CACHEGRIND_LL=1000000,3,64 -- "$bin"
-[ -z "$(ls -A "$tmp/r4" 2>/dev/null)" ] || { echo "  not ok: bad arguments must write nothing" >&2; fail=1; }
+[ -z "$(find "$tmp/r4" -mindepth 2 2>/dev/null)" ] || { echo "  not ok: bad arguments must write nothing: $(find "$tmp/r4")" >&2; fail=1; }
 exit $fail

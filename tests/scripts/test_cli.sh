@@ -208,6 +208,14 @@ expect="dual_iterate/floor/5"
 case " $limited " in *" dual_iterate "*) expect="$expect"$'\n'"dual_iterate/limit/5" ;; esac
 expect="$expect"$'\n'"dual_iterate/index_is_id/5"$'\n'"dual_iterate/sparse_set/5"
 [ "$(cat "$tmp/sel")" = "$expect" ] || fail "selection: got $(tr '\n' ' ' <"$tmp/sel"), want $(echo $expect)"
+# A strategy's size cap (flat_map: churn_iterate up to 65536) leaves the larger cells out, saying why.
+"$bin" bench --ecsb_scenarios=churn_iterate --ecsb_strategies=flat_map --ecsb_sizes=65536,65537 \
+  --benchmark_list_tests >"$tmp/sel" 2>"$tmp/err" || fail "capped selection exited $?"
+grep -qx "churn_iterate/flat_map/65536" "$tmp/sel" && ! grep -q "flat_map/65537" "$tmp/sel" &&
+  grep -q "not running churn_iterate/flat_map/65537: above its largest N 65536 (" "$tmp/err" ||
+  fail "cap: $(tr '\n' ' ' <"$tmp/sel") / $(cat "$tmp/err")"
+"$bin" run churn_iterate flat_map 65537 2>&1 >/dev/null | grep -q "warning: churn_iterate on flat_map above N = 65536" ||
+  fail "run above a cap does not warn"
 "$bin" bench --ecsb_scenarios=platformer --ecsb_strategies=floor --ecsb_sizes=5 --benchmark_list_tests >"$tmp/sel" 2>&1
 [ "$(grep -c . "$tmp/sel")" -ge 1 ] && ! grep -qvE "^platformer/(floor|limit)/5$" "$tmp/sel" ||
   fail "--ecsb_strategies=floor: $(tr '\n' ' ' <"$tmp/sel")"

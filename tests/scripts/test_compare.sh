@@ -53,7 +53,7 @@ expect_json "Holm never lowers a p-value" 'all(x["p_holm"] >= x["p"] for x in ro
 expect_json "geometric mean (0.6 * 1.5) ** (1/4) over the 40 rows without floor and limit" \
   'abs(r["summary"]["geomean"] - 0.9 ** 0.25) < 1e-4 and r["summary"]["geomean_rows"] == 40'
 expect_json "the floor did not move" 'abs(r["summary"]["floor_geomean"] - 1) < 0.01'
-expect_json "counts" 'r["summary"]["verdicts"] == {"faster": 10, "slower": 10, "within noise": 35, "untested": 0}'
+expect_json "counts" 'r["summary"]["verdicts"] == {"faster": 10, "slower": 10, "within noise": 35, "too few repetitions": 0, "untested": 0}'
 expect_json "same machine: nothing flagged" 'r["summary"]["machine_differences"] == []'
 expect_out "the correction is named" '^p = two-sided Mann-Whitney U test over the repetitions, Holm-corrected for multiple comparisons over the 55 tested rows$'
 expect_out "an aligned table row with the change as a factor" \
@@ -116,7 +116,8 @@ for run in few_a few_b; do
     --benchmark_out="$tmp/$run/raw.json" >/dev/null
   "$PYTHON" scripts/json_to_csv.py "$tmp/$run/raw.json" -o "$tmp/$run/results.csv"
 done
-scripts/compare.sh "$tmp/few_a" "$tmp/few_b" >"$tmp/out" 2>&1 || { echo "  not ok: compare of 3-repetition runs failed" >&2; fail=1; }
+scripts/compare.sh "$tmp/few_a" "$tmp/few_b" --json "$tmp/r.json" >"$tmp/out" 2>&1 || { echo "  not ok: compare of 3-repetition runs failed" >&2; fail=1; }
+expect_json "3 repetitions: every row says so, none says within noise" 'verdicts("alpha") == {"too few repetitions"}'
 expect_out "3 repetitions: no verdict possible, and it says so" \
   '^NOTE: with 3 repetitions the U test cannot give p below 0\.1; after Holm.s correction over [0-9]+ rows no row can be called faster or slower'
 

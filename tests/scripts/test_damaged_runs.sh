@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # test_damaged_runs.sh — a run folder whose raw.json, results.csv or list.json is truncated,
-# empty, garbage or the wrong shape, handed to make plots (plots.sh), make compare (compare.sh,
-# as A and as B) or summary.py: exit 2 with a message that names the file, never a Python
-# traceback, and nothing drawn.
+# empty, garbage or the wrong shape, handed to make plots (plots.sh) or make compare
+# (compare.sh; as B too, and summary.py, for one damage of each file): exit 2 with a message
+# that names the file, never a Python traceback, and nothing drawn.
 set -u
 top=${ECSB_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 cd "$top" || exit 1
@@ -46,7 +46,9 @@ no_traceback() { ! grep -q Traceback "$tmp/err"; }
 for kind in raw_half raw_empty raw_garbage raw_list raw_shape raw_time raw_name csv_mid_line \
             csv_line_boundary csv_empty csv_garbage csv_number csv_negative list_half list_shape; do
   file=$(case $kind in raw_*) echo raw.json ;; csv_*) echo results.csv ;; *) echo list.json ;; esac)
-  for tool in plots compare-a compare-b summary; do
+  tools="plots compare-a"
+  case $kind in raw_half | csv_mid_line | list_half) tools="$tools compare-b summary" ;; esac
+  for tool in $tools; do
     case $tool in
       plots) PLOTS_DIR=$tmp/plots scripts/plots.sh "$tmp/$kind" >/dev/null 2>"$tmp/err" ;;
       compare-a) scripts/compare.sh "$tmp/$kind" "$good" >/dev/null 2>"$tmp/err" ;;

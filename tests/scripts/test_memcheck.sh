@@ -2,8 +2,9 @@
 # test_memcheck.sh — the real binary under valgrind's memcheck: `ecsbench run` for every
 # scenario x (floor, limit where there is one, every registered strategy) at a small N, two
 # passes (so a scenario that consumes its set-up prepares, passes and releases twice), must
-# report 0 errors and 0 bytes definitely lost, and print the floor's checksum. Two at a time
-# (the machine has 2 cores): about a minute. A control (a program that leaks) must fail.
+# report 0 errors and 0 bytes definitely lost, and print the floor's checksum; so must a small
+# `ecsbench bench`. Two at a time (the machine has 2 cores): about a minute. A control (a
+# program that leaks and reads out of bounds) must fail.
 # Environment: BUILD (folder holding ecsbench), ECSB_MEMCHECK_N (default 257).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -52,6 +53,14 @@ for job in "${jobs[@]}"; do
     { echo "  FAIL: under valgrind, $sc $st printed $(cat "$tmp/$sc.$st.out"), floor ${floor%% *}" >&2; failures=$((failures + 1)); }
 done
 echo "  memcheck: ${#jobs[@]} runs at N = $n, $failures failed"
+
+# the suite itself (checks, calibration, batches of fresh worlds, the Google Benchmark wrapper)
+if ! memcheck --log-file="$tmp/bench.log" "$bin" bench --ecsb_sizes=3,40 --benchmark_repetitions=2 \
+  --benchmark_min_time=0.0005 --ecsb_progress=off --benchmark_out="$tmp/bench.json" >/dev/null 2>"$tmp/bench.err"; then
+  echo "  FAIL: valgrind $bin bench --ecsb_sizes=3,40 ...:" >&2
+  sed 's/^/    /' "$tmp/bench.log" "$tmp/bench.err" | head -n 30 >&2
+  failures=$((failures + 1))
+fi
 
 # control: the same options catch a definite leak and an invalid read
 cat >"$tmp/leak.c" <<'EOF'

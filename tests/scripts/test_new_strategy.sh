@@ -49,7 +49,9 @@ make -s -C "$repo" new-strategy NAME=my_pool >/dev/null 2>&1
 if ! make -s -C "$repo" -j2 build/ecsbench >"$tmp/build" 2>&1; then
   fail "the copy with my_pool does not build: $(tail -n 20 "$tmp/build")"
 else
-  ! grep -q "warning:" "$tmp/build" || fail "my_pool builds with warnings: $(grep warning: "$tmp/build" | head -3)"
+  # Compiler warnings only: make's own jobserver notes (under make -jN) are not the strategy's.
+  ! grep -v "^make" "$tmp/build" | grep -q "warning:" ||
+    fail "my_pool builds with warnings: $(grep -v "^make" "$tmp/build" | grep warning: | head -3)"
   bin=$repo/build/ecsbench
   "$bin" list | grep -qE "^strategy +my_pool " || fail "ecsbench list does not show my_pool"
   for sc in $("$bin" list | awk '$1 == "scenario" { print $2 }'); do

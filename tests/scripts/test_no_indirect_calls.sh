@@ -38,9 +38,13 @@ fi
 
 # analyse NAME OBJECT: print "FAIL ..." lines for offending calls, "NOROOT ..." if a timed
 # function is missing, "OK name roots reached" otherwise.
+# The timed functions: <scenario>_pass for every scenario in scenarios/scenarios.def.
+passes=$(sed -n 's/^ECSB_SCENARIO(\([a-z0-9_]*\),.*/\1_pass/p' "$top/scenarios/scenarios.def" | paste -sd' ')
 analyse() {
-  objdump -d -l -r --no-show-raw-insn "$2" | awk -v strategy="$1" -v header="$top/harness/strategy.h" '
-    function root(f) { return f ~ /^(platformer_pass|dual_iterate_pass)(\.|$)/ }
+  objdump -d -l -r --no-show-raw-insn "$2" | awk -v strategy="$1" -v header="$top/harness/strategy.h" \
+    -v passes="$passes" '
+    BEGIN { npass = split(passes, pass_name, " "); for (i = 1; i <= npass; i++) is_pass[pass_name[i]] = 1 }
+    function root(f,    base) { base = f; sub(/\..*$/, "", base); return base in is_pass }
     # True when line `line` of `file` calls through an allocator slot.
     function calls_allocator(file, line,    text, n, ok) {
       n = 0; ok = 0
@@ -86,8 +90,9 @@ analyse() {
       # Reachability from the timed functions over direct calls and jumps to local functions.
       n = 0
       for (f in funcs) if (root(f)) { reach[f] = f; queue[++n] = f }
-      if (!("platformer_pass" in funcs) || !("dual_iterate_pass" in funcs))
-        print "NOROOT " strategy ": platformer_pass or dual_iterate_pass missing from the object"
+      for (i = 1; i <= npass; i++)
+        if (!(pass_name[i] in funcs))
+          print "NOROOT " strategy ": " pass_name[i] " missing from the object"
       for (i = 1; i <= n; i++)
         for (k in edge) {
           split(k, pair, SUBSEP)
@@ -134,7 +139,7 @@ if [ $# -eq 0 ]; then
        "$top/strategies/template.c" 2>"$tmp/cc.err"; then
     echo "  FAIL control: cannot build the template with ECSB_INLINE as noinline: $(head -c 300 "$tmp/cc.err")" >&2
     failed=1
-  elif analyse template "$tmp/template.o" | grep -q '^FAIL template: .*reached from dual_iterate_pass'; then
+  elif analyse template "$tmp/template.o" | grep -q '^FAIL template: .*reached from [a-z0-9_]*_pass'; then
     echo "  OK control: the template with each/join out of line is caught"
   else
     echo "  FAIL control: the template with each/join out of line was not caught; this check" \

@@ -117,9 +117,10 @@ class SummaryOpensWithTheOverview(unittest.TestCase):
         self.assertIn("| a | 2.00 (1.99–2.01) | **1.00** fastest | 2.00 | 4.00 | 8.0 | 8e-06 |",
                       self.md)
         self.assertIn("| **b** | **failed** (see Errors) | — | — | — | — | — |", self.md)
-        # churn has no limit line: no limit column
+        # churn has no limit line: no limit column; its set-up leaves no entity: no bytes
         self.assertIn("| strategy | ns per component op: median (min–max) | × fastest | × floor "
                       "| B per entity | s per pass (median) |", self.md)
+        self.assertIn("| b | 5.00 (4.98–5.02) | **1.00** fastest | 5.00 | — | 2e-05 |", self.md)
 
     def test_a_margin_with_too_few_repetitions_says_so(self):
         tmp = tempfile.mkdtemp()
@@ -166,6 +167,10 @@ class HeatMapImage(unittest.TestCase):
             self.assertIn(cell, texts)
         for name in ("a", "b", "c", "iterate", "churn", "at N = 4000"):
             self.assertIn(name, texts)
+        with open(os.path.join(tmp, "plots", RUN_OVERVIEW, "memory_n65536.svg")) as f:
+            texts = re.findall(r">([^<>]+)</text>", f.read())
+        self.assertIn("b failed", texts)  # iterate at N = 65536
+        self.assertIn("no entity after set-up", texts)  # churn
 
 
 if __name__ == "__main__":

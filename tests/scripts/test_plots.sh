@@ -98,6 +98,12 @@ else
   echo "  not ok: plots.sh failed on a run with a failed benchmark" >&2; fail=1
 fi
 
+# gnuplot failing: exit 1, said, nothing published.
+GNUPLOT=false PLOTS_DIR="$tmp/pg" scripts/plots.sh "$run" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 1 ] && grep -q 'error: gnuplot failed' "$tmp/err" || { echo "  not ok: gnuplot failing: exit $rc: $(cat "$tmp/err")" >&2; fail=1; }
+check "gnuplot failing publishes nothing" test -z "$(ls -A "$tmp/pg" 2>/dev/null)"
+
 # ---- unusable runs: exit 2, a message, nothing written ------------------------------------
 mkdir -p "$tmp/empty" "$tmp/nocsv" "$tmp/results/.incomplete-x-1"
 cp "$run/raw.json" "$tmp/nocsv/"
