@@ -626,6 +626,8 @@ ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void 
  * outside it, the column's cursor gallops forward to the id (ids ascend in every column, so
  * cursors only move forward: O(lead + sum of log gaps)) and a new window opens there.
  * In the arrays indexed by j, entry j is query column j (the query's order).
+ * Loops over j carry "#pragma GCC unroll 8" (ECSB_MAX_QUERY_TYPES): where q is a constant they
+ * unroll before scalar replacement, so these arrays live in registers.
  */
 typedef struct query_cols {
     const uint32_t *ids[ECSB_MAX_QUERY_TYPES];
@@ -644,7 +646,7 @@ ECSB_INLINE void query_emit(const query_cols *c, uint32_t k, const size_t *at, s
                             ecsb_query_fn fn, void *ctx)
 {
     void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
-    #pragma GCC unroll 8
+#pragma GCC unroll 8
     for (uint32_t j = 0; j < k; j++)
         columns[j] = c->values[j] + at[j] * c->size[j];
     fn(ctx, count, columns);
@@ -699,7 +701,7 @@ ECSB_INLINE bool query_block_in_step(query_cols *c, uint32_t k, uint32_t lead, s
 {
     const uint32_t *lead_ids = c->ids[lead];
     bool in_step = true;
-    #pragma GCC unroll 8
+#pragma GCC unroll 8
     for (uint32_t j = 0; j < k; j++) {
         if (j == lead) {
             at[j] = i;
@@ -724,7 +726,7 @@ ECSB_INLINE bool query_block_in_step(query_cols *c, uint32_t k, uint32_t lead, s
         return false;
     uint32_t diff = 0; /* OR of the differences between the lead's ids and the others' */
     for (size_t e = 1; e + 1 < count; e++)
-        #pragma GCC unroll 8
+#pragma GCC unroll 8
         for (uint32_t j = 0; j < k; j++)
             if (j != lead)
                 diff |= c->ids[j][at[j] + e] ^ lead_ids[i + e];
@@ -746,7 +748,7 @@ ECSB_INLINE bool query_ids(query_cols *c, uint32_t k, uint32_t lead, size_t from
         const uint32_t id = lead_ids[i];
         void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
         bool all = true;
-        #pragma GCC unroll 8
+#pragma GCC unroll 8
         for (uint32_t j = 0; j < k; j++) {
             if (j == lead) {
                 columns[j] = lead_value;
@@ -778,7 +780,7 @@ ECSB_INLINE void query_lead(world *w, const ecsb_query *q, uint32_t lead, ecsb_q
 {
     const uint32_t k = q->count;
     query_cols c = {0};
-    #pragma GCC unroll 8
+#pragma GCC unroll 8
     for (uint32_t j = 0; j < k; j++) {
         const column *col = &w->col[q->types[j]];
         c.ids[j] = col->ids;
@@ -797,13 +799,13 @@ ECSB_INLINE void query_lead(world *w, const ecsb_query *q, uint32_t lead, ecsb_q
         size_t at[ECSB_MAX_QUERY_TYPES] = {0};
         if (query_block_in_step(&c, k, lead, i, count, at, &done)) {
             bool follows = run != 0;
-            #pragma GCC unroll 8
+#pragma GCC unroll 8
             for (uint32_t j = 0; j < k; j++)
                 follows &= at[j] == first[j] + run;
             if (!follows) {
                 if (run)
                     query_emit(&c, k, first, run, fn, ctx);
-                #pragma GCC unroll 8
+#pragma GCC unroll 8
                 for (uint32_t j = 0; j < k; j++)
                     first[j] = at[j];
                 run = 0;
@@ -817,7 +819,7 @@ ECSB_INLINE void query_lead(world *w, const ecsb_query *q, uint32_t lead, ecsb_q
         if (done)
             break;
         bool windowed = true;
-        #pragma GCC unroll 8
+#pragma GCC unroll 8
         for (uint32_t j = 0; j < k; j++)
             windowed &= j == lead || c.ids[lead][i + count - 1] < c.end[j];
         if (windowed)
@@ -836,14 +838,15 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
     if (st != ECSB_OK)
         return st;
     uint32_t lead = 0;
-    #pragma GCC unroll 8
+#pragma GCC unroll 8
     for (uint32_t j = 1; j < q->count; j++)
         if (w->col[q->types[j]].count < w->col[q->types[lead]].count)
             lead = j;
     /*
-     * Where q is a constant (every scenario's), one walk per lead position, each with a
-     * constant lead, so the loops over the query's columns unroll into straight code and only
-     * the positions below q->count are compiled; elsewhere (tests, tools) one walk serves.
+     * Where q is a constant (a scenario's static query), one walk per lead position, each
+     * with a constant lead, so the loops over the query's columns unroll into straight code and
+     * only the positions below q->count are compiled; elsewhere (tests, tools, queries picked
+     * at run time) one walk serves.
      */
     if (!__builtin_constant_p(q->count)) {
         query_lead(w, q, lead, fn, ctx);

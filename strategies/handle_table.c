@@ -495,6 +495,8 @@ ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void 
  * so a packed world is handed out whole; any other block is walked entity by entity as join
  * walks, every match a run of one, prefetching as join does. In the arrays indexed by j,
  * entry j is query type j (the query's order).
+ * Loops over j carry "#pragma GCC unroll 8" (ECSB_MAX_QUERY_TYPES): where q is a constant they
+ * unroll before scalar replacement, so these arrays live in registers.
  */
 #define HT_BLOCK 256u /* lead elements per in-step check */
 
@@ -519,7 +521,7 @@ ECSB_INLINE void query_emit(const query_cols *c, uint32_t k, const size_t *at, s
                             ecsb_query_fn fn, void *ctx)
 {
     void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
-    #pragma GCC unroll 8
+#pragma GCC unroll 8
     for (uint32_t j = 0; j < k; j++)
         columns[j] = c->values[j] + at[j] * c->size[j];
     fn(ctx, count, columns);
@@ -535,7 +537,7 @@ ECSB_INLINE bool query_block_in_step(const query_cols *c, const ht_ref *restrict
 {
     const ht_ref *head = records + (size_t)owners[d] * stride;
     const ht_ref *tail = records + (size_t)owners[d + count - 1] * stride;
-    #pragma GCC unroll 8
+#pragma GCC unroll 8
     for (uint32_t j = 0; j < k; j++) {
         uint32_t first, last;
         if (j == lead)
@@ -549,7 +551,7 @@ ECSB_INLINE bool query_block_in_step(const query_cols *c, const ht_ref *restrict
     bool in_step = true;
     for (size_t e = 1; e + 1 < count; e++) {
         const ht_ref *rec = records + (size_t)owners[d + e] * stride;
-        #pragma GCC unroll 8
+#pragma GCC unroll 8
         for (uint32_t j = 0; j < k; j++) {
             uint32_t pos;
             if (j != lead)
@@ -572,7 +574,7 @@ ECSB_INLINE void query_entities(const query_cols *c, const ht_ref *restrict reco
             const ht_ref *r3 = records + (size_t)owners[pos + 3 * HT_AHEAD] * stride;
             const ht_ref *r2 = records + (size_t)owners[pos + 2 * HT_AHEAD] * stride;
             const ht_ref *r1 = records + (size_t)owners[pos + HT_AHEAD] * stride;
-            #pragma GCC unroll 8
+#pragma GCC unroll 8
             for (uint32_t j = 0; j < k; j++) {
                 if (j == lead)
                     continue;
@@ -585,7 +587,7 @@ ECSB_INLINE void query_entities(const query_cols *c, const ht_ref *restrict reco
         const ht_ref *rec = records + (size_t)owners[pos] * stride;
         void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
         bool all = true;
-        #pragma GCC unroll 8
+#pragma GCC unroll 8
         for (uint32_t j = 0; j < k; j++) {
             uint32_t at;
             if (j == lead) {
@@ -609,7 +611,7 @@ ECSB_INLINE void query_lead(world *w, const ecsb_query *q, uint32_t lead, ecsb_q
 {
     const uint32_t k = q->count;
     query_cols c = {0};
-    #pragma GCC unroll 8
+#pragma GCC unroll 8
     for (uint32_t j = 0; j < k; j++) {
         const ht_type *ty = &w->types[q->types[j]];
         c.slots[j] = ty->slots;
@@ -628,13 +630,13 @@ ECSB_INLINE void query_lead(world *w, const ecsb_query *q, uint32_t lead, ecsb_q
         size_t at[ECSB_MAX_QUERY_TYPES] = {0};
         if (query_block_in_step(&c, records, stride, owners, k, lead, d, count, at)) {
             bool follows = run != 0;
-            #pragma GCC unroll 8
+#pragma GCC unroll 8
             for (uint32_t j = 0; j < k; j++)
                 follows &= at[j] == first[j] + run;
             if (!follows) {
                 if (run)
                     query_emit(&c, k, first, run, fn, ctx);
-                #pragma GCC unroll 8
+#pragma GCC unroll 8
                 for (uint32_t j = 0; j < k; j++)
                     first[j] = at[j];
                 run = 0;
@@ -661,14 +663,15 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
     if (st != ECSB_OK)
         return st;
     uint32_t lead = 0;
-    #pragma GCC unroll 8
+#pragma GCC unroll 8
     for (uint32_t j = 1; j < q->count; j++)
         if (w->types[q->types[j]].count < w->types[q->types[lead]].count)
             lead = j;
     /*
-     * Where q is a constant (every scenario's), one walk per lead position, each with a
-     * constant lead, so the loops over the query's types unroll into straight code and only
-     * the positions below q->count are compiled; elsewhere (tests, tools) one walk serves.
+     * Where q is a constant (a scenario's static query), one walk per lead position, each
+     * with a constant lead, so the loops over the query's types unroll into straight code and
+     * only the positions below q->count are compiled; elsewhere (tests, tools, queries picked
+     * at run time) one walk serves.
      */
     if (!__builtin_constant_p(q->count)) {
         query_lead(w, q, lead, fn, ctx);

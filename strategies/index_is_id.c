@@ -329,7 +329,9 @@ ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void 
  * consecutive slots, whose values are consecutive in every type's array. A stretch reaching
  * bit 63 is held back and joined with the ones at the bottom of the next word, so a packed
  * world is a single run; the stretches inside a word are handed out as found. A word of lone
- * bits (sparse matches) is walked bit by bit exactly as join walks it.
+ * bits (sparse matches) is walked bit by bit exactly as join walks it. Loops over the query's
+ * types carry "#pragma GCC unroll 8" (ECSB_MAX_QUERY_TYPES): where q is a constant they
+ * unroll before scalar replacement, so query_cols lives in registers.
  */
 typedef struct query_cols {
     const uint64_t *bits[ECSB_MAX_QUERY_TYPES]; /* entry j: query type j (the query's order) */
@@ -342,7 +344,7 @@ ECSB_INLINE void query_emit(const query_cols *c, uint32_t k, size_t first, size_
                             ecsb_query_fn fn, void *ctx)
 {
     void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
-    #pragma GCC unroll 8
+#pragma GCC unroll 8
     for (uint32_t j = 0; j < k; j++)
         columns[j] = c->values[j] + first * c->size[j];
     fn(ctx, count, columns);
@@ -354,9 +356,9 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
     ecsb_status st = ecsb_query_check(q, w->type_count, &mask);
     if (st != ECSB_OK)
         return st;
-    const uint32_t k = q->count; /* a constant where q is (every scenario): loops over j unroll */
+    const uint32_t k = q->count; /* a constant where q is (a scenario's static query) */
     query_cols c = {0};
-    #pragma GCC unroll 8
+#pragma GCC unroll 8
     for (uint32_t j = 0; j < k; j++) {
         c.bits[j] = w->bits[q->types[j]];
         c.values[j] = w->values[q->types[j]];
@@ -365,7 +367,7 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
     size_t start = 0, len = 0; /* the stretch held back: it reached the top of its word */
     for (size_t wd = 0, words = words_for(w->slots); wd < words; wd++) {
         uint64_t m = c.bits[0][wd];
-        #pragma GCC unroll 8
+#pragma GCC unroll 8
         for (uint32_t j = 1; j < k; j++)
             m &= c.bits[j][wd];
         const size_t base = wd * 64;

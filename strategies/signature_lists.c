@@ -9,7 +9,8 @@
  * list threaded through the slots); a slot whose generation is used up is retired and never
  * reused. Fresh slots start at config->first_generation (default 1). Beside it the slot's
  * signature: a uint32_t with bit t set while the entity holds type t (32 types at most). A
- * value of type t lives at values[t] + slot * size, whoever holds it.
+ * value of type t lives at values[t] + slot * size, whoever holds it; each values array is an
+ * allocator block of its own (64-byte aligned), so every value is aligned as configured.
  * Each declared query (config->queries, one roster per distinct type set) keeps a roster, as
  * article 004's systems do: members[0 .. count) the member slots, in the order they started
  * matching, and at[slot] the slot's index there (SIG_NONE when not a member). add/remove/
@@ -164,6 +165,8 @@ static ecsb_status grow(world *w, size_t needed)
     size_t cap = ecsb_grow_capacity(w->capacity, needed, w->max_entities);
     if (cap == 0)
         return ECSB_ERR_CAPACITY;
+    if (cap > SIZE_MAX / ECSB_MAX_TYPE_SIZE) /* no column's size may overflow */
+        return ECSB_ERR_NOMEM;
     uint32_t n = column_count(w), c;
     void *old[SIG_COLUMNS], *fresh[SIG_COLUMNS];
     for (c = 0; c < n; c++)
@@ -441,7 +444,11 @@ ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void 
             fn(ctx, w->slot[i], va + i * sa, vb + i * sb);
 }
 
-/* The query's columns: entry j is query type j (the query's order). */
+/*
+ * The query's columns: entry j is query type j (the query's order). Loops over j carry
+ * "#pragma GCC unroll 8" (ECSB_MAX_QUERY_TYPES): where q is a constant they unroll before
+ * scalar replacement, so these arrays live in registers.
+ */
 typedef struct query_cols {
     unsigned char *values[ECSB_MAX_QUERY_TYPES];
     size_t size[ECSB_MAX_QUERY_TYPES];
@@ -539,7 +546,7 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
     ecsb_status st = ecsb_query_check(q, w->type_count, &want);
     if (st != ECSB_OK)
         return st;
-    const uint32_t k = q->count; /* a constant where q is (every scenario): loops over j unroll */
+    const uint32_t k = q->count; /* a constant where q is (a scenario's static query) */
     query_cols c = {0};
 #pragma GCC unroll 8
     for (uint32_t j = 0; j < k; j++) {

@@ -465,6 +465,8 @@ ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void 
  * join into one run, so a packed world is handed out whole. Any other block is walked entity
  * by entity like join_run, every match a run of one, prefetching as join_walk decides.
  * In the arrays indexed by j, entry j is query type j (the query's order).
+ * Loops over j carry "#pragma GCC unroll 8" (ECSB_MAX_QUERY_TYPES): where q is a constant they
+ * unroll before scalar replacement, so these arrays live in registers.
  */
 typedef struct query_cols {
     const uint32_t *sparse[ECSB_MAX_QUERY_TYPES];
@@ -477,7 +479,7 @@ ECSB_INLINE void query_emit(const query_cols *c, uint32_t k, const size_t *at, s
                             ecsb_query_fn fn, void *ctx)
 {
     void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
-    #pragma GCC unroll 8
+#pragma GCC unroll 8
     for (uint32_t j = 0; j < k; j++)
         columns[j] = c->values[j] + at[j] * c->size[j];
     fn(ctx, count, columns);
@@ -493,7 +495,7 @@ ECSB_INLINE bool query_block_in_step(const query_cols *c, const uint32_t *restri
                                      size_t *at)
 {
     const uint32_t head = roster[d], tail = roster[d + count - 1];
-    #pragma GCC unroll 8
+#pragma GCC unroll 8
     for (uint32_t j = 0; j < k; j++) {
         at[j] = j == lead ? d : c->sparse[j][head];
         if (j != lead && (at[j] == SPARSE_ABSENT || c->sparse[j][tail] - at[j] != count - 1))
@@ -502,7 +504,7 @@ ECSB_INLINE bool query_block_in_step(const query_cols *c, const uint32_t *restri
     uint32_t off = 0; /* OR of every entry's distance from its in-step index */
     for (size_t e = 1; e + 1 < count; e++) {
         const uint32_t i = roster[d + e];
-        #pragma GCC unroll 8
+#pragma GCC unroll 8
         for (uint32_t j = 0; j < k; j++)
             if (j != lead)
                 off |= c->sparse[j][i] - (uint32_t)(at[j] + e); /* absent never matches */
@@ -519,7 +521,7 @@ ECSB_INLINE void query_entities(const query_cols *c, const uint32_t *restrict ro
     unsigned char *lead_value = c->values[lead] + from * lead_size;
 #pragma GCC unroll 4
     for (size_t d = from; d < from + count; d++, lead_value += lead_size) {
-        #pragma GCC unroll 8
+#pragma GCC unroll 8
         for (uint32_t j = 0; prefetch && j < k; j++) {
             if (j == lead)
                 continue;
@@ -531,7 +533,7 @@ ECSB_INLINE void query_entities(const query_cols *c, const uint32_t *restrict ro
         const uint32_t i = roster[d];
         void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
         bool all = true;
-        #pragma GCC unroll 8
+#pragma GCC unroll 8
         for (uint32_t j = 0; j < k; j++) {
             const uint32_t at = j == lead ? 0 : c->sparse[j][i];
             if (at == SPARSE_ABSENT) {
@@ -551,7 +553,7 @@ ECSB_INLINE void query_lead(world *w, const ecsb_query *q, uint32_t lead, ecsb_q
 {
     const uint32_t k = q->count;
     query_cols c = {0};
-    #pragma GCC unroll 8
+#pragma GCC unroll 8
     for (uint32_t j = 0; j < k; j++) {
         const pool *p = &w->pools[q->types[j]];
         c.sparse[j] = p->sparse;
@@ -568,13 +570,13 @@ ECSB_INLINE void query_lead(world *w, const ecsb_query *q, uint32_t lead, ecsb_q
         size_t at[ECSB_MAX_QUERY_TYPES] = {0};
         if (query_block_in_step(&c, roster, k, lead, d, count, at)) {
             bool follows = run != 0;
-            #pragma GCC unroll 8
+#pragma GCC unroll 8
             for (uint32_t j = 0; j < k; j++)
                 follows &= at[j] == first[j] + run;
             if (!follows) {
                 if (run)
                     query_emit(&c, k, first, run, fn, ctx);
-                #pragma GCC unroll 8
+#pragma GCC unroll 8
                 for (uint32_t j = 0; j < k; j++)
                     first[j] = at[j];
                 run = 0;
@@ -592,7 +594,7 @@ ECSB_INLINE void query_lead(world *w, const ecsb_query *q, uint32_t lead, ecsb_q
             query_entities(&c, roster, k, lead, d, count, false, fn, ctx);
         /* The next block is judged by this one, as join_walk does. */
         prefetch = n > WALK_PREFETCH_MIN && count == WALK_BLOCK;
-        #pragma GCC unroll 8
+#pragma GCC unroll 8
         for (uint32_t j = 0; prefetch && j < k; j++)
             prefetch = j == lead || !walk_block_in_order(roster, c.sparse[j], d);
     }
@@ -607,14 +609,15 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
     if (st != ECSB_OK)
         return st;
     uint32_t lead = 0;
-    #pragma GCC unroll 8
+#pragma GCC unroll 8
     for (uint32_t j = 1; j < q->count; j++)
         if (w->pools[q->types[j]].count < w->pools[q->types[lead]].count)
             lead = j;
     /*
-     * Where q is a constant (every scenario's), one walk per lead position, each with a
-     * constant lead, so the loops over the query's types unroll into straight code and only
-     * the positions below q->count are compiled; elsewhere (tests, tools) one walk serves.
+     * Where q is a constant (a scenario's static query), one walk per lead position, each
+     * with a constant lead, so the loops over the query's types unroll into straight code and
+     * only the positions below q->count are compiled; elsewhere (tests, tools, queries picked
+     * at run time) one walk serves.
      */
     if (!__builtin_constant_p(q->count)) {
         query_lead(w, q, lead, fn, ctx);
