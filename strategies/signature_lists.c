@@ -65,14 +65,23 @@
 #define SIG_PREFETCH_AHEAD 16u             /* members ahead whose values are prefetched */
 #define SIG_NEAR 8u /* a block spanning < 8 slots per member is walked without prefetching */
 
+/*
+ * A block of SIG_BLOCK roster entries, d = its first: with two entries or more, step =
+ * members[d + 1] - members[d] (modulo 2^32) and breaks = how many later entries p differ from
+ * entry p - 1 by anything else. A block without breaks is an arithmetic progression of slots.
+ */
+typedef struct roster_block {
+    uint32_t step;
+    uint32_t breaks;
+} roster_block;
+
 /* One declared query's members. */
 typedef struct roster {
-    uint32_t mask;      /* its types */
-    uint32_t count;     /* members */
-    uint32_t *members;  /* [0, count): member slots, capacity entries */
-    uint32_t *at;       /* per slot: index in members, SIG_NONE when not a member */
-    uint16_t *breaks;   /* per block of SIG_BLOCK members: entries p (not first in the block)
-                           with members[p] != members[p - 1] + 1 */
+    uint32_t mask;         /* its types */
+    uint32_t count;        /* members */
+    uint32_t *members;     /* [0, count): member slots, capacity entries */
+    uint32_t *at;          /* per slot: index in members, SIG_NONE when not a member */
+    roster_block *blocks;  /* per block of SIG_BLOCK entries */
 } roster;
 
 typedef struct world {
@@ -102,14 +111,14 @@ ECSB_INLINE size_t blocks_for(size_t slots) { return (slots + SIG_BLOCK - 1) / S
 
 /*
  * The world's arrays as columns, in one order: 0 slot words, 1 signatures, 2 .. 2 + K - 1 the
- * types' values, then per roster its members, at and breaks. All but breaks hold one element
- * per slot; breaks one count per block of SIG_BLOCK.
+ * types' values, then per roster its members, at and blocks. All but blocks hold one element
+ * per slot; blocks one roster_block per SIG_BLOCK slots.
  */
 #define SIG_COLUMNS (2 + ECSB_MAX_TYPES + 3 * ECSB_MAX_QUERIES)
 
 static uint32_t column_count(const world *w) { return 2 + w->type_count + 3 * w->roster_count; }
 
-static bool column_is_breaks(const world *w, uint32_t c)
+static bool column_is_blocks(const world *w, uint32_t c)
 {
     return c >= 2 + w->type_count && (c - 2 - w->type_count) % 3 == 2;
 }
@@ -123,7 +132,8 @@ static size_t column_bytes(const world *w, uint32_t c, size_t cap)
         return cap * sizeof(uint32_t);
     if (c < 2 + w->type_count)
         return cap * w->type_size[c - 2];
-    return column_is_breaks(w, c) ? blocks_for(cap) * sizeof(uint16_t) : cap * sizeof(uint32_t);
+    return column_is_blocks(w, c) ? blocks_for(cap) * sizeof(roster_block)
+                                  : cap * sizeof(uint32_t);
 }
 
 static void columns_get(const world *w, void **p)
@@ -136,7 +146,7 @@ static void columns_get(const world *w, void **p)
     for (uint32_t r = 0; r < w->roster_count; r++) {
         p[n++] = w->rosters[r].members;
         p[n++] = w->rosters[r].at;
-        p[n++] = w->rosters[r].breaks;
+        p[n++] = w->rosters[r].blocks;
     }
 }
 
@@ -150,7 +160,7 @@ static void columns_set(world *w, void *const *p)
     for (uint32_t r = 0; r < w->roster_count; r++) {
         w->rosters[r].members = p[n++];
         w->rosters[r].at = p[n++];
-        w->rosters[r].breaks = p[n++];
+        w->rosters[r].blocks = p[n++];
     }
 }
 
@@ -158,7 +168,7 @@ static void columns_set(world *w, void *const *p)
  * Make room for at least `needed` slots. Every array is allocated afresh at the new capacity
  * before anything is copied or freed, so a failure leaves the world exactly as it was. Per-slot
  * arrays keep their first `slots` entries (later ones are written when a slot is first used);
- * break counts keep every block and start at 0 in the new ones.
+ * roster blocks keep every block, and the new ones start zeroed.
  */
 static ecsb_status grow(world *w, size_t needed)
 {
@@ -179,11 +189,11 @@ static ecsb_status grow(world *w, size_t needed)
     }
     columns_get(w, old);
     for (c = 0; c < n; c++) {
-        bool breaks = column_is_breaks(w, c);
-        size_t used = column_bytes(w, c, breaks ? w->capacity : w->slots);
+        bool blocks = column_is_blocks(w, c);
+        size_t used = column_bytes(w, c, blocks ? w->capacity : w->slots);
         if (used)
             memcpy(fresh[c], old[c], used);
-        if (breaks)
+        if (blocks)
             memset((unsigned char *)fresh[c] + used, 0, column_bytes(w, c, cap) - used);
         ecsb_release(w->alloc, old[c], column_bytes(w, c, w->capacity));
     }
@@ -235,38 +245,63 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
 
 /* ---- rosters ----------------------------------------------------------------------------- */
 
-/* 1 when roster entry p (0 < p < count) breaks its block's run, 0 when it continues it. */
+/* 1 when roster entry p (its block's third or later) breaks its block's progression. */
 ECSB_INLINE uint32_t roster_break(const roster *r, uint32_t p)
 {
-    return p % SIG_BLOCK != 0 && r->members[p] != r->members[p - 1] + 1;
+    return p % SIG_BLOCK >= 2 && r->members[p] - r->members[p - 1] != r->blocks[p / SIG_BLOCK].step;
+}
+
+/* Block b's step and breaks from its entries (after one of its first two changed). */
+static void roster_recount(roster *r, uint32_t b)
+{
+    roster_block *blk = &r->blocks[b];
+    const uint32_t d = b * SIG_BLOCK, end = r->count - d < SIG_BLOCK ? r->count : d + SIG_BLOCK;
+    blk->breaks = 0;
+    if (end - d < 2)
+        return;
+    blk->step = r->members[d + 1] - r->members[d];
+    for (uint32_t p = d + 2; p < end; p++)
+        blk->breaks += r->members[p] - r->members[p - 1] != blk->step;
 }
 
 ECSB_INLINE void roster_append(roster *r, uint32_t i)
 {
-    uint32_t p = r->count++;
+    const uint32_t p = r->count++;
     r->members[p] = i;
     r->at[i] = p;
-    r->breaks[p / SIG_BLOCK] += roster_break(r, p);
+    if (p % SIG_BLOCK == 1) /* the block's second entry sets its step */
+        r->blocks[p / SIG_BLOCK].step = i - r->members[p - 1];
+    else
+        r->blocks[p / SIG_BLOCK].breaks += roster_break(r, p);
 }
 
-/* Swap-remove slot i: the last member fills its place; the break counts follow. */
+/*
+ * Swap-remove slot i: the last member fills its place, and the block counts follow: in O(1),
+ * or by recounting the block (SIG_BLOCK entries) when the place is one of its first two.
+ */
 ECSB_INLINE void roster_remove(roster *r, uint32_t i)
 {
     const uint32_t p = r->at[i], last = r->count - 1;
-    r->breaks[last / SIG_BLOCK] -= roster_break(r, last); /* drop the last entry */
-    if (p != last) {                                       /* it moves into p */
-        const bool next = p + 1 < last;                    /* an entry after p remains */
-        r->breaks[p / SIG_BLOCK] -= roster_break(r, p);
-        if (next)
-            r->breaks[(p + 1) / SIG_BLOCK] -= roster_break(r, p + 1);
-        const uint32_t moved = r->members[last];
+    r->blocks[last / SIG_BLOCK].breaks -= roster_break(r, last); /* drop the last entry */
+    r->at[i] = SIG_NONE;
+    if (p == last) {
+        r->count = last;
+        return;
+    }
+    const uint32_t moved = r->members[last];
+    roster_block *blk = &r->blocks[p / SIG_BLOCK];
+    if (p % SIG_BLOCK < 2) { /* the block's step changes */
         r->members[p] = moved;
         r->at[moved] = p;
-        r->breaks[p / SIG_BLOCK] += roster_break(r, p);
-        if (next)
-            r->breaks[(p + 1) / SIG_BLOCK] += roster_break(r, p + 1);
+        r->count = last;
+        roster_recount(r, p / SIG_BLOCK);
+        return;
     }
-    r->at[i] = SIG_NONE;
+    const bool next = p + 1 < last && (p + 1) % SIG_BLOCK != 0; /* entry p + 1 stays, same block */
+    blk->breaks -= roster_break(r, p) + (next ? roster_break(r, p + 1) : 0);
+    r->members[p] = moved;
+    r->at[moved] = p;
+    blk->breaks += roster_break(r, p) + (next ? roster_break(r, p + 1) : 0);
     r->count = last;
 }
 
@@ -486,10 +521,41 @@ ECSB_INLINE void query_members(const query_cols *c, uint32_t k, const uint32_t *
 }
 
 /*
- * A declared query: the roster in blocks of SIG_BLOCK. A block without breaks is one run,
- * joined with the pending one when it continues it; any other block goes member by member,
- * prefetching in large rosters when the block spans more than SIG_NEAR slots per member
- * (its values are scattered beyond what the hardware prefetcher follows).
+ * The progression of `count` (>= 2) slots first, first + step, ... (step modulo 2^32: its
+ * signed value is the slot difference), each a run of one: a block without breaks, walked
+ * without reading its members. Each column moves by a constant stride; it is moved only
+ * between two visits, so it never points outside its array.
+ */
+ECSB_INLINE void query_progression(const query_cols *c, uint32_t k, uint32_t first,
+                                   uint32_t step, size_t count, ecsb_query_fn fn, void *ctx)
+{
+    unsigned char *at[ECSB_MAX_QUERY_TYPES] = {0};
+    ptrdiff_t stride[ECSB_MAX_QUERY_TYPES] = {0};
+#pragma GCC unroll 8
+    for (uint32_t j = 0; j < k; j++) {
+        at[j] = c->values[j] + (size_t)first * c->size[j];
+        stride[j] = (ptrdiff_t)(int32_t)step * (ptrdiff_t)c->size[j];
+    }
+    for (size_t e = 0;; e++) {
+        void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
+#pragma GCC unroll 8
+        for (uint32_t j = 0; j < k; j++)
+            columns[j] = at[j];
+        fn(ctx, 1, columns);
+        if (e + 1 == count)
+            return;
+#pragma GCC unroll 8
+        for (uint32_t j = 0; j < k; j++)
+            at[j] += stride[j];
+    }
+}
+
+/*
+ * A declared query: the roster in blocks of SIG_BLOCK. A block without breaks and of step 1
+ * is one run, joined with the pending one when it continues it; one of another step is
+ * walked as a progression, without reading its members; any other block goes member by
+ * member, prefetching in large rosters when the block spans more than SIG_NEAR slots per
+ * member (its values are scattered beyond what the hardware prefetcher follows).
  */
 ECSB_INLINE void query_roster(const query_cols *c, uint32_t k, const roster *r,
                               ecsb_query_fn fn, void *ctx)
@@ -499,7 +565,8 @@ ECSB_INLINE void query_roster(const query_cols *c, uint32_t k, const roster *r,
     size_t first = 0, run = 0; /* the pending run of slots */
     for (size_t d = 0, b = 0; d < n; d += SIG_BLOCK, b++) {
         const size_t count = n - d < SIG_BLOCK ? n - d : SIG_BLOCK;
-        if (r->breaks[b] == 0) {
+        const roster_block block = r->blocks[b];
+        if (block.breaks == 0 && (count == 1 || block.step == 1)) {
             if (run && members[d] == first + run) {
                 run += count;
                 continue;
@@ -513,6 +580,10 @@ ECSB_INLINE void query_roster(const query_cols *c, uint32_t k, const roster *r,
         if (run)
             query_emit(c, k, first, run, fn, ctx);
         run = 0;
+        if (block.breaks == 0) {
+            query_progression(c, k, members[d], block.step, count, fn, ctx);
+            continue;
+        }
         const uint32_t span = members[d + count - 1] - members[d]; /* wraps when descending */
         if (n >= SIG_PREFETCH_MIN && d + count + SIG_PREFETCH_AHEAD <= n &&
             span >= SIG_NEAR * count)
@@ -579,11 +650,18 @@ static bool roster_valid(const world *w, const roster *r)
     }
     if (matching != r->count)
         return false;
-    for (size_t b = 0; b < blocks_for(w->capacity); b++) {
+    for (uint32_t b = 0; b < blocks_for(w->capacity); b++) {
+        const uint32_t d = b * SIG_BLOCK;
+        const roster_block *blk = &r->blocks[b];
+        if (d + 1 >= r->count) { /* fewer than two entries */
+            if (blk->breaks != 0)
+                return false;
+            continue;
+        }
         uint32_t breaks = 0;
-        for (size_t p = b * SIG_BLOCK; p < r->count && p < (b + 1) * SIG_BLOCK; p++)
-            breaks += p % SIG_BLOCK != 0 && r->members[p] != r->members[p - 1] + 1;
-        if (r->breaks[b] != breaks)
+        for (uint32_t p = d + 2; p < r->count && p < d + SIG_BLOCK; p++)
+            breaks += r->members[p] - r->members[p - 1] != blk->step;
+        if (blk->step != r->members[d + 1] - r->members[d] || blk->breaks != breaks)
             return false;
     }
     return true;
@@ -648,7 +726,7 @@ static bool world_valid(const world *w)
             if (w->rosters[s].mask == w->rosters[r].mask)
                 return false;
         if ((w->capacity && (!w->rosters[r].members || !w->rosters[r].at ||
-                             !w->rosters[r].breaks)) ||
+                             !w->rosters[r].blocks)) ||
             !roster_valid(w, &w->rosters[r]))
             return false;
     }
@@ -670,7 +748,8 @@ static size_t world_bytes(const world *w)
  *   4  the first live slot's signature, type 0's bit (holder count and rosters disagree);
  *   5  the first roster with two members: its first two swapped (at[] disagrees);
  *   6  the first non-empty roster: its first member's at entry;
- *   7  the first roster with a member: block 0's break count.
+ *   7  the first roster with a member: block 0's break count;
+ *   8  the first roster with two members: block 0's step.
  */
 static int world_corrupt(world *w, unsigned which)
 {
@@ -721,7 +800,12 @@ static int world_corrupt(world *w, unsigned which)
     case 7:
         if (!with[1])
             return 0;
-        with[1]->breaks[0] ^= 1;
+        with[1]->blocks[0].breaks ^= 1;
+        return 1;
+    case 8:
+        if (!with[2])
+            return 0;
+        with[2]->blocks[0].step ^= 1;
         return 1;
     default:
         return -1;
