@@ -54,6 +54,9 @@
     X(query_bad_queries_return_their_status_visit_nothing_and_change_nothing)                  \
     X(query_every_value_pointer_is_aligned_as_configured)
 
+/* tests/pointers.c: what strategies declaring stable pointers promise (the others skip). */
+#define ECSB_POINTER_TESTS(X) X(pointers_from_add_stay_valid_until_their_component_is_removed)
+
 /* tests/differential.c: long seeded random runs against a simple reference model. */
 #define ECSB_DIFFERENTIAL_TESTS(X) X(differential_matches_the_reference_model)
 
@@ -111,6 +114,7 @@ extern const ecsb_scenario_id tst_scenario_ids[ECSB_SCENARIO_COUNT];
 #define ECSB_DECLARE_TEST(name) void name(void **state);
 ECSB_CONFORMANCE_TESTS(ECSB_DECLARE_TEST)
 ECSB_QUERY_TESTS(ECSB_DECLARE_TEST)
+ECSB_POINTER_TESTS(ECSB_DECLARE_TEST)
 ECSB_DIFFERENTIAL_TESTS(ECSB_DECLARE_TEST)
 ECSB_BAD_INPUT_TESTS(ECSB_DECLARE_TEST)
 ECSB_FLOOR_TESTS(ECSB_DECLARE_TEST)
