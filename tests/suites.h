@@ -48,6 +48,8 @@
 #define ECSB_QUERY_TESTS(X)                                                                    \
     X(query_visits_exactly_the_holders_of_all_k_types_once_with_their_values)                  \
     X(query_over_a_packed_world_hands_out_every_value_in_runs)                                 \
+    X(query_two_type_blocks_in_step_at_a_negative_distance_visit_each_match_once)              \
+    X(query_two_type_blocks_in_step_but_for_one_lacking_entity_visit_each_match_once)          \
     X(query_declared_and_undeclared_queries_visit_the_same_entities)                           \
     X(query_callback_writes_reach_the_stored_values)                                           \
     X(query_over_32_types_uses_every_type_index)                                               \
