@@ -192,9 +192,10 @@ static void check_step_shape(const step_shape *sh)
 static void check_step_shapes(const step_shape *shapes, size_t n)
 {
     for (size_t k = 0; k < n; k++) {
-        print_message("  shape: %s\n", shapes[k].what);
+        tst_context = shapes[k].what;
         check_step_shape(&shapes[k]);
     }
+    tst_context = NULL;
 }
 
 /*
