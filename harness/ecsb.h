@@ -307,6 +307,13 @@ typedef struct ecsb_strategy {
      */
     uint64_t largest_n[ECSB_SCENARIO_COUNT];
     const char *why_capped[ECSB_SCENARIO_COUNT];
+    /*
+     * True when a value pointer from component_add or component_get stays valid, at the same
+     * address, until that component is removed or its entity destroyed, across every other
+     * operation (growth included): more than the vtable promises. Tests hold it to that.
+     * Set with ECSB_STRATEGY_STABLE_POINTERS before including strategy_impl.h.
+     */
+    bool stable_pointers;
 } ecsb_strategy;
 
 /* Registered strategies, in strategies/strategies.def order (= legend order). */

@@ -125,4 +125,7 @@ const ecsb_strategy ECSB_CAT(ecsb_strategy_, ECSB_STRATEGY_NAME) = {
     .why_capped = {ECSB_STRATEGY_CAPS},
 #undef ECSB_CAP
 #endif
+#ifdef ECSB_STRATEGY_STABLE_POINTERS
+    .stable_pointers = true,
+#endif
 };

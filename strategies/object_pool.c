@@ -763,6 +763,7 @@ static int world_corrupt(world *w, unsigned which)
     }
 }
 
+#define ECSB_STRATEGY_STABLE_POINTERS /* see POINTER STABILITY above */
 #define ECSB_STRATEGY_NAME object_pool
 #define ECSB_STRATEGY_SUMMARY "per type a pool of fixed-size chunks with a free list, objects never move (stable pointers); per entity a record type -> object"
 #include "harness/strategy_impl.h"

@@ -123,6 +123,126 @@ void query_over_a_packed_world_hands_out_every_value_in_runs(void **state)
     tw_fini(&tw);
 }
 
+/* ---- two pools in step ---------------------------------------------------------------------- */
+
+/*
+ * A two-type query over pools A and B whose dense orders are in step over whole blocks of
+ * entries: a view may judge a block of lead entries at once (paged_sparse_set: VIEW_BLOCK, 64)
+ * and hand it out as one run when each entry's B sits one distance from its A (B position - A
+ * position), which may be negative. The shapes are built through the public API alone: A is
+ * added to STEP_N entities y0.. in order (after `a_only` entities holding only A), B in an order
+ * made from theirs (blocks 0 and 1 swapped, then rotated), one of them (`hole`) replaced by an
+ * entity holding only B, then `b_only` entities holding only B. A pool with fewer holders
+ * leads; a tie leads with the query's first type, so both orders of the pair lead once.
+ */
+#define STEP_N 276 /* four blocks of 64 and a part of 20 */
+#define STEP_NONE SIZE_MAX
+
+typedef struct step_shape {
+    const char *what;
+    size_t a_only;  /* entities holding only A, first in A's order */
+    bool swap01;    /* B takes y64..y127 before y0..y63 */
+    size_t rotate;  /* B's order starts this far into that sequence and wraps */
+    size_t hole;    /* y_hole lacks B; an entity holding only B takes its place (STEP_NONE: none) */
+    size_t b_only;  /* entities holding only B, last in B's order */
+} step_shape;
+
+/* One shape in a fresh world, A and B = (0, 1) then (2, 0): B's values of 8, then 4 bytes, and
+ * the reverse lead A's of 24. Both query orders, then everything the world shows. */
+static void check_step_shape(const step_shape *sh)
+{
+    static const ecsb_type pairs[2][2] = {{0, 1}, {2, 0}};
+    for (int p = 0; p < 2; p++) {
+        ecsb_type a = pairs[p][0], b = pairs[p][1];
+        tst_world tw;
+        ecsb_world_config c = tst_config3();
+        tw_init(&tw, &c);
+        tw.check_valid = false;
+        model m;
+        model_init(&m, &tw);
+        size_t x0 = m.n;
+        for (size_t i = 0; i < sh->a_only; i++)
+            model_create(&m, &tw);
+        size_t y0 = m.n;
+        for (size_t i = 0; i < STEP_N; i++)
+            model_create(&m, &tw);
+        size_t z = model_create(&m, &tw);
+        for (size_t i = 0; i < sh->a_only; i++)
+            model_add(&m, &tw, x0 + i, a, 1);
+        for (size_t i = 0; i < STEP_N; i++)
+            model_add(&m, &tw, y0 + i, a, 1);
+        for (size_t k = 0; k < STEP_N; k++) {
+            size_t i = (k + sh->rotate) % STEP_N;
+            if (sh->swap01 && i < 128)
+                i ^= 64;
+            model_add(&m, &tw, i == sh->hole ? z : y0 + i, b, 1);
+        }
+        for (size_t i = 0; i < sh->b_only; i++)
+            model_add(&m, &tw, model_create(&m, &tw), b, 1);
+        ecsb_query q = tst_query(2, (ecsb_type[]){a, b});
+        model_check_query(&m, &tw, &q);
+        q = tst_query(2, (ecsb_type[]){b, a});
+        model_check_query(&m, &tw, &q);
+        model_check(&m, &tw);
+        model_free(&m);
+        tw_fini(&tw);
+    }
+}
+
+static void check_step_shapes(const step_shape *shapes, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        tst_context = shapes[k].what;
+        check_step_shape(&shapes[k]);
+    }
+    tst_context = NULL;
+}
+
+/*
+ * Blocks of lead entries in step with the other pool at a negative distance (the other pool
+ * holds fewer of the matches' predecessors than the lead): right after a block in step at a
+ * positive one, after blocks walked entry by entry, and through the part block at the end.
+ */
+void query_two_type_blocks_in_step_at_a_negative_distance_visit_each_match_once(void **state)
+{
+    (void)state;
+    static const step_shape shapes[] = {
+        {"B holds blocks 1, 0, 2..: block 0 at +64, block 1 at -64", 0, true, 0, STEP_NONE, 0},
+        {"B rotated by 64: block 0 at +212, blocks 1.. at -64", 0, false, 64, STEP_NONE, 0},
+        {"B rotated by 10: block 0 split, blocks 1.. at -10", 0, false, 10, STEP_NONE, 0},
+        {"B rotated by 138: blocks 0, 1 at +138, 2 split, 3.. at -138", 0, false, 138,
+         STEP_NONE, 0},
+        {"B holds blocks 1, 0, 2.. rotated by 64: block 0 at 0, 1 at +148, 2.. at -64", 0, true,
+         64, STEP_NONE, 0},
+        {"10 A-only first, 20 B-only last: A leads, B at -10", 10, false, 0, STEP_NONE, 20},
+        {"10 A-only first: B leads, A at +10", 10, false, 0, STEP_NONE, 0},
+    };
+    check_step_shapes(shapes, sizeof shapes / sizeof shapes[0]);
+}
+
+/*
+ * A block in step but for one lead entity that lacks the other type, first, in the middle or
+ * last in its block, at distance 0 and at negative ones. A lacking entry reads as position 0,
+ * so a lacking first entry of a block at distance -from sits exactly where the others say.
+ */
+void query_two_type_blocks_in_step_but_for_one_lacking_entity_visit_each_match_once(void **state)
+{
+    (void)state;
+    static const step_shape shapes[] = {
+        {"y0 lacks B: first of block 0, distance 0", 0, false, 0, 0, 0},
+        {"y64 lacks B: first of block 1, distance -64", 0, false, 64, 64, 0},
+        {"y95 lacks B: middle of block 1, distance -64", 0, false, 64, 95, 0},
+        {"y127 lacks B: last of block 1, distance -64", 0, false, 64, 127, 0},
+        {"y159 lacks B: middle of block 2, distance 0", 0, false, 0, 159, 0},
+        {"y275 lacks B: last of the part block, distance -64", 0, false, 64, STEP_N - 1, 0},
+        {"10 A-only first, y54 lacks B: first of block 1, distance -10", 10, false, 0, 54, 20},
+        {"10 A-only first, y85 lacks B: middle of block 1, distance -10", 10, false, 0, 85, 20},
+        {"10 A-only first, y117 lacks B: last of block 1, distance -10", 10, false, 0, 117, 20},
+        {"y128 lacks B, blocks 1, 0 swapped: first of block 2 after -64", 0, true, 0, 128, 0},
+    };
+    check_step_shapes(shapes, sizeof shapes / sizeof shapes[0]);
+}
+
 /* The same operations on a world declaring queries and on one declaring none. */
 static void build_pair(model *ms, tst_world *tws, const ecsb_world_config *declared)
 {

@@ -48,11 +48,16 @@
 #define ECSB_QUERY_TESTS(X)                                                                    \
     X(query_visits_exactly_the_holders_of_all_k_types_once_with_their_values)                  \
     X(query_over_a_packed_world_hands_out_every_value_in_runs)                                 \
+    X(query_two_type_blocks_in_step_at_a_negative_distance_visit_each_match_once)              \
+    X(query_two_type_blocks_in_step_but_for_one_lacking_entity_visit_each_match_once)          \
     X(query_declared_and_undeclared_queries_visit_the_same_entities)                           \
     X(query_callback_writes_reach_the_stored_values)                                           \
     X(query_over_32_types_uses_every_type_index)                                               \
     X(query_bad_queries_return_their_status_visit_nothing_and_change_nothing)                  \
     X(query_every_value_pointer_is_aligned_as_configured)
+
+/* tests/pointers.c: what strategies declaring stable pointers promise (the others skip). */
+#define ECSB_POINTER_TESTS(X) X(pointers_from_add_stay_valid_until_their_component_is_removed)
 
 /* tests/differential.c: long seeded random runs against a simple reference model. */
 #define ECSB_DIFFERENTIAL_TESTS(X) X(differential_matches_the_reference_model)
@@ -111,6 +116,7 @@ extern const ecsb_scenario_id tst_scenario_ids[ECSB_SCENARIO_COUNT];
 #define ECSB_DECLARE_TEST(name) void name(void **state);
 ECSB_CONFORMANCE_TESTS(ECSB_DECLARE_TEST)
 ECSB_QUERY_TESTS(ECSB_DECLARE_TEST)
+ECSB_POINTER_TESTS(ECSB_DECLARE_TEST)
 ECSB_DIFFERENTIAL_TESTS(ECSB_DECLARE_TEST)
 ECSB_BAD_INPUT_TESTS(ECSB_DECLARE_TEST)
 ECSB_FLOOR_TESTS(ECSB_DECLARE_TEST)

@@ -7,6 +7,7 @@
 
 const ecsb_strategy *tst_strategy;
 bool tst_under_cmocka;
+const char *tst_context;
 
 const uint32_t tst_sizes[TST_TYPES] = {4, 8, 24};
 
@@ -17,12 +18,14 @@ void tst_fail_at(const char *file, int line, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    const char *name = tst_strategy ? tst_strategy->name : "-";
+    const char *in = tst_context ? " (in: " : "", *context = tst_context ? tst_context : "";
+    const char *end = tst_context ? ")" : "";
     if (!tst_under_cmocka) {
-        fprintf(stderr, "[%s] %s:%d: %s\n", tst_strategy ? tst_strategy->name : "-", file, line,
-                msg);
+        fprintf(stderr, "[%s] %s:%d: %s%s%s%s\n", name, file, line, msg, in, context, end);
         abort();
     }
-    print_error("[%s] %s:%d: %s\n", tst_strategy ? tst_strategy->name : "-", file, line, msg);
+    print_error("[%s] %s:%d: %s%s%s%s\n", name, file, line, msg, in, context, end);
     _fail(file, line);
     abort(); /* _fail does not return inside a test */
 }
@@ -184,6 +187,7 @@ static tst_alloc *open_worlds[MAX_OPEN_WORLDS];
 int tst_setup(void **state)
 {
     (void)state;
+    tst_context = NULL;
     return 0;
 }
 

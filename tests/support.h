@@ -49,6 +49,12 @@ extern const ecsb_strategy *tst_strategy;
 __attribute__((format(printf, 3, 4), noreturn)) void tst_fail_at(const char *file, int line,
                                                                    const char *fmt, ...);
 extern bool tst_under_cmocka; /* set by tests/main.c */
+/* What the running test is doing, when set: a failure message ends with it (tst_setup
+ * clears it). For a test that runs one check over several cases. */
+extern const char *tst_context;
+/* Skip the running test, saying why (tests/main.c): for a test that does not apply to the
+ * strategy. Call it first, before the test holds anything. */
+__attribute__((noreturn)) void tst_skip(const char *why);
 
 /* cmocka per-test fixtures: reset, and after a failure free what the test left behind. */
 int tst_setup(void **state);
