@@ -279,7 +279,7 @@ int main(int argc, char **argv)
     if (argc > 2)
         printf("ecsbench_tests: %d failed (filtered run)\n", failed);
     else
-        printf("ecsbench_tests: %d passed, %d skipped, %d failed\n", ran - failed - skipped,
-               skipped, failed);
+        printf("ecsbench_tests: %d passed, %d failed, %d skipped\n", ran - failed - skipped,
+               failed, skipped);
     return failed ? 1 : 0;
 }
