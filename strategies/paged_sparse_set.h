@@ -690,7 +690,7 @@ ECSB_INLINE bool view2_in_step(const uint32_t *restrict entries, size_t from, si
     uint32_t first = id_index(entries[0]), bad = 0;
     for (uint32_t e = 0; e < count; e++)
         bad |= (uint32_t)(entries[e] == SPARSE_ABSENT) | ((id_index(entries[e]) - e) ^ first);
-    *off = (size_t)(first + (uint32_t)from) - from;
+    *off = (size_t)first - from;
     return bad == 0;
 }
 
