@@ -453,12 +453,15 @@ ECSB_INLINE ecsb_status entity_destroy(world *w, ecsb_entity e)
     uint32_t id;
     if (!live_id(w, e, &id))
         return ECSB_ERR_STALE;
-    for (uint32_t t = 0; t < w->type_count; t++) {
-        uint32_t *entry = sparse_entry(&w->pools[t], id_index(id));
+    uint32_t i = id_index(id), version = id_version(id);
+    /* The page tables lie back to back in the entity block: type t's page of i is
+     * table[t * page_count]. */
+    uint32_t *const *table = w->tables + (i >> PAGE_BITS);
+    for (uint32_t t = 0; t < w->type_count; t++, table += w->page_count) {
+        uint32_t *entry = &(*table)[i & PAGE_MASK];
         if (*entry != SPARSE_ABSENT)
             component_drop(w, &w->pools[t], id, entry);
     }
-    uint32_t i = id_index(id), version = id_version(id);
     if (ECSB_UNLIKELY(version == ID_VERSION_MAX)) {
         w->ids[i] = SLOT_RETIRED; /* never reused: no wrap to old ids */
     } else {
@@ -479,6 +482,32 @@ static size_t entity_count(const world *w) { return w->live; }
 
 /* ---- components -------------------------------------------------------------------------- */
 
+/*
+ * Room for one more holder of p's type at index i: the page (if it is the zero page) and a
+ * dense entry (if the pool is full). On failure nothing changed. Out of line: the hot path
+ * of an add only tests for it.
+ */
+static __attribute__((noinline)) ecsb_status pool_make_room(world *w, pool *p, uint32_t i)
+{
+    uint32_t **page = &p->pages[i >> PAGE_BITS];
+    bool new_page = *page == ZERO_PAGE;
+    if (new_page) {
+        ecsb_status st = page_alloc(w, page);
+        if (st != ECSB_OK)
+            return st;
+    }
+    if (p->count == p->cap) {
+        ecsb_status st =
+            grow_pool(w, p, ecsb_grow_capacity(p->cap, (size_t)p->count + 1, w->max_entities));
+        if (st != ECSB_OK) {
+            if (new_page)
+                page_free(w, page);
+            return st;
+        }
+    }
+    return ECSB_OK;
+}
+
 /* Allocation (a page, a bigger dense block) comes first; then nothing can fail. */
 ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void **value_out)
 {
@@ -490,27 +519,18 @@ ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void
         return ECSB_ERR_STALE;
     pool *p = &w->pools[t];
     uint32_t i = id_index(id);
-    uint32_t **page = &p->pages[i >> PAGE_BITS];
-    if (ECSB_UNLIKELY((*page)[i & PAGE_MASK] != SPARSE_ABSENT)) /* live: absent or its own */
+    uint32_t *page = p->pages[i >> PAGE_BITS];
+    if (ECSB_UNLIKELY(page[i & PAGE_MASK] != SPARSE_ABSENT)) /* live: absent or its own */
         return ECSB_ERR_PRESENT;
-    bool new_page = *page == ZERO_PAGE;
-    if (ECSB_UNLIKELY(new_page)) {
-        ecsb_status st = page_alloc(w, page);
+    if (ECSB_UNLIKELY(page == ZERO_PAGE || p->count == p->cap)) {
+        ecsb_status st = pool_make_room(w, p, i);
         if (st != ECSB_OK)
             return st;
-    }
-    if (ECSB_UNLIKELY(p->count == p->cap)) {
-        ecsb_status st =
-            grow_pool(w, p, ecsb_grow_capacity(p->cap, (size_t)p->count + 1, w->max_entities));
-        if (st != ECSB_OK) {
-            if (new_page)
-                page_free(w, page);
-            return st;
-        }
+        page = p->pages[i >> PAGE_BITS];
     }
     uint32_t pos = p->count++;
     p->dense[pos] = id;
-    (*page)[i & PAGE_MASK] = (id & ~ID_INDEX_MASK) | pos;
+    page[i & PAGE_MASK] = (id & ~ID_INDEX_MASK) | pos;
     if (PAGED_OWNING_GROUPS && p->group != NO_GROUP) {
         group *g = &w->groups[p->group];
         if (group_complete(w, g, id)) {
