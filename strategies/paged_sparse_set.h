@@ -74,6 +74,8 @@ typedef struct pool {
     uint32_t count;         /* holders */
     uint32_t size;          /* bytes per value */
     uint32_t cap;           /* dense entries allocated */
+    uint32_t room;          /* count below which an add takes the fast path: cap, or 0 when
+                             * owned (the slow path keeps the group) */
     uint8_t group;          /* the group owning this type, or NO_GROUP */
     size_t bytes;           /* bytes of the block */
 } pool;
@@ -197,6 +199,7 @@ static ecsb_status grow_pool(world *w, pool *p, size_t cap)
     p->dense = block;
     p->values = base + off;
     p->cap = (uint32_t)cap;
+    p->room = p->group == NO_GROUP ? p->cap : 0;
     p->bytes = bytes;
     return ECSB_OK;
 }
@@ -488,13 +491,24 @@ static size_t entity_count(const world *w) { return w->live; }
 
 /* ---- components -------------------------------------------------------------------------- */
 
-/*
- * Room for one more holder of p's type at index i: the page (if it is the zero page) and a
- * dense entry (if the pool is full). On failure nothing changed. Out of line: the hot path
- * of an add only tests for it.
- */
-static __attribute__((noinline)) ecsb_status pool_make_room(world *w, pool *p, uint32_t i)
+/* Holder `id` (index i, sparse entry slot *entry) enters p at dense position p->count. */
+ECSB_INLINE uint32_t pool_append(pool *p, uint32_t id, uint32_t *entry)
 {
+    uint32_t pos = p->count++;
+    p->dense[pos] = id;
+    *entry = (id & ~ID_INDEX_MASK) | pos;
+    return pos;
+}
+
+/*
+ * An add off the fast path: into the zero page (a page is allocated), into a full pool (it
+ * grows), or into an owned pool (the entity may complete its group). Allocation comes first;
+ * on failure nothing changed. Out of line: the fast path only tests for it.
+ */
+static __attribute__((noinline)) ecsb_status component_add_slow(world *w, pool *p, uint32_t id,
+                                                                void **value_out)
+{
+    uint32_t i = id_index(id);
     uint32_t **page = &p->pages[i >> PAGE_BITS];
     bool new_page = *page == ZERO_PAGE;
     if (new_page) {
@@ -511,10 +525,18 @@ static __attribute__((noinline)) ecsb_status pool_make_room(world *w, pool *p, u
             return st;
         }
     }
+    uint32_t pos = pool_append(p, id, &(*page)[i & PAGE_MASK]);
+    if (PAGED_OWNING_GROUPS && p->group != NO_GROUP) {
+        group *g = &w->groups[p->group];
+        if (group_complete(w, g, id)) {
+            group_enter(w, g, id);
+            pos = g->size - 1;
+        }
+    }
+    *value_out = p->values + (size_t)pos * p->size;
     return ECSB_OK;
 }
 
-/* Allocation (a page, a bigger dense block) comes first; then nothing can fail. */
 ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void **value_out)
 {
     *value_out = NULL;
@@ -528,22 +550,10 @@ ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void
     uint32_t *page = p->pages[i >> PAGE_BITS];
     if (ECSB_UNLIKELY(page[i & PAGE_MASK] != SPARSE_ABSENT)) /* live: absent or its own */
         return ECSB_ERR_PRESENT;
-    if (ECSB_UNLIKELY(page == ZERO_PAGE || p->count == p->cap)) {
-        ecsb_status st = pool_make_room(w, p, i);
-        if (st != ECSB_OK)
-            return st;
-        page = p->pages[i >> PAGE_BITS];
-    }
-    uint32_t pos = p->count++;
-    p->dense[pos] = id;
-    page[i & PAGE_MASK] = (id & ~ID_INDEX_MASK) | pos;
-    if (PAGED_OWNING_GROUPS && p->group != NO_GROUP) {
-        group *g = &w->groups[p->group];
-        if (group_complete(w, g, id)) {
-            group_enter(w, g, id);
-            pos = g->size - 1;
-        }
-    }
+    /* One test sends the zero page, a full pool and an owned type (room 0) off the path. */
+    if (ECSB_UNLIKELY(page == ZERO_PAGE || p->count >= p->room))
+        return component_add_slow(w, p, id, value_out);
+    uint32_t pos = pool_append(p, id, &page[i & PAGE_MASK]);
     *value_out = p->values + (size_t)pos * p->size;
     return ECSB_OK;
 }
@@ -954,6 +964,7 @@ static bool slots_valid(const world *w)
 static bool pool_valid(const world *w, const pool *p, size_t *pages)
 {
     if (p->size == 0 || p->size > ECSB_MAX_TYPE_SIZE || p->count > p->cap ||
+        p->room != (p->group == NO_GROUP ? p->cap : 0) ||
         p->count > w->live || (p->cap && (!p->dense || p->bytes != pool_values_offset(p->cap) +
                                                                    (size_t)p->cap * p->size)))
         return false;
