@@ -90,7 +90,8 @@ typedef struct group {
 
 typedef struct world {
     const ecsb_allocator *alloc;
-    uint32_t **tables;        /* the entity block: type_count page tables, then ids */
+    uint32_t **tables;        /* the entity block: type_count page tables, the empty table,
+                               * then ids */
     uint32_t *ids;            /* per slot: the live id, or next version | next free, or retired */
     uint32_t slots;           /* slots ever used: [0, slots) */
     uint32_t cap;             /* slots allocated */
@@ -137,10 +138,16 @@ ECSB_INLINE bool pool_find(const pool *p, uint32_t id, uint32_t *pos)
 
 static size_t pages_for(size_t slots) { return (slots + PAGE_MASK) >> PAGE_BITS; }
 
-/* Bytes of the entity block for cap slots: the page tables, then the ids. */
+/*
+ * Bytes of the entity block for cap slots: the page tables (one per type, then the empty
+ * table: all zero pages, shared by the pools of the type indexes past type_count, so that a
+ * get, has or remove of such a type finds nothing without testing the index first), then the
+ * ids.
+ */
 static size_t entity_block_bytes(const world *w, size_t cap)
 {
-    return (size_t)w->type_count * pages_for(cap) * sizeof(uint32_t *) + cap * sizeof(uint32_t);
+    return ((size_t)w->type_count + 1) * pages_for(cap) * sizeof(uint32_t *) +
+           cap * sizeof(uint32_t);
 }
 
 /* Offset of a pool's values in its block: after the dense ids, rounded up to a cache line. */
@@ -165,15 +172,16 @@ static ecsb_status grow_entities(world *w, size_t cap)
     if (st != ECSB_OK)
         return st;
     uint32_t **tables = block;
-    uint32_t *ids = (uint32_t *)(tables + (size_t)w->type_count * new_pages);
-    memmove(ids, tables + (size_t)w->type_count * old_pages, old * sizeof *ids);
-    for (uint32_t t = w->type_count; t-- > 0;) {
+    uint32_t *ids = (uint32_t *)(tables + ((size_t)w->type_count + 1) * new_pages);
+    memmove(ids, tables + ((size_t)w->type_count + 1) * old_pages, old * sizeof *ids);
+    for (uint32_t t = w->type_count + 1; t-- > 0;) { /* the empty table (t = type_count) too */
         uint32_t **table = tables + t * new_pages;
         memmove(table, tables + t * old_pages, old_pages * sizeof *table);
         for (size_t k = old_pages; k < new_pages; k++)
             table[k] = ZERO_PAGE;
-        w->pools[t].pages = table;
     }
+    for (uint32_t t = 0; t < ECSB_MAX_TYPES; t++)
+        w->pools[t].pages = tables + (size_t)(t < w->type_count ? t : w->type_count) * new_pages;
     w->tables = tables;
     w->ids = ids;
     w->cap = (uint32_t)cap;
@@ -501,13 +509,17 @@ ECSB_INLINE uint32_t pool_append(pool *p, uint32_t id, uint32_t *entry)
 }
 
 /*
- * An add off the fast path: into the zero page (a page is allocated), into a full pool (it
- * grows), or into an owned pool (the entity may complete its group). Allocation comes first;
- * on failure nothing changed. Out of line: the fast path only tests for it.
+ * An add of type t off the fast path: of a type index past type_count (its pool is empty, its
+ * pages the zero page), into the zero page (a page is allocated), into a full pool (it grows),
+ * or into an owned pool (the entity may complete its group). Allocation comes first; on
+ * failure nothing changed. Out of line: the fast path only tests for it.
  */
-static __attribute__((noinline)) ecsb_status component_add_slow(world *w, pool *p, uint32_t id,
-                                                                void **value_out)
+static __attribute__((noinline)) ecsb_status component_add_slow(world *w, ecsb_type t,
+                                                                uint32_t id, void **value_out)
 {
+    if (t >= w->type_count)
+        return ECSB_ERR_TYPE;
+    pool *p = &w->pools[t];
     uint32_t i = id_index(id);
     uint32_t **page = &p->pages[i >> PAGE_BITS];
     bool new_page = *page == ZERO_PAGE;
@@ -537,14 +549,19 @@ static __attribute__((noinline)) ecsb_status component_add_slow(world *w, pool *
     return ECSB_OK;
 }
 
+/*
+ * Type indexes from type_count up to ECSB_MAX_TYPES have empty pools on the empty page table
+ * (entity_block_bytes), so the hot paths test only t < ECSB_MAX_TYPES (free for a constant t)
+ * and meet a type past type_count where they fail anyway.
+ */
 ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void **value_out)
 {
     *value_out = NULL;
-    if (ECSB_UNLIKELY(t >= w->type_count))
+    if (ECSB_UNLIKELY(t >= ECSB_MAX_TYPES))
         return ECSB_ERR_TYPE;
     uint32_t id;
     if (ECSB_UNLIKELY(!live_id(w, e, &id)))
-        return ECSB_ERR_STALE;
+        return t >= w->type_count ? ECSB_ERR_TYPE : ECSB_ERR_STALE;
     pool *p = &w->pools[t];
     uint32_t i = id_index(id);
     uint32_t *page = p->pages[i >> PAGE_BITS];
@@ -552,7 +569,7 @@ ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void
         return ECSB_ERR_PRESENT;
     /* One test sends the zero page, a full pool and an owned type (room 0) off the path. */
     if (ECSB_UNLIKELY(page == ZERO_PAGE || p->count >= p->room))
-        return component_add_slow(w, p, id, value_out);
+        return component_add_slow(w, t, id, value_out);
     uint32_t pos = pool_append(p, id, &page[i & PAGE_MASK]);
     *value_out = p->values + (size_t)pos * p->size;
     return ECSB_OK;
@@ -561,20 +578,22 @@ ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void
 /* The sparse entry alone decides the hot path; the ids array only tells stale from absent. */
 ECSB_INLINE ecsb_status component_remove(world *w, ecsb_entity e, ecsb_type t)
 {
-    if (ECSB_UNLIKELY(t >= w->type_count))
+    if (ECSB_UNLIKELY(t >= ECSB_MAX_TYPES))
         return ECSB_ERR_TYPE;
     pool *p = &w->pools[t];
     uint32_t id = (uint32_t)e, *entry;
     if (ECSB_UNLIKELY(!handle_in_range(w, e) ||
                       !entry_holds(*(entry = sparse_entry(p, id_index(id))), id)))
-        return live_id(w, e, &id) ? ECSB_ERR_ABSENT : ECSB_ERR_STALE;
+        return t >= w->type_count ? ECSB_ERR_TYPE
+               : live_id(w, e, &id) ? ECSB_ERR_ABSENT
+                                    : ECSB_ERR_STALE;
     component_drop(w, p, id, entry);
     return ECSB_OK;
 }
 
 ECSB_INLINE void *component_get(world *w, ecsb_entity e, ecsb_type t)
 {
-    if (ECSB_UNLIKELY(t >= w->type_count) || ECSB_UNLIKELY(!handle_in_range(w, e)))
+    if (ECSB_UNLIKELY(t >= ECSB_MAX_TYPES) || ECSB_UNLIKELY(!handle_in_range(w, e)))
         return NULL;
     const pool *p = &w->pools[t];
     uint32_t entry = *sparse_entry(p, id_index((uint32_t)e));
@@ -585,7 +604,7 @@ ECSB_INLINE void *component_get(world *w, ecsb_entity e, ecsb_type t)
 
 ECSB_INLINE bool component_has(const world *w, ecsb_entity e, ecsb_type t)
 {
-    return t < w->type_count && handle_in_range(w, e) &&
+    return t < ECSB_MAX_TYPES && handle_in_range(w, e) &&
            entry_holds(*sparse_entry(&w->pools[t], id_index((uint32_t)e)), (uint32_t)e);
 }
 
@@ -1037,6 +1056,14 @@ static bool world_valid(const world *w)
         if (p->group != NO_GROUP)
             grouped |= 1u << t;
     }
+    /* The type indexes past type_count: empty pools on the empty table, all zero pages. */
+    uint32_t *const *empty = w->tables + (size_t)w->type_count * w->page_count;
+    for (uint32_t t = w->type_count; t < ECSB_MAX_TYPES; t++)
+        if (w->pools[t].count || w->pools[t].room || (w->cap && w->pools[t].pages != empty))
+            return false;
+    for (uint32_t k = 0; w->cap && k < w->page_count; k++)
+        if (empty[k] != ZERO_PAGE)
+            return false;
     for (uint32_t g = 0; g < w->group_count; g++)
         if (!group_valid(w, &w->groups[g], g, &owned))
             return false;
