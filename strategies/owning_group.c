@@ -17,9 +17,11 @@
  * types the query includes, when that front is smaller.
  *
  * Costs, in cache lines, on top of paged_sparse_set's (k = owned types of the group):
- *   add     of an owned type: k - 1 sparse entries to test the set; when it completes, k swaps
- *           (per owned pool: 2 dense ids, 2 values, 2 sparse entries; the swap partner sits at
- *           the front's end, so its lines are hot while the front grows in order).
+ *   add     of an owned type (out of line: an add's fast path serves unowned types only, so
+ *           they pay nothing for groups): k - 1 sparse entries to test the set; when it
+ *           completes, k swaps (per owned pool: 2 dense ids, 2 values, 2 sparse entries; the
+ *           swap partner sits at the front's end, so its lines are hot while the front grows
+ *           in order).
  *   remove  of an owned type from a member, and destroy of a member: the same k swaps first.
  *           Other adds and removes cost what paged_sparse_set's do.
  *   query   of a group's exact set: the owned pools' front values, sequentially, nothing else
