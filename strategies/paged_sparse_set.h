@@ -518,7 +518,7 @@ ECSB_INLINE uint32_t pool_append(pool *p, uint32_t id, uint32_t *entry)
  * or into an owned pool (the entity may complete its group). Allocation comes first; on
  * failure nothing changed. Out of line: the fast path only tests for it.
  */
-static __attribute__((noinline)) ecsb_status component_add_slow(world *w, ecsb_type t,
+static __attribute__((noinline, cold)) ecsb_status component_add_slow(world *w, ecsb_type t,
                                                                 uint32_t id, void **value_out)
 {
     if (t >= w->type_count)
