@@ -6,8 +6,12 @@ OPT      ?= -O2
 # Every loop head on a 64-byte boundary. Without it a hot loop's place in the binary decides
 # its speed: archetype's dual_iterate loop (33 bytes) straddled a boundary that the limit's
 # did not, and ran 1.5-2x the limit's time for the same 8 instructions per pair; aligned, the
-# two ran alike (0.8-1.0x). Applied to every strategy, the floor and the limit alike.
-ALIGN    ?= -falign-loops=64
+# two ran alike (0.8-1.0x). gcc aligns only blocks run at least 1/align-threshold (default
+# 100) as often as the hottest of their function: owning_group's group loop, in a function
+# whose guessed-hottest block is a view loop, was left unaligned and ran 1.7x the limit's
+# time. Applied to every strategy, the floor and the limit alike. (gcc options; with
+# CC=clang, set ALIGN= or clang's own.)
+ALIGN    ?= -falign-loops=64 --param=align-threshold=65536
 QUICK    ?=
 
 # Implicit declarations are errors: a strategy calling a function that does not exist (or a
