@@ -47,16 +47,18 @@
  * Memory per entity slot: 8 B, nothing per type: one more type costs an entity nothing until
  * it holds one. Per held component (8 + size) / load, 1.33x to 2.67x (8 + size) bytes.
  * Wins: types held by few entities cost nothing per entity (sparse maps cost 4 B per slot per
- * type); get is 2 lines to sparse_set's 3 (slot word, sparse entry, value): random_get
- * 1.3-1.8x sparse_set, the miss on cold tables' lines rather than on extra lookups; a
- * destroy-and-create churn reuses the dead entity's slot, so its positions (hash of the slot)
- * stay put and a walk never decays (churn_iterate at 1M: 0.2x sparse_set's time).
- * Loses: a lookup next to no recent one costs a random line: platformer walks the original
- * entities backwards and pays a miss per group of 8 (1.4x sparse_set at 4000, 2.7-3x at 1M-4M;
- * hashing the id alone instead of its group, a miss per operation: 8x at 1M); walks scan free
- * positions and probe the other types (dual_iterate 72 instructions per pair to sparse_set's
- * 40; 1.6-2.4x its time); tables run 3/8 to 3/4 full, so each held value costs 1.3-2.7x its
- * bytes plus 8 B of key. (Ratios: medians of 7 pinned runs on a loaded 2-core VM.)
+ * type); get is 2 lines to sparse_set's 3 (slot word, sparse entry, value); a destroy-and-create
+ * churn reuses the dead entity's slot, so its position (its slot) stays put and a walk never
+ * decays. With the slot as the hash, a pass over entities in slot order (either direction)
+ * walks each table in address order, as a sparse array would: platformer 0.99x / 1.00x /
+ * 1.00x / 0.98x sparse_set's time at N = 4000 / 65536 / 1M / 4M, random_get 0.89x / 0.97x at
+ * 4000 / 1M (interleaved `build/ecsbench run`s pinned to one CPU, median of 7). The Fibonacci hash of groups of
+ * 8 slots it replaced paid a miss per group at large N: platformer 2.3x / 2.6x sparse_set at
+ * 1M / 4M.
+ * Loses: walks scan free positions and probe the other types per key, where the packed
+ * layouts read a column; tables run 3/8 to 3/4 full, so each held value costs 1.3-2.7x
+ * its bytes plus 8 B of key; slots that are multiples of a table's size share a home (no
+ * scenario here makes them).
  */
 #include "harness/strategy.h"
 
