@@ -32,11 +32,11 @@
  *           otherwise each match is a run of one, with no branch around the callback when the
  *           whole block matches (dual_iterate: 18.9 instructions per pair at N = 4000, the
  *           floor 9).
- * Measured (2-core VM, loaded): platformer 1.24x sparse_set at N = 4000 and 1.28x at
- * 1,048,576 (`../shared/tools/ratio.sh platformer 4000 64 paged_sparse_set sparse_set 7`);
- * dual_iterate 7.9 ms for 4000 passes at N = 4000 and 10.1 ms for 16 at 1,048,576 (CPU time,
- * median of 5): 1.76x and 1.99x the floor as main lays it out, but 2.6x and 2.7x the floor of
- * this tree, whose loop the linker happens to place 1.5x faster (same instructions).
+ * Measured (interleaved `build/ecsbench run`s pinned to one CPU, median of 7, every loop
+ * head aligned): platformer 1.24x sparse_set at N = 4000 and 1.25x at 1,048,576;
+ * dual_iterate 2.5x the floor at N = 4000, 2.9x at 1,048,576 and 1.8x at 4,194,304. The
+ * floor's loop runs 9 instructions per pair and this view 18.9: a sparse entry read and a
+ * version check per pair, which the floor's index-is-id arrays do not need.
  * Memory per entity slot: 4 B (ids word); per type, 4 B per slot inside allocated pages only
  * (16 KB per page of 4096 ids that holds the type at least once; pages stay once allocated)
  * + 8 B per 4096 slots of page table (and one more table per world, the empty one); per held
