@@ -133,7 +133,8 @@ void query_over_a_packed_world_hands_out_every_value_in_runs(void **state)
  * added to STEP_N entities y0.. in order (after `a_only` entities holding only A), B in an order
  * made from theirs (blocks 0 and 1 swapped, then rotated), one of them (`hole`) replaced by an
  * entity holding only B, then `b_only` entities holding only B. A pool with fewer holders
- * leads; a tie leads with the query's first type, so both orders of the pair lead once.
+ * leads; a tie leads with the query's first type, so both orders of the pair lead once. A
+ * third type on y0.. in A's order then puts the same shapes before three-type queries.
  */
 #define STEP_N 276 /* four blocks of 64 and a part of 20 */
 #define STEP_NONE SIZE_MAX
@@ -182,6 +183,15 @@ static void check_step_shape(const step_shape *sh)
         ecsb_query q = tst_query(2, (ecsb_type[]){a, b});
         model_check_query(&m, &tw, &q);
         q = tst_query(2, (ecsb_type[]){b, a});
+        model_check_query(&m, &tw, &q);
+        /* The third type, C, on y0.. in A's order: three-type queries see B's shape too,
+         * led by C (fewest holders, or first of a tie) at A's distance a_only. */
+        ecsb_type c3 = (ecsb_type)(3 - a - b);
+        for (size_t i = 0; i < STEP_N; i++)
+            model_add(&m, &tw, y0 + i, c3, 1);
+        q = tst_query(3, (ecsb_type[]){c3, a, b});
+        model_check_query(&m, &tw, &q);
+        q = tst_query(3, (ecsb_type[]){b, c3, a});
         model_check_query(&m, &tw, &q);
         model_check(&m, &tw);
         model_free(&m);
