@@ -1163,7 +1163,7 @@ static bool world_valid(const world *w)
             grouped |= 1u << t;
     }
     /* The type indexes past type_count: empty pools on the empty table, all zero pages. */
-    uint32_t *const *empty = w->tables + (size_t)w->type_count * w->page_count;
+    uint32_t *const *empty = w->cap ? w->tables + (size_t)w->type_count * w->page_count : NULL;
     for (uint32_t t = w->type_count; t < ECSB_MAX_TYPES; t++)
         if (w->pools[t].count || w->pools[t].room || (w->cap && w->pools[t].pages != empty))
             return false;
