@@ -45,8 +45,10 @@ BUILD_STAMP := $(BUILD)/.deps-build
 TEST_STAMP  := $(BUILD)/.deps-test
 
 # Every compiled source with its SHA-256, recorded in each run's context (provenance.c).
-HASHED_SRC   := $(sort $(CORE_SRC) $(BENCH_SRC) $(BENCH_CXX) $(wildcard harness/*.h scenarios/*.h \
-                scenarios/*.def strategies/*.def))
+# Every header the C sources include (strategies may share one, as paged_sparse_set.h).
+ALL_HDR      := $(wildcard harness/*.h scenarios/*.h scenarios/floors/*.h scenarios/limits/*.h \
+                scenarios/*.def strategies/*.h strategies/*.def)
+HASHED_SRC   := $(sort $(CORE_SRC) $(BENCH_SRC) $(BENCH_CXX) $(ALL_HDR))
 SOURCE_HASHES := $(REL)/generated/source_hashes.h
 
 .PHONY: all deps bench test test-c test-fuzz test-scripts soak fuzz coverage plots compare hyperfine \
@@ -129,7 +131,7 @@ FUZZ_BIN := $(BUILD)/fuzz/fuzz_world
 FUZZ_SRC := $(CORE_SRC) tests/support.c tests/differential.c tests/fuzz/fuzz_world.c
 FUZZ_TEST_SECONDS ?= 10
 
-$(FUZZ_BIN): $(FUZZ_SRC) $(wildcard harness/*.h scenarios/*.h scenarios/*.def strategies/*.def tests/*.h) | $(TEST_STAMP)
+$(FUZZ_BIN): $(FUZZ_SRC) $(ALL_HDR) $(wildcard tests/*.h) | $(TEST_STAMP)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -I. -std=c17 $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -fno-omit-frame-pointer -o $@ $(FUZZ_SRC) -lcmocka -lm
