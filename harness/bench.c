@@ -9,13 +9,18 @@
  *    wrong checksum or a failed status makes it an error row (SkipWithError, with the expected
  *    and actual checksum or the status), never a time. A few more passes (or, for a scenario
  *    whose pass consumes its set-up, a small batch of fresh worlds) estimate a pass's time.
- * 2. Plan: each repetition runs enough passes to time at least the min time (at least one);
- *    repetitions by size and cost (bench_flags.c). Google Benchmark gets exactly these
- *    iteration and repetition counts, so it calls a body once per repetition.
+ * 2. Plan: each repetition runs enough passes to time at least the min time, and at least
+ *    MIN_TIMED_PASSES; repetitions by size and cost (bench_flags.c). Google Benchmark gets
+ *    exactly these iteration and repetition counts, so it calls a body once per repetition.
  * 3. Time, through Google Benchmark, repetitions randomly interleaved. A scenario whose pass
  *    consumes its set-up (platformer) uses manual time over batches of freshly prepared
- *    worlds (runner.h: ecsb_fresh_batch), two clock reads per batch; the others prepare once
- *    per repetition and time its passes as one batch.
+ *    worlds (runner.h: ecsb_fresh_batch), two clock reads per batch, after one untimed
+ *    prepare-and-pass; the others prepare once per repetition, run one untimed warm-up pass
+ *    (the first pass over a freshly prepared heap pays page faults and cold caches: at
+ *    1,048,576 entities 2-3x a later pass) and time the passes after it as one batch.
+ * Memory: each case also records the bytes its storage holds after set-up when its world is
+ * grown from empty with no capacity hint (counter bytes_grown), beside the bytes with the
+ * scenario's hint (counter bytes).
  * Every successful row carries the counters items_per_pass and n (time per item = real_time /
  * items_per_pass) and bytes and entities: the storage and live entities right after set-up.
  * The exit status is 1 when any row failed (after the results are written), 0 otherwise.
@@ -40,6 +45,8 @@
 #define MAX_CALIBRATION_BATCHES 64
 /* Calibration of repeated passes: a first pass of this many min times is its own estimate. */
 #define ENOUGH_FACTOR 4
+/* Timed passes per repetition, at least: one pass is one sample of the cache state. */
+#define MIN_TIMED_PASSES 3
 
 typedef struct bench_case {
     ecsb_scenario_id scenario;
@@ -53,6 +60,7 @@ typedef struct bench_case {
     uint64_t batch;        /* passes between two clock reads (fresh worlds); else iterations */
     double pass_seconds;   /* estimated, warm */
     double prepare_seconds; /* estimated, one prepare */
+    uint64_t bytes_grown;   /* storage bytes after set-up when grown from empty (no hint) */
     char error[384];       /* empty while the case is good */
 } bench_case;
 
@@ -164,8 +172,9 @@ static double repetition_seconds(const bench_case *c)
 {
     if (c->error[0])
         return 0;
-    double prepares = ecsb_scenarios[c->scenario].consumes_setup ? (double)c->iterations : 1;
-    return (double)c->iterations * c->pass_seconds + prepares * c->prepare_seconds;
+    /* + the warm-up: one more pass and, for fresh worlds, one more prepare */
+    double prepares = ecsb_scenarios[c->scenario].consumes_setup ? (double)c->iterations + 1 : 1;
+    return (double)(c->iterations + 1) * c->pass_seconds + prepares * c->prepare_seconds;
 }
 
 static void plan_case(bench_case *c, const probe_result *r, const ecsb_bench_settings *s)
@@ -173,7 +182,9 @@ static void plan_case(bench_case *c, const probe_result *r, const ecsb_bench_set
     c->pass_seconds = r->pass_seconds > 1e-9 ? r->pass_seconds : 1e-9;
     c->prepare_seconds = r->prepare_seconds;
     double want = ceil(ecsb_bench_min_time(s) / c->pass_seconds);
-    c->iterations = want < 1 ? 1 : want > (double)MAX_ITERATIONS ? MAX_ITERATIONS : (uint64_t)want;
+    c->iterations = want < MIN_TIMED_PASSES  ? MIN_TIMED_PASSES
+                    : want > (double)MAX_ITERATIONS ? MAX_ITERATIONS
+                                                    : (uint64_t)want;
     c->batch = c->iterations;
     if (ecsb_scenarios[c->scenario].consumes_setup) {
         c->batch = ecsb_fresh_batch(c->n, c->pass_seconds);
@@ -182,6 +193,21 @@ static void plan_case(bench_case *c, const probe_result *r, const ecsb_bench_set
         c->iterations = (c->iterations + c->batch - 1) / c->batch * c->batch;
     }
     c->repetitions = ecsb_bench_repetitions(s, c->n, repetition_seconds(c));
+}
+
+/* The bytes c's storage holds after a set-up grown from empty; false when prepare fails. */
+static bool measure_grown(bench_case *c)
+{
+    void *state = NULL;
+    uint64_t entities;
+    ecsb_scenario_grow_from_empty = true;
+    ecsb_status st = c->impl->prepare(&state, c->n);
+    ecsb_scenario_grow_from_empty = false;
+    if (st != ECSB_OK)
+        return false;
+    c->impl->memory(state, &c->bytes_grown, &entities);
+    c->impl->release(state);
+    return true;
 }
 
 /* Check case c against the floor's result at its (scenario, N) and plan it. */
@@ -209,6 +235,12 @@ static void check_case(bench_case *c, const probe_result *floor_ref,
                  "%s on %s at N=%" PRIu64 ": wrong checksum: expected %016" PRIx64
                  " (floor), got %016" PRIx64,
                  scenario, c->strategy, c->n, floor_ref->checksum, r.checksum);
+        return;
+    }
+    if (!measure_grown(c)) {
+        snprintf(c->error, sizeof c->error,
+                 "%s on %s at N=%" PRIu64 ": prepare without a capacity hint failed",
+                 scenario, c->strategy, c->n);
         return;
     }
     plan_case(c, &r, s);
@@ -368,6 +400,18 @@ static void time_fresh_passes(ecsb_gb_state *st, bench_case *c, uint64_t *bytes,
         fail_timing(st, c, "prepare", ECSB_ERR_NOMEM);
         return;
     }
+    /* Warm-up: one world prepared and passed untimed, so the allocator and the code are warm. */
+    double warm_seconds;
+    ecsb_status warm = ecsb_prepare_many(impl, c->n, states, 1);
+    if (warm == ECSB_OK) {
+        warm = ecsb_pass_many(impl, states, 1, &warm_seconds);
+        ecsb_release_many(impl, states, 1);
+    }
+    if (warm != ECSB_OK) {
+        fail_timing(st, c, "warm-up", warm);
+        free(states);
+        return;
+    }
     while (ecsb_gb_keep_running_batch(st, iterations)) {
         for (uint64_t done = 0; done < iterations;) {
             uint64_t b = iterations - done < c->batch ? iterations - done : c->batch;
@@ -404,6 +448,12 @@ static void time_repeated_passes(ecsb_gb_state *st, bench_case *c, uint64_t *byt
         return;
     }
     impl->memory(state, bytes, entities);
+    /* Warm-up: every timed structure touched once before the clock starts. */
+    if ((status = impl->pass(state)) != ECSB_OK) {
+        fail_timing(st, c, "warm-up", status);
+        impl->release(state);
+        return;
+    }
     const uint64_t iterations = ecsb_gb_iterations(st);
     while (ecsb_gb_keep_running_batch(st, iterations)) {
         for (uint64_t i = 0; i < iterations; i++) {
@@ -434,6 +484,7 @@ static void bench_body(ecsb_gb_state *st, void *ctx)
         ecsb_gb_counter(st, "items_per_pass", (double)info->items_per_pass(c->n));
         ecsb_gb_counter(st, "n", (double)c->n);
         ecsb_gb_counter(st, "bytes", (double)bytes);
+        ecsb_gb_counter(st, "bytes_grown", (double)c->bytes_grown);
         ecsb_gb_counter(st, "entities", (double)entities);
         ecsb_gb_label(st, info->item);
     }
@@ -490,11 +541,7 @@ static void record_provenance(const ecsb_bench_settings *s, const suite *su, int
         ecsb_default_run_id(run_id, run_id_size);
     char sizes[1024], reps[64];
     sizes_string(su, sizes, sizeof sizes);
-    if (s->repetitions || s->quick)
-        snprintf(reps, sizeof reps, "%d", ecsb_bench_repetitions(s, 1, 0));
-    else
-        snprintf(reps, sizeof reps, "%d (%d from N = 1048576 and for repetitions of 0.25 s or more)",
-                 ecsb_bench_repetitions(s, 1, 0), ecsb_bench_repetitions(s, 1048576, 0));
+    snprintf(reps, sizeof reps, "%d", ecsb_bench_repetitions(s, 1, 0));
     ecsb_provenance_record(&(ecsb_provenance){.run_id = run_id,
                                               .settings = s,
                                               .sizes = sizes,

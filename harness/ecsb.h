@@ -282,6 +282,12 @@ extern const ecsb_scenario_info ecsb_scenarios[ECSB_SCENARIO_COUNT];
  * A testing aid: tests point it at a counting allocator to check what a pass allocates.
  */
 extern const ecsb_allocator *ecsb_scenario_allocator;
+/*
+ * When set, scenarios give their worlds no capacity hint (initial_capacity 0), so the memory
+ * read after prepare is what a world grown from empty holds; when clear (the default) they
+ * reserve for the entities they will hold. The suite records both (bench.c).
+ */
+extern bool ecsb_scenario_grow_from_empty;
 
 /* The floor: each scenario's arithmetic on plain C arrays in the articles' starting layout. */
 extern const ecsb_scenario_impl ecsb_floor[ECSB_SCENARIO_COUNT];

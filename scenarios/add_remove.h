@@ -39,7 +39,7 @@ static ecsb_status add_remove_prepare(void **out, uint64_t n)
     ecsb_world_config config = {
         .type_count = 2,
         .type_size = {sizeof(uint32_t), sizeof(uint32_t)},
-        .initial_capacity = (uint32_t)n,
+        .initial_capacity = ecsb_capacity_hint(n),
         .allocator = ecsb_scenario_allocator,
     };
     ecsb_status st = world_init(&s->w, &config);

@@ -61,10 +61,26 @@ static inline void *ecsb_state_alloc(size_t size)
     return p;
 }
 
-/* An array of n elements (at least one, so n = 0 is not a failure); NULL on failure. */
+/*
+ * An array of n elements (at least one, so n = 0 is not a failure), 64-byte aligned as every
+ * block a strategy gets from its allocator (harness/core.c), so the floor and the limit start
+ * their arrays on the same boundary as the layouts they are compared with; NULL on failure.
+ * Release with free().
+ */
 static inline void *ecsb_array_alloc(uint64_t n, size_t size)
 {
-    return malloc((n ? n : 1) * size);
+    size_t bytes = (size_t)(n ? n : 1) * size;
+    return aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+}
+
+/*
+ * The capacity hint a scenario's world gets (ecsb_world_config.initial_capacity) for `n`
+ * entities: n, or 0 while ecsb_scenario_grow_from_empty is set (the suite measures memory
+ * both ways: reserved up front, and grown from empty as a program that gives no hint).
+ */
+static inline uint32_t ecsb_capacity_hint(uint64_t n)
+{
+    return ecsb_scenario_grow_from_empty ? 0 : (uint32_t)n;
 }
 
 /* ---- pseudo-random sequences, the same for every strategy, floor and limit --------------- */

@@ -54,7 +54,7 @@ static ecsb_status dual_iterate_prepare(void **out, uint64_t n)
     ecsb_world_config config = {
         .type_count = 2,
         .type_size = {sizeof(double), sizeof(int32_t)},
-        .initial_capacity = (uint32_t)n,
+        .initial_capacity = ecsb_capacity_hint(n),
         .allocator = ecsb_scenario_allocator,
         .query_count = 1,
         .queries = {{2, {DUAL_ITERATE_A, DUAL_ITERATE_B}}},

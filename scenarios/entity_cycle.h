@@ -49,7 +49,7 @@ static ecsb_status entity_cycle_prepare(void **out, uint64_t n)
     ecsb_world_config config = {
         .type_count = 2,
         .type_size = {sizeof(uint32_t), sizeof(uint32_t)},
-        .initial_capacity = (uint32_t)(3 * n),
+        .initial_capacity = ecsb_capacity_hint(3 * n),
         .allocator = ecsb_scenario_allocator,
         .query_count = 1,
         .queries = {{1, {ENTITY_CYCLE_A}}},

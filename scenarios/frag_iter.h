@@ -35,7 +35,7 @@ static ecsb_status frag_iter_prepare(void **out, uint64_t n)
         return ECSB_ERR_NOMEM;
     ecsb_world_config config = {
         .type_count = FRAG_ITER_KINDS + 1,
-        .initial_capacity = (uint32_t)n,
+        .initial_capacity = ecsb_capacity_hint(n),
         .allocator = ecsb_scenario_allocator,
         .query_count = 2,
         .queries = {{1, {FRAG_ITER_DATA}}, {1, {FRAG_ITER_LAST}}},

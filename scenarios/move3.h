@@ -41,7 +41,7 @@ static ecsb_status move3_prepare(void **out, uint64_t n)
     ecsb_world_config config = {
         .type_count = 3,
         .type_size = {sizeof(move3_vec), sizeof(move3_vec), sizeof(float)},
-        .initial_capacity = (uint32_t)n,
+        .initial_capacity = ecsb_capacity_hint(n),
         .allocator = ecsb_scenario_allocator,
         .query_count = 1,
         .queries = {{3, {MOVE3_POS, MOVE3_VEL, MOVE3_MASS}}},

@@ -34,7 +34,7 @@ static ecsb_status packed_prepare(void **out, uint64_t n, uint32_t queried)
         return ECSB_ERR_NOMEM;
     ecsb_world_config config = {
         .type_count = PACKED_TYPES,
-        .initial_capacity = (uint32_t)n,
+        .initial_capacity = ecsb_capacity_hint(n),
         .allocator = ecsb_scenario_allocator,
         .query_count = queried,
     };

@@ -42,7 +42,7 @@ static ecsb_status platformer_prepare(void **out, uint64_t n)
     ecsb_world_config config = {
         .type_count = 1,
         .type_size = {sizeof(int32_t)},
-        .initial_capacity = (uint32_t)(n + 2),
+        .initial_capacity = ecsb_capacity_hint(n + 2),
         .allocator = ecsb_scenario_allocator,
     };
     ecsb_status st = world_init(&s->w, &config);

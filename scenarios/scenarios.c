@@ -45,6 +45,7 @@ const ecsb_scenario_info ecsb_scenarios[ECSB_SCENARIO_COUNT] = {
 };
 
 const ecsb_allocator *ecsb_scenario_allocator;
+bool ecsb_scenario_grow_from_empty;
 
 ecsb_scenario_id ecsb_scenario_find(const char *name)
 {

@@ -42,7 +42,7 @@ static ecsb_status simple_iter_prepare(void **out, uint64_t n)
     ecsb_world_config config = {
         .type_count = 5,
         .type_size = {4, 4, 4, 4, 4},
-        .initial_capacity = (uint32_t)n,
+        .initial_capacity = ecsb_capacity_hint(n),
         .allocator = ecsb_scenario_allocator,
         .query_count = 3,
         .queries = {{2, {SIMPLE_ITER_A, SIMPLE_ITER_B}},

@@ -12,8 +12,11 @@ registered them (scenario, then floor and strategies in registry order, then N):
   metric time_per_item    unit ns  real time of one pass / items per pass
   metric seconds_per_pass unit s   real time of one pass
   metric bytes_per_entity unit B   the scenario storage's bytes / live entities right after
-                                   set-up (counters bytes and entities; NaN when there is no
-                                   entity; no row when the benchmark reports no bytes)
+                                   set-up with the scenario's capacity hint (counters bytes and
+                                   entities; NaN when there is no entity; no row when the
+                                   benchmark reports no bytes)
+  metric bytes_per_entity_grown unit B   the same for a world grown from empty, no capacity
+                                   hint (counter bytes_grown; no row without it)
   metric error            unit ""  the benchmark failed its checksum check or a status: the
                                    statistics are NaN, repetitions = failed repetitions, and
                                    the message is in errors.csv (a benchmark whose repetitions
@@ -67,7 +70,8 @@ def collect(doc):
     """Group the per-repetition runs by (scenario, strategy, n), in registration order.
 
     Returns a list of (key, good, failed) where good is a list of (seconds_per_pass,
-    items_per_pass, bytes_per_entity or None) and failed a list of error messages.
+    items_per_pass, bytes_per_entity or None, bytes_per_entity_grown or None) and failed a
+    list of error messages.
     """
     if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks"), list):
         raise InputError("no \"benchmarks\" list: is this Google Benchmark JSON output?")
@@ -95,20 +99,21 @@ def collect(doc):
             raise InputError(f"{'/'.join(map(str, key))}: missing or bad field {e}") from e
         if items <= 0 or not math.isfinite(seconds):
             raise InputError(f"{'/'.join(map(str, key))}: bad items_per_pass or real_time")
-        group["good"].append((seconds, items, bytes_per_entity(key, entry)))
+        group["good"].append((seconds, items, bytes_per_entity(key, entry),
+                              bytes_per_entity(key, entry, "bytes_grown")))
     ordered = sorted(groups.items(), key=lambda kv: kv[1]["order"])
     return [(key, g["good"], g["failed"]) for key, g in ordered]
 
 
-def bytes_per_entity(key, entry):
-    """bytes / entities from the row's counters; NaN with no entity; None without counters."""
-    if "bytes" not in entry and "entities" not in entry:
+def bytes_per_entity(key, entry, counter="bytes"):
+    """counter / entities from the row's counters; NaN with no entity; None without them."""
+    if counter not in entry and (counter != "bytes" or "entities" not in entry):
         return None
     try:
-        size, entities = float(entry["bytes"]), float(entry["entities"])
+        size, entities = float(entry[counter]), float(entry["entities"])
     except (KeyError, TypeError, ValueError) as e:
-        raise InputError(f"{'/'.join(map(str, key))}: counters bytes and entities must come "
-                         f"together, as numbers ({e})") from e
+        raise InputError(f"{'/'.join(map(str, key))}: counters {counter} and entities must "
+                         f"come together, as numbers ({e})") from e
     if size < 0 or entities < 0 or not math.isfinite(size) or not math.isfinite(entities):
         raise InputError(f"{'/'.join(map(str, key))}: bytes {size}, entities {entities}")
     return size / entities if entities else math.nan
@@ -130,12 +135,15 @@ def tidy_rows(doc):
     for (scenario, strategy, n), good, failed in collect(doc):
         ident = [scenario, strategy, str(n)]
         if good:
-            per_item = [s * 1e9 / items for s, items, _ in good]
-            per_pass = [s for s, _, _ in good]
-            memory = [b for _, _, b in good if b is not None]
+            per_item = [s * 1e9 / items for s, items, _, _ in good]
+            per_pass = [s for s, _, _, _ in good]
+            memory = [b for _, _, b, _ in good if b is not None]
+            grown = [g for _, _, _, g in good if g is not None]
             metrics = [("time_per_item", "ns", per_item), ("seconds_per_pass", "s", per_pass)]
             if memory:
                 metrics.append(("bytes_per_entity", "B", memory))
+            if grown:
+                metrics.append(("bytes_per_entity_grown", "B", grown))
             for metric, unit, values in metrics:
                 rows.append(ident + [metric, unit] + [number(v) for v in stats(values)]
                             + [str(len(values))])

@@ -17,7 +17,7 @@ static ecsb_status floor_platformer_prepare(void **out, uint64_t n)
     floor_platformer *s = *out = ecsb_state_alloc(sizeof *s);
     if (!s)
         return ECSB_ERR_NOMEM;
-    s->hp = malloc((n + 2) * sizeof *s->hp);
+    s->hp = ecsb_array_alloc(n + 2, sizeof *s->hp);
     if (!s->hp) {
         floor_platformer_release(s);
         *out = NULL;

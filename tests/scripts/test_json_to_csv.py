@@ -102,6 +102,14 @@ class JsonToCsv(unittest.TestCase):
         self.assertIn("s,x,10,bytes_per_entity,B,NaN,NaN,NaN,NaN,NaN,NaN,1", lines)
         self.assertFalse([l for l in lines if l.startswith("s,y,10,bytes_per_entity")])
 
+    def test_bytes_grown_is_its_own_metric_over_the_same_entities(self):
+        doc = {"context": {}, "benchmarks": [
+            {"name": "s/x/10", "run_type": "iteration", "real_time": 1.0, "time_unit": "s",
+             "items_per_pass": 4.0, "bytes": 640.0, "bytes_grown": 320.0, "entities": 10.0}]}
+        lines = convert(self.write_json("grown.json", doc)).stdout.decode().split("\r\n")
+        self.assertIn("s,x,10,bytes_per_entity,B,64,64,64,64,0,0,1", lines)
+        self.assertIn("s,x,10,bytes_per_entity_grown,B,32,32,32,32,0,0,1", lines)
+
     def test_bytes_without_entities_is_refused(self):
         doc = {"context": {}, "benchmarks": [
             {"name": "s/x/10", "run_type": "iteration", "real_time": 1.0, "time_unit": "s",
