@@ -19,6 +19,14 @@
         *entities = entity_count(&s_->w);                                                     \
     }
 
+/*
+ * Visits are counted into a local of the pass (ctx points to it) and added to the state once
+ * per pass: with the strategy's query and the run callback inlined into the pass, the local
+ * lives in a register, so a run costs one add whether runs are long (tables, groups) or one
+ * entity each (lookups). A counter in the state would be a memory read-modify-write per run,
+ * which charges the runs-of-one layouts more than the others.
+ */
+
 /* A query run over one u32 column: every value updated; ctx counts the visits (uint64_t). */
 ECSB_INLINE void u32_step_run(void *ctx, size_t count, void *const *columns)
 {

@@ -82,9 +82,11 @@ static const ecsb_query frag_iter_last_query = {1, {FRAG_ITER_LAST}};
 static ecsb_status frag_iter_pass(void *state)
 {
     frag_iter_state *s = state;
-    ecsb_status st = query(&s->w, &frag_iter_data_query, u32_step_run, &s->visits);
+    uint64_t visits = 0; /* a register: see scenarios/body.h */
+    ecsb_status st = query(&s->w, &frag_iter_data_query, u32_step_run, &visits);
     if (st == ECSB_OK)
-        st = query(&s->w, &frag_iter_last_query, u32_step_run, &s->visits);
+        st = query(&s->w, &frag_iter_last_query, u32_step_run, &visits);
+    s->visits += visits;
     return st;
 }
 

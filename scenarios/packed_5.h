@@ -18,19 +18,23 @@ static const ecsb_query packed_5_queries[PACKED_TYPES] = {
 
 /* One system: type t's query, unless an earlier one failed. Each call names a constant query,
  * so the strategy's query is specialised for it, as a system written by hand would be. */
-ECSB_INLINE ecsb_status packed_5_update(packed_state *s, ecsb_status st, uint32_t t)
+ECSB_INLINE ecsb_status packed_5_update(packed_state *s, ecsb_status st, uint32_t t,
+                                        uint64_t *visits)
 {
-    return st == ECSB_OK ? query(&s->w, &packed_5_queries[t], u32_step_run, &s->visits) : st;
+    return st == ECSB_OK ? query(&s->w, &packed_5_queries[t], u32_step_run, visits) : st;
 }
 
 static ecsb_status packed_5_pass(void *state)
 {
     packed_state *s = state;
-    ecsb_status st = packed_5_update(s, ECSB_OK, 0);
-    st = packed_5_update(s, st, 1);
-    st = packed_5_update(s, st, 2);
-    st = packed_5_update(s, st, 3);
-    return packed_5_update(s, st, 4);
+    uint64_t visits = 0; /* a register: see scenarios/body.h */
+    ecsb_status st = packed_5_update(s, ECSB_OK, 0, &visits);
+    st = packed_5_update(s, st, 1, &visits);
+    st = packed_5_update(s, st, 2, &visits);
+    st = packed_5_update(s, st, 3, &visits);
+    st = packed_5_update(s, st, 4, &visits);
+    s->visits += visits;
+    return st;
 }
 
 static uint64_t packed_5_checksum(void *state) { return packed_checksum(state); }

@@ -91,17 +91,21 @@ static const ecsb_query simple_iter_queries[3] = {
 
 /* One system: query q's swap, unless an earlier one failed (a constant query per call, as
  * in packed_5). */
-ECSB_INLINE ecsb_status simple_iter_system(simple_iter_state *s, ecsb_status st, int q)
+ECSB_INLINE ecsb_status simple_iter_system(simple_iter_state *s, ecsb_status st, int q,
+                                           uint64_t *visits)
 {
-    return st == ECSB_OK ? query(&s->w, &simple_iter_queries[q], u32_swap_run, &s->visits) : st;
+    return st == ECSB_OK ? query(&s->w, &simple_iter_queries[q], u32_swap_run, visits) : st;
 }
 
 static ecsb_status simple_iter_pass(void *state)
 {
     simple_iter_state *s = state;
-    ecsb_status st = simple_iter_system(s, ECSB_OK, 0);
-    st = simple_iter_system(s, st, 1);
-    return simple_iter_system(s, st, 2);
+    uint64_t visits = 0; /* a register: see scenarios/body.h */
+    ecsb_status st = simple_iter_system(s, ECSB_OK, 0, &visits);
+    st = simple_iter_system(s, st, 1, &visits);
+    st = simple_iter_system(s, st, 2, &visits);
+    s->visits += visits;
+    return st;
 }
 
 static uint64_t simple_iter_checksum(void *state)
