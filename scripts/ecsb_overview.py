@@ -1,6 +1,9 @@
 """ecsb_overview — the whole run at a glance, for the heat map (plot_data.py) and the "which to
 choose" tables (summary.py).
 
+The statistics (scripts/ecsb_stats.py: SciPy, statsmodels) are imported where the "which to
+choose" rows need them, so drawing the heat map needs neither.
+
 Two panels: N = 4000 (the articles' size; the nearest size a scenario ran when it has no 4000)
 and each scenario's largest N. In a panel every strategy of the run has, per scenario, a cell:
   ("ok", ratio)      median time per item / the fastest strategy's (the floor and limit lines
@@ -9,8 +12,6 @@ and each scenario's largest N. In a panel every strategy of the run has, per sce
   ("not run", None)  the run has no such benchmark
 """
 import math
-
-from ecsb_stats import holm, smallest_p, utest
 
 SMALL_N = 4000
 WITHIN = 1.2  # "within 1.2x of the best"
@@ -59,7 +60,9 @@ def choices(run, alpha=0.05):
     """The "which to choose" rows: per scenario and panel size, the fastest strategy, the
     runner-up, the margin (runner-up / fastest) and its significance (two-sided Mann–Whitney U
     over the repetitions, Holm-adjusted over every row of the table), and the strategies that
-    failed there. Returns (rows, note): note says when no row can be significant."""
+    failed there. Returns (rows, note): note says when no row can be significant, and how many
+    repetitions would let it be."""
+    from ecsb_stats import holm, reps_for, smallest_p, utest
     rows = []
     for sc in run.scenarios:
         for n in dict.fromkeys(panel_size(run, sc, w) for w in ("small", "large")):
@@ -86,14 +89,18 @@ def choices(run, alpha=0.05):
         floor_p = min(smallest_p(*r["reps"]) for r in tested)
         if floor_p * len(tested) >= alpha:
             reps = min(min(r["reps"]) for r in tested)
+            enough = reps_for(alpha, len(tested))
             note = (f"With {reps} repetitions the U test cannot give p below {floor_p:.2g}, and "
                     f"Holm's correction over {len(tested)} rows needs about "
                     f"{alpha / len(tested):.2g}: no margin here can be called significant. "
-                    "Run with more repetitions (9 give p down to 4.1e-05).")
+                    + (f"Run with {enough} repetitions or more (ECSB_BENCH_ARGS="
+                       f"--benchmark_repetitions={enough})." if enough else
+                       "Run with more repetitions."))
     return rows, note
 
 
 def verdict(row, p_holm, alpha):
+    from ecsb_stats import smallest_p
     if row["runner_up"] is None:
         return "only one strategy ran" if row["fastest"] else "nothing ran"
     if p_holm is None:
