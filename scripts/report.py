@@ -29,7 +29,6 @@ not in it), 1 a claim does not hold (with --strict, also one that cannot be chec
 unusable run or findings file (the message says why).
 """
 import argparse
-import math
 import operator
 import os
 import re
@@ -111,7 +110,8 @@ def parse_claim(text, where):
         params.add(f"{name}={value}")
     if n is None:
         raise FindingsError(f"{where}: claim {text!r} names no N=SIZE")
-    if len(rest) in (3, 4) and rest[:2] == ["fastest", "is"] and rest[3:] in ([], ["significantly"]):
+    if len(rest) in (3, 4) and rest[:2] == ["fastest", "is"] \
+            and rest[3:] in ([], ["significantly"]):
         return {"scenario": scenario, "params": params, "n": n, "kind": "fastest",
                 "strategy": rest[2], "significantly": len(rest) == 4, "text": text}
     if len(rest) == 3 and RATIO.match(rest[0]) and rest[1] in OPS:
@@ -224,7 +224,8 @@ def case_findings(run, case, sizes, lead):
 
 
 def case_table(run, case, sizes):
-    out = [f"| N | strategy | ns per {run.item(case[0])}: median | min–max | × fastest | × floor |",
+    item = run.item(case[0])
+    out = [f"| N | strategy | ns per {item}: median | min–max | × fastest | × floor |",
            "| ---: | --- | ---: | ---: | ---: | ---: |"]
     for n in sizes:
         timed = {s: run.time_per_item((case[0], s, n)) for s in run.strategies
@@ -233,7 +234,8 @@ def case_table(run, case, sizes):
                       default=None)
         floor = timed[FLOOR]["median"] if FLOOR in timed else None
         refs = [s for s in (FLOOR, LIMIT) if s in timed]
-        ranked = refs + sorted((s for s in timed if s not in refs), key=lambda s: timed[s]["median"])
+        ranked = refs + sorted((s for s in timed if s not in refs),
+                               key=lambda s: timed[s]["median"])
         for s in ranked:
             t = timed[s]
             x_fast = f"{t['median'] / fastest:.2f}" if fastest else "—"
