@@ -51,7 +51,7 @@ ALL_HDR      := $(wildcard harness/*.h scenarios/*.h scenarios/floors/*.h scenar
 HASHED_SRC   := $(sort $(CORE_SRC) $(BENCH_SRC) $(BENCH_CXX) $(ALL_HDR))
 SOURCE_HASHES := $(REL)/generated/source_hashes.h
 
-.PHONY: all deps bench test test-c test-fuzz test-scripts soak fuzz coverage plots compare hyperfine \
+.PHONY: all deps bench test test-c test-fuzz test-scripts soak fuzz coverage plots report compare hyperfine \
         cachegrind clean help new-strategy FORCE
 .DEFAULT_GOAL := help
 
@@ -60,7 +60,7 @@ help: ## list the targets
 	@echo
 	@grep -hE '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/' | awk -F'\t' '{printf "  make %-12s %s\n", $$1, $$2}'
 	@echo
-	@echo "  Options: QUICK=1 (bench: small sizes, short min time)   RUN=results/<id> (plots)"
+	@echo "  Options: QUICK=1 (bench: small sizes, short min time)   RUN=results/<id> (plots, report)"
 	@echo "           A=results/<id> B=results/<id> | STRATEGIES=s1,s2 (compare)"
 	@echo "           SCENARIOS=a,b STRATEGIES=x,y SIZES=4000,65536 (bench, hyperfine, cachegrind)"
 	@echo "           HYPERFINE_RUNS=10 (hyperfine)   CACHEGRIND_PASSES=1,3 (cachegrind)"
@@ -169,6 +169,10 @@ bench: $(BUILD)/ecsbench ## run the default suite; results/<id>/ and plots/<id>/
 plots: ## redraw a run's plots: make plots RUN=results/<id>
 	@$(SETUP) plots
 	@PYTHON=$(PYTHON) scripts/plots.sh "$(RUN)"
+
+report: ## write a run's report.md, checking docs/findings.md against it: make report RUN=results/<id>
+	@$(SETUP) compare
+	@$(PYTHON) scripts/report.py "$(RUN)"
 
 compare: ## compare runs A= and B=, or strategies inside run A (STRATEGIES=s1,s2)
 	@$(SETUP) compare

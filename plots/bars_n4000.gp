@@ -2,7 +2,9 @@
 # strategy, the floor first in black, min–max error bars, each bar labelled with its median and
 # its ratio to the floor. Called by scripts/plots.sh as
 #   gnuplot -e 'vars="<dir>/<scenario>.vars.gp"' plots/common.gp plots/bars_n4000.gp
+# The figures: the scenario's time_per_item rows at N = bar_n of the run's results.csv.
 load vars
+@tidy_csv
 
 set title title_bars font ",15" offset 0,0.5
 set ylabel ylabel_text
@@ -28,10 +30,15 @@ set xtics () scale 0 nomirror font ",11"
 do for [i=1:nbars] { set xtics add (bar_names[i] i-1) }
 if (bar_rotate > 0) { set xtics rotate by bar_rotate right; set bmargin 8 }
 
-# Data columns: position, label, median, min, max, ratio to floor, colour (24-bit integer).
-plot barfile using 1:3:7 with boxes lc rgb variable, \
-     barfile using 1:4:(0):($5-$4) with vectors heads size screen 0.008,90 lc rgb "#222222" lw 1.5, \
-     barfile using 1:5:(sprintf("%.3g ns", $3).($6 > 0 && abs($6 - 1) > 1e-9 ? sprintf("\n%.2f× floor", $6) : "")) \
+# Bar i (at i-1): the median of bar_series[i] at N = bar_n, its min–max, and labels with the
+# median and the ratio to the floor's median.
+b(i, stat) = row(bar_series[i], "time_per_item") && column("n") == bar_n ? column(stat) : NaN
+text(i) = sprintf("%.3g ns", column("median")) . \
+    (floor_median > 0 && bar_series[i] ne "floor" ? sprintf("\n%.2f× floor", column("median") / floor_median) : "")
+plot for [i=1:nbars] csvfile using (i-1):(b(i, "median")) with boxes lc rgb bar_colours[i], \
+     for [i=1:nbars] csvfile using (i-1):(b(i, "min")):(0):(column("max") - column("min")) \
+        with vectors heads size screen 0.008,90 lc rgb "#222222" lw 1.5, \
+     for [i=1:nbars] csvfile using (i-1):(b(i, "max")):(text(i)) \
         with labels center offset 0,1.6 font ",10" tc rgb "#222222"
 
 set output out_bars.".png"

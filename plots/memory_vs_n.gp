@@ -2,7 +2,9 @@
 # line per strategy, the floor dashed black (and the limit, where the scenario has one).
 # Called by scripts/plots.sh as
 #   gnuplot -e 'vars="<dir>/<scenario>.memory.vars.gp"' plots/common.gp plots/memory_vs_n.gp
+# The figures: the scenario's bytes_per_entity rows of the run's results.csv.
 load vars
+@tidy_csv
 
 set title title_text font ",15" offset 0,0.5
 set xlabel "N (entities)"
@@ -19,7 +21,8 @@ set lmargin 11
 set label 91 limit_note at screen 0.01, screen 0.055 left tc rgb "#555555" font ",9"
 set label 90 corner at screen 0.99, screen 0.02 right tc rgb "#555555" font ",9"
 
-plot for [i=1:nseries] datafile index (i-1) using 1:2 with linespoints \
+bytes(i) = row(series[i], "bytes_per_entity") && column("median") > 0 ? column("median") : NaN
+plot for [i=1:nseries] csvfile using "n":(bytes(i)) with linespoints \
         lc rgb colours[i] lw widths[i] dt dashes[i] pt points[i] ps 1.1 title titles[i]
 
 set output outfile.".png"

@@ -2,8 +2,10 @@
 # dashed black, the limit (where the scenario has one) dash-dot grey, min–max error bars, dotted
 # cache markers. Called by scripts/plots.sh as
 #   gnuplot -e 'vars="<dir>/<scenario>.vars.gp"' plots/common.gp plots/vs_n.gp
-# where the vars file (scripts/plot_data.py) sets the data file, titles, colours and markers.
+# where the vars file (scripts/plot_data.py) sets the run's results.csv, the scenario, the
+# series (names, titles, colours) and the markers; the figures are its time_per_item rows.
 load vars
+@tidy_csv
 
 set title title_vs_n font ",15" offset 0,1.2
 set xlabel "N (entities)"
@@ -31,10 +33,14 @@ set label 91 cache_note at screen 0.01, screen 0.085 left tc rgb "#555555" font 
 set label 93 limit_note at screen 0.01, screen 0.055 left tc rgb "#555555" font ",9"
 set label 90 corner at screen 0.99, screen 0.02 right tc rgb "#555555" font ",9"
 
+# Each series nudged sideways a few per cent (dodge) so error bars at the same N do not hide each
+# other (the tics stay at the true N).
+x(i) = column("n") * dodge ** (i - 1 - (nseries - 1) / 2.0)
+t(i, stat) = row(series[i], "time_per_item") ? column(stat) : NaN
 # Error bars solid (a dashed bar would look broken), then the lines, dashed for the references.
-plot for [i=1:nseries] datafile index (i-1) using 1:2:3:4 with yerrorbars \
+plot for [i=1:nseries] csvfile using (x(i)):(t(i, "median")):"min":"max" with yerrorbars \
         lc rgb colours[i] lw 1.2 pt points[i] ps 1.1 notitle, \
-     for [i=1:nseries] datafile index (i-1) using 1:2 with linespoints \
+     for [i=1:nseries] csvfile using (x(i)):(t(i, "median")) with linespoints \
         lc rgb colours[i] lw widths[i] dt dashes[i] pt points[i] ps 1.1 title titles[i]
 
 set output out_vs_n.".png"

@@ -7,10 +7,10 @@
                                          the first, S1 (ratio S2/S1)
 
 Per row: the ratio of medians (from results.csv), shown as "1.90x slower" / "2.50x faster", a
-two-sided Mann–Whitney U test over the repetitions (raw.json iteration rows; exact up to 20
-repetitions a side, see ecsb_stats.py), Holm-adjusted over every tested row of the table so
-that the chance of even one false "faster/slower" in the whole table stays below alpha, and a
-verdict:
+two-sided Mann–Whitney U test over the repetitions (raw.json iteration rows; SciPy's, exact
+up to 20 repetitions a side without ties, see ecsb_stats.py), Holm-adjusted (statsmodels) over
+every tested row of the table so that the chance of even one false "faster/slower" in the
+whole table stays below alpha, and a verdict:
     faster / slower   Holm-adjusted p < alpha (0.05) AND |ratio - 1| >= threshold (5 %)
     within noise      otherwise
     too few repetitions   even samples entirely apart could not give p < alpha (3 a side: 0.1)
@@ -33,7 +33,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ecsb_rundata import REFERENCES, RunError, load_run  # noqa: E402
-from ecsb_stats import fmt_p, geomean, holm, smallest_p, times, utest  # noqa: E402
+from ecsb_stats import fmt_p, geomean, holm, reps_for, smallest_p, times, utest  # noqa: E402
 
 
 class UsageError(Exception):
@@ -264,10 +264,12 @@ def compare(args):
         floor_p = min(smallest_p(len(r["_samples"][0]), len(r["_samples"][1])) for r in tested)
         if floor_p * len(tested) >= args.alpha:
             reps = min(min(len(x) for x in r["_samples"]) for r in tested)
+            enough = reps_for(args.alpha, len(tested))
             power_note = (f"with {reps} repetitions the U test cannot give p below "
                           f"{floor_p:.2g}; after Holm's correction over {len(tested)} rows "
-                          f"no row can be called faster or slower. Use more repetitions "
-                          "(9 a side give p down to 4.1e-05), or compare fewer rows.")
+                          f"no row can be called faster or slower. Use "
+                          + (f"{enough} repetitions a side or more" if enough
+                             else "more repetitions") + ", or compare fewer rows.")
     for r in rows:
         del r["_samples"]
 

@@ -1,6 +1,9 @@
 """ecsb_overview — the whole run at a glance, for the heat map (plot_data.py) and the "which to
 choose" tables (summary.py).
 
+The statistics (scripts/ecsb_stats.py: SciPy, statsmodels) are imported where the "which to
+choose" rows need them, so drawing the heat map needs neither.
+
 Two panels: N = 4000 (the articles' size; the nearest size a scenario ran when it has no 4000)
 and each scenario's largest N. In a panel every strategy of the run has, per scenario, a cell:
   ("ok", ratio)      median time per item / the fastest strategy's (the floor and limit lines
@@ -9,8 +12,6 @@ and each scenario's largest N. In a panel every strategy of the run has, per sce
   ("not run", None)  the run has no such benchmark
 """
 import math
-
-from ecsb_stats import holm, smallest_p, utest
 
 SMALL_N = 4000
 WITHIN = 1.2  # "within 1.2x of the best"
@@ -26,12 +27,13 @@ def panel_size(run, scenario, panel):
     return min(sizes, key=lambda n: (abs(math.log(n / SMALL_N)), n))
 
 
-def ranking(run, scenario, n):
+def ranking(run, scenario, n, params=None):
     """[(strategy, median ns per item)] of the strategies with a time at (scenario, n), fastest
-    first (ties in legend order)."""
+    first (ties in legend order); with params, only those run with that parameter string."""
     order = run.contenders()
     timed = [(s, run.time_per_item((scenario, s, n))["median"]) for s in order
-             if run.time_per_item((scenario, s, n))]
+             if run.time_per_item((scenario, s, n))
+             and params in (None, run.params_of((scenario, s, n)))]
     return sorted(timed, key=lambda x: (x[1], order.index(x[0])))
 
 
@@ -55,28 +57,34 @@ def panel(run, which):
     return out
 
 
-def choices(run, alpha=0.05):
-    """The "which to choose" rows: per scenario and panel size, the fastest strategy, the
-    runner-up, the margin (runner-up / fastest) and its significance (two-sided Mann–Whitney U
-    over the repetitions, Holm-adjusted over every row of the table), and the strategies that
-    failed there. Returns (rows, note): note says when no row can be significant."""
+def choices(run, alpha=0.05, cells=None):
+    """The "which to choose" rows: per scenario and panel size (or per (scenario, N, params) of
+    `cells`, params None for any), the fastest strategy, the runner-up, the margin (runner-up /
+    fastest) and its significance (two-sided Mann–Whitney U over the repetitions,
+    Holm-adjusted over every row of the table), and the strategies that failed there. Returns
+    (rows, note): note says when no row can be significant, and how many repetitions would."""
+    from ecsb_stats import holm, reps_for, smallest_p, utest
+    if cells is None:
+        cells = [(sc, n, None) for sc in run.scenarios
+                 for n in dict.fromkeys(panel_size(run, sc, w) for w in ("small", "large"))]
     rows = []
-    for sc in run.scenarios:
-        for n in dict.fromkeys(panel_size(run, sc, w) for w in ("small", "large")):
-            ranked = ranking(run, sc, n)
-            failed = [s for s in run.contenders() if run.failed((sc, s, n))]
-            row = {"scenario": sc, "n": n, "fastest": None, "runner_up": None, "margin": None,
-                   "p": None, "p_holm": None, "reps": None, "failed": failed}
-            if ranked:
-                row["fastest"] = ranked[0]
-            if len(ranked) > 1:
-                row["runner_up"] = ranked[1]
-                row["margin"] = ranked[1][1] / ranked[0][1]
-                a = run.samples.get((sc, ranked[0][0], n), [])
-                b = run.samples.get((sc, ranked[1][0], n), [])
-                row["reps"] = (len(a), len(b))
-                row["p"] = utest(a, b)
-            rows.append(row)
+    for sc, n, params in cells:
+        ranked = ranking(run, sc, n, params)
+        failed = [s for s in run.contenders() if run.failed((sc, s, n))
+                  and params in (None, run.params_of((sc, s, n)))]
+        row = {"scenario": sc, "n": n, "params": params, "fastest": None,
+               "runner_up": None, "margin": None, "p": None, "p_holm": None, "reps": None,
+               "failed": failed}
+        if ranked:
+            row["fastest"] = ranked[0]
+        if len(ranked) > 1:
+            row["runner_up"] = ranked[1]
+            row["margin"] = ranked[1][1] / ranked[0][1]
+            a = run.samples.get((sc, ranked[0][0], n), [])
+            b = run.samples.get((sc, ranked[1][0], n), [])
+            row["reps"] = (len(a), len(b))
+            row["p"] = utest(a, b)
+        rows.append(row)
     for row, adjusted in zip(rows, holm([r["p"] for r in rows])):
         row["p_holm"] = adjusted
         row["verdict"] = verdict(row, adjusted, alpha)
@@ -86,14 +94,18 @@ def choices(run, alpha=0.05):
         floor_p = min(smallest_p(*r["reps"]) for r in tested)
         if floor_p * len(tested) >= alpha:
             reps = min(min(r["reps"]) for r in tested)
+            enough = reps_for(alpha, len(tested))
             note = (f"With {reps} repetitions the U test cannot give p below {floor_p:.2g}, and "
                     f"Holm's correction over {len(tested)} rows needs about "
                     f"{alpha / len(tested):.2g}: no margin here can be called significant. "
-                    "Run with more repetitions (9 give p down to 4.1e-05).")
+                    + (f"Run with {enough} repetitions or more (ECSB_BENCH_ARGS="
+                       f"--benchmark_repetitions={enough})." if enough else
+                       "Run with more repetitions."))
     return rows, note
 
 
 def verdict(row, p_holm, alpha):
+    from ecsb_stats import smallest_p
     if row["runner_up"] is None:
         return "only one strategy ran" if row["fastest"] else "nothing ran"
     if p_holm is None:

@@ -9,6 +9,7 @@ A run folder (results/<run-id>/, written by `make bench`) holds
   raw.json     Google Benchmark JSON: "context" (host, date, caches, our ecsb_* keys) and one
                "iteration" row per repetition of each benchmark `scenario/strategy/N[/...]`
   results.csv  tidy: scenario,strategy,n,metric,unit,median,min,max,mean,stddev,cv,repetitions
+               (and optionally a params column anywhere: "name=value;...", empty by default)
                with metrics time_per_item (ns), seconds_per_pass (s) and bytes_per_entity (B);
                metric "error" (no figures) marks a benchmark that failed its checksum or a status
   errors.csv   why each failed benchmark failed (optional)
@@ -150,6 +151,8 @@ class Run:
         self.meta = None
         # rows[(scenario, strategy, n)][metric] = {"median": float, "min": ..., "unit": str, ...}
         self.rows = {}
+        # params[(scenario, strategy, n)] = the "name=value;..." of its rows ("" or absent: none)
+        self.params = {}
         # samples[(scenario, strategy, n)] = [seconds per pass, one per repetition]
         self.samples = {}
         # (scenario, strategy, n) of benchmarks that failed, how many repetitions, and why
@@ -236,16 +239,16 @@ class Run:
             with open(path, newline="", encoding="utf-8") as f:
                 reader = csv.reader(f)
                 header = next(reader, None)
-                if header != CSV_HEADER:
+                if header is None or [h for h in header if h != "params"] != CSV_HEADER:
                     raise RunError(f"{path}: unexpected header {header!r}; want "
-                                   f"{','.join(CSV_HEADER)}")
+                                   f"{','.join(CSV_HEADER)} (and optionally params)")
                 for lineno, rec in enumerate(reader, start=2):
                     if not rec:
                         continue
-                    if len(rec) != len(CSV_HEADER):
+                    if len(rec) != len(header):
                         raise RunError(f"{path}:{lineno}: {len(rec)} fields, want "
-                                       f"{len(CSV_HEADER)}: truncated or damaged")
-                    self._add_csv_row(path, lineno, dict(zip(CSV_HEADER, rec)))
+                                       f"{len(header)}: truncated or damaged")
+                    self._add_csv_row(path, lineno, dict(zip(header, rec)))
         except OSError as e:
             raise RunError(f"{path}: {e}")
         except (csv.Error, UnicodeDecodeError) as e:
@@ -259,6 +262,11 @@ class Run:
             raise RunError(f"{path}:{lineno}: {row['scenario']!r}/{row['strategy']!r}/"
                            f"{row['n']!r} is not scenario/strategy/N")
         key = (row["scenario"], row["strategy"], int(row["n"]))
+        params = row.get("params", "")
+        if self.params.setdefault(key, params) != params:
+            raise RunError(f"{path}:{lineno}: {'/'.join(map(str, key))} has rows with params "
+                           f"{self.params[key]!r} and {params!r}; these scripts read one "
+                           "parameter set per scenario, strategy and N")
         if row["metric"] == "error":
             # A benchmark that failed its checksum check or a status: no figures.
             if key not in self.errors:
@@ -313,6 +321,10 @@ class Run:
         """The median bytes per live entity after set-up, or None (unknown or no entity)."""
         s = self.stats(key, "bytes_per_entity")
         return s["median"] if s and math.isfinite(s["median"]) else None
+
+    def params_of(self, key):
+        """The "name=value;..." parameters of (scenario, strategy, n); "" when none."""
+        return self.params.get(key, "")
 
     def failed(self, key):
         return key in self.errors and not self.time_per_item(key)

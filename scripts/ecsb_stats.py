@@ -1,87 +1,67 @@
-"""ecsb_stats — the statistics shared by compare.py and summary.py (standard library only).
+"""ecsb_stats — the statistics shared by compare.py, summary.py and report.py: SciPy's
+Mann–Whitney U test and statsmodels' Holm correction, with the choices this suite makes.
 
-utest:  two-sided Mann–Whitney U test over the repetitions of two benchmarks, the test of Google
-        Benchmark's own tools/compare.py, computed as scipy.stats.mannwhitneyu computes it
-        (tests/scripts/test_stats.py checks the two agree): the exact distribution of U up to
-        20 repetitions a side, the normal approximation with tie and continuity corrections
-        beyond. Exact, because the approximation (scipy's choice from 9 repetitions) cannot go
-        below p = 4e-4 at 9 a side, which a Holm correction over a few hundred rows turns into
-        "nothing is significant". None when a side has fewer than 2 repetitions.
-holm:   Holm's step-down correction of a family of p-values: adjusted p < alpha for a row
-        keeps the chance of any false "faster/slower" in the whole table below alpha.
-times:  a ratio as people say it: "1.90x slower", "2.50x faster", "same".
+utest:       two-sided Mann–Whitney U test over the repetitions of two benchmarks (the test of
+             Google Benchmark's own tools/compare.py), scipy.stats.mannwhitneyu. The exact
+             distribution of U when neither side has more than EXACT_MAX repetitions and no
+             value occurs twice in the pooled samples; otherwise SciPy's normal approximation
+             with tie and continuity corrections. Exact, because the approximation (SciPy's own
+             choice from 9 repetitions) cannot go below p = 4e-4 at 9 a side, which a Holm
+             correction over a few dozen rows turns into "nothing is significant"; not with
+             ties, because SciPy's exact distribution assumes there are none; not beyond 20 a
+             side, because its cost grows steeply (20 a side: 0.04 s, 50: 1.5 s per pair of
+             sizes) while the approximation is good there. None when a side has fewer than 2.
+smallest_p:  the smallest p the exact test can give with n_a and n_b repetitions (samples
+             entirely apart), asked of SciPy: what decides whether a table can call anything
+             significant at all.
+holm:        Holm's step-down correction (statsmodels.stats.multitest.multipletests, "holm")
+             of a family of p-values: adjusted p < alpha for a row keeps the chance of any false
+             "faster/slower" in the whole table below alpha. None entries stay None.
+times, geomean, fmt_p:  ratios and p-values as the tables print them.
 """
 import math
-from functools import lru_cache
+import statistics
+
+from scipy.stats import mannwhitneyu
+from statsmodels.stats.multitest import multipletests
 
 EXACT_MAX = 20
 
 
-@lru_cache(maxsize=None)
-def _u_counts(n_a, n_b):
-    """counts[u] = how many of the C(n_a + n_b, n_a) orderings give U = u (no ties)."""
-    if n_a == 0 or n_b == 0:
-        return (1,)
-    # U(n_a, n_b) = U(n_a - 1, n_b) shifted by n_b (the largest value is from a) + U(n_a, n_b - 1)
-    with_a, with_b = _u_counts(n_a - 1, n_b), _u_counts(n_a, n_b - 1)
-    out = [0] * (n_a * n_b + 1)
-    for u, c in enumerate(with_a):
-        out[u + n_b] += c
-    for u, c in enumerate(with_b):
-        out[u] += c
-    return tuple(out)
-
-
-def _midranks(values):
-    order = sorted(range(len(values)), key=lambda i: values[i])
-    ranks, ties, i = [0.0] * len(values), [], 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            ranks[order[k]] = (i + j) / 2 + 1
-        ties.append(j - i + 1)
-        i = j + 1
-    return ranks, ties
-
-
 def utest(a, b):
-    n_a, n_b = len(a), len(b)
-    if n_a < 2 or n_b < 2:
+    a, b = list(a), list(b)
+    if len(a) < 2 or len(b) < 2:
         return None
-    ranks, ties = _midranks(list(a) + list(b))
-    u_a = sum(ranks[:n_a]) - n_a * (n_a + 1) / 2
-    u = max(u_a, n_a * n_b - u_a)
-    if max(n_a, n_b) <= EXACT_MAX:
-        counts = _u_counts(n_a, n_b)
-        p = 2 * sum(counts[int(u):]) / math.comb(n_a + n_b, n_a)
-    else:
-        n = n_a + n_b
-        tie_term = sum(t ** 3 - t for t in ties)
-        sd = math.sqrt(n_a * n_b / 12 * ((n + 1) - tie_term / (n * (n - 1))))
-        z = (u - n_a * n_b / 2 - 0.5) / sd if sd > 0 else 0.0
-        p = math.erfc(z / math.sqrt(2))  # 2 x the upper tail of the standard normal
-    return min(1.0, max(0.0, p))
+    pooled = a + b
+    exact = max(len(a), len(b)) <= EXACT_MAX and len(set(pooled)) == len(pooled)
+    return float(mannwhitneyu(a, b, alternative="two-sided",
+                              method="exact" if exact else "asymptotic").pvalue)
 
 
 def smallest_p(n_a, n_b):
-    """The smallest two-sided p the exact U test can give with n_a and n_b repetitions (every
-    sample of one side below every sample of the other): 2 / C(n_a + n_b, n_a)."""
     if n_a < 2 or n_b < 2:
         return None
-    return min(1.0, 2.0 / math.comb(n_a + n_b, n_a))
+    return utest(range(n_a), range(n_a, n_a + n_b))
+
+
+def reps_for(alpha, rows):
+    """The fewest repetitions a side with which the exact test, Holm-corrected over `rows`
+    rows, can call a row significant at `alpha` (samples entirely apart); None beyond EXACT_MAX."""
+    for r in range(2, EXACT_MAX + 1):
+        if smallest_p(r, r) * rows < alpha:
+            return r
+    return None
 
 
 def holm(pvalues):
-    """Holm-adjusted p-values, in the order given; None entries stay None and do not count."""
-    tested = sorted((p, i) for i, p in enumerate(pvalues) if p is not None and not math.isnan(p))
-    m = len(tested)
+    """Holm-adjusted p-values, in the order given; None and NaN entries stay None and do not
+    count as tests."""
+    tested = [i for i, p in enumerate(pvalues) if p is not None and not math.isnan(p)]
     out = [None] * len(pvalues)
-    running = 0.0
-    for rank, (p, i) in enumerate(tested):
-        running = max(running, min(1.0, (m - rank) * p))
-        out[i] = running
+    if tested:
+        adjusted = multipletests([pvalues[i] for i in tested], method="holm")[1]
+        for i, p in zip(tested, adjusted):
+            out[i] = float(p)
     return out
 
 
@@ -99,7 +79,7 @@ def times(ratio, slower="slower", faster="faster"):
 
 def geomean(values):
     values = [v for v in values if v and v > 0]
-    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
+    return statistics.geometric_mean(values) if values else None
 
 
 def fmt_p(p):

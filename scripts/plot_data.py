@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
-"""plot_data.py RUN_DIR OUT_DIR — write the data and settings gnuplot draws a run's plots from.
+"""plot_data.py RUN_DIR OUT_DIR — write the settings (and the computed data) gnuplot draws a
+run's plots from.
 
-Per scenario of the run, into OUT_DIR:
-  <scenario>_vs_n.dat      one block per series (floor, limit, then the strategies in registry
-                           order): N (nudged), median, min, max of time per item (ns), N
-  <scenario>_bars.dat      the bar chart at N = 4000: position, label, median, min, max, ratio
-                           to the floor, colour
-  <scenario>_memory.dat    one block per series: N, bytes per entity after set-up
-  <scenario>.vars.gp       titles, colours, cache markers, ranges, corner text (gnuplot `load`s it)
-  <scenario>.memory.vars.gp  the same for the memory chart
-For the whole run:
+The per-scenario charts read the run's tidy results.csv themselves (plots/common.gp: rows
+picked by scenario, strategy and metric); for them this script writes only settings, into
+OUT_DIR:
+  <scenario>.vars.gp         the CSV and scenario, the series (names, titles, colours, N nudge),
+                             the bars at N = 4000 (which, colours, the floor's median), cache
+                             markers, ranges, corner text (gnuplot `load`s it) for vs_n.gp and
+                             bars_n4000.gp
+  <scenario>.memory.vars.gp  the same for the memory chart (memory_vs_n.gp)
+The whole-run charts draw figures computed here, not rows of the CSV:
   heatmap.dat, heatmap.vars.gp   the overview heat map: ratio to the fastest strategy of each
                                  scenario, one panel at N = 4000 and one at the largest N
   memory_bars.dat, memory_bars.vars.gp   bytes per entity per strategy and scenario at 65536
+                                 (the nearest size per scenario, bar positions, gaps named)
 and OUT_DIR/plots.txt: one line per chart, "<gnuplot script> <vars file>" (plots.sh runs them).
 Names, items and limit lines come from the run (scripts/ecsb_rundata.py), never from here.
 Exit 2 with a message when the run folder is missing or malformed.
@@ -113,11 +115,18 @@ class Style:
 
     def arrays(self, series):
         styles = [self.of(s) for s in series]
-        return [gp_array("titles", [label(s) for s in series]),
+        return [gp_array("series", series),
+                gp_array("titles", [label(s) for s in series]),
                 gp_array("colours", [c for c, _, _, _ in styles]),
                 gp_array("points", [p for _, p, _, _ in styles]),
                 gp_array("dashes", [d for _, _, d, _ in styles]),
                 gp_array("widths", [w for _, _, _, w in styles])]
+
+
+def csv_source(run, scenario):
+    """Where gnuplot reads a scenario's figures: the run's tidy CSV, filtered in the plot script."""
+    return [f"csvfile = {gp_str(os.path.abspath(os.path.join(run.path, 'results.csv')))}",
+            f"scenario = {gp_str(scenario)}"]
 
 
 def corner(run):
@@ -171,48 +180,22 @@ def write_scenario(run, scenario, out, style, charts):
     reps_text = "/".join(map(str, reps))
     path = os.path.join(out, scenario)
 
-    # Time per item against N; each series nudged sideways a few per cent so error bars at the
-    # same N do not hide each other (the tics stay at the true N).
-    lo_y, hi_y = math.inf, 0.0
-    with open(f"{path}_vs_n.dat", "w") as f:
-        for i, s in enumerate(series):
-            x_factor = DODGE ** (i - (len(series) - 1) / 2)
-            f.write(f"# {s}: x (N nudged x{x_factor:.3f}), median, min, max (ns per {item}), N\n")
-            for n in sizes:
-                t = run.time_per_item((scenario, s, n))
-                if t:
-                    f.write(f"{n * x_factor:.6g} {t['median']:.6g} {t['min']:.6g} "
-                            f"{t['max']:.6g} {n}\n")
-                    lo_y, hi_y = min(lo_y, t["min"]), max(hi_y, t["max"])
-            f.write("\n\n")
+    # Ranges only: gnuplot reads the figures from results.csv itself.
+    timed = [run.time_per_item((scenario, s, n)) for s in series for n in sizes]
+    lo_y = min(t["min"] for t in timed if t)
+    hi_y = max(t["max"] for t in timed if t)
 
     # Bars at N = 4000 (or the nearest size the run has): floor and limit first.
     bar_n = nearest(sizes, BAR_N)
     bar_series = [s for s in series if run.time_per_item((scenario, s, bar_n))]
     floor_t = run.time_per_item((scenario, FLOOR, bar_n))
-    bar_max = 0.0
-    with open(f"{path}_bars.dat", "w") as f:
-        f.write(f"# position label median min max ratio_to_floor colour (ns per {item}, N = {bar_n})\n")
-        for i, s in enumerate(bar_series):
-            t = run.time_per_item((scenario, s, bar_n))
-            ratio = t["median"] / floor_t["median"] if floor_t else 0
-            colour = "#555555" if s == FLOOR else style.of(s)[0]
-            f.write(f"{i} {gp_str(label(s))} {t['median']:.6g} {t['min']:.6g} {t['max']:.6g} "
-                    f"{ratio:.6g} {int(colour[1:], 16)}\n")
-            bar_max = max(bar_max, t["max"])
+    bar_max = max(run.time_per_item((scenario, s, bar_n))["max"] for s in bar_series)
 
     # Bytes per entity against N.
     mem_series = [s for s in series if any(run.bytes_per_entity((scenario, s, n)) for n in sizes)]
-    mem_lo, mem_hi = math.inf, 0.0
-    with open(f"{path}_memory.dat", "w") as f:
-        for s in mem_series:
-            f.write(f"# {s}: N, bytes per entity after set-up\n")
-            for n in sizes:
-                b = run.bytes_per_entity((scenario, s, n))
-                if b and b > 0:
-                    f.write(f"{n} {b:.6g}\n")
-                    mem_lo, mem_hi = min(mem_lo, b), max(mem_hi, b)
-            f.write("\n\n")
+    mem = [b for s in mem_series for n in sizes
+           for b in [run.bytes_per_entity((scenario, s, n))] if b and b > 0]
+    mem_lo, mem_hi = (min(mem), max(mem)) if mem else (math.inf, 0.0)
 
     xmin, xmax = sizes[0] / 1.6, sizes[-1] * 1.6
     cache_n, cache_label, cache_note = cache_markers(run, scenario, xmin, xmax)
@@ -221,8 +204,7 @@ def write_scenario(run, scenario, out, style, charts):
                   "the pass touches" if LIMIT in series else "")
     lines = [
         f"# gnuplot settings for {scenario} of run {run.run_id} (written by scripts/plot_data.py)",
-        f"datafile = {gp_str(path + '_vs_n.dat')}",
-        f"barfile = {gp_str(path + '_bars.dat')}",
+        *csv_source(run, scenario),
         f"out_vs_n = {gp_str(path + '_vs_n')}",
         f"out_bars = {gp_str(path + '_n4000')}",
         f"title_vs_n = {gp_str(f'{scenario}: time per {item} against N (log-log; lower is faster)')}",
@@ -239,8 +221,13 @@ def write_scenario(run, scenario, out, style, charts):
         f"ymax = {hi_y * 1.6!r}",
         f"bar_ymax = {bar_max * 1.22!r}",
         f"nseries = {len(series)}",
+        f"dodge = {DODGE!r}",
         f"nbars = {len(bar_series)}",
+        f"bar_n = {bar_n}",
+        f"floor_median = {floor_t['median'] if floor_t else 0!r}",
         *style.arrays(series),
+        gp_array("bar_series", bar_series),
+        gp_array("bar_colours", ["#555555" if s == FLOOR else style.of(s)[0] for s in bar_series]),
         f"ncaches = {len(cache_n)}",
         gp_array("cache_n", cache_n),
         gp_array("cache_label", cache_label),
@@ -256,7 +243,7 @@ def write_scenario(run, scenario, out, style, charts):
     if not mem_series:
         return
     mem = [f"# gnuplot settings for {scenario}'s memory chart (scripts/plot_data.py)",
-           f"datafile = {gp_str(path + '_memory.dat')}",
+           *csv_source(run, scenario),
            f"outfile = {gp_str(path + '_memory_vs_n')}",
            f"title_text = {gp_str(f'{scenario}: bytes per entity after set-up, against N (log-log)')}",
            f"corner = {gp_str(corner(run))}",

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # setup.sh GROUP — make sure the Debian packages a make target needs are installed.
 #   build       compilers and Google Benchmark (a version ecsbench was tested with)
-#   test        what make test uses (cmocka, valgrind, clang + libFuzzer, Python + scipy,
-#               gnuplot, hyperfine)
-#   bench       make bench: Python for the CSV and summary, gnuplot for the plots
+#   test        what make test uses (cmocka, valgrind, clang + libFuzzer, Python + scipy and
+#               statsmodels, gnuplot, hyperfine)
+#   bench       make bench: Python + scipy and statsmodels for the CSV, summary and report,
+#               gnuplot for the plots
 #   plots       gnuplot and its font, Python
-#   compare     Python + scipy, Google Benchmark's compare tools
+#   compare     Python + scipy and statsmodels, Google Benchmark's compare tools
 #   hyperfine   hyperfine, Python
 #   cachegrind  valgrind, Python
 #   coverage    lcov (make coverage), and what make test uses
@@ -22,16 +23,16 @@ group=${1:-all}
 case $group in
   build) packages=(gcc g++ make libbenchmark-dev) ;;
   test) packages=(libcmocka-dev valgrind clang libclang-rt-14-dev python3 python3-scipy
-    gnuplot-nox fonts-dejavu-core hyperfine libbenchmark-tools) ;;
-  bench) packages=(python3 gnuplot-nox fonts-dejavu-core) ;;
+    python3-statsmodels gnuplot-nox fonts-dejavu-core hyperfine libbenchmark-tools) ;;
+  bench) packages=(python3 python3-scipy python3-statsmodels gnuplot-nox fonts-dejavu-core) ;;
   plots) packages=(python3 gnuplot-nox fonts-dejavu-core) ;;
-  compare) packages=(python3 python3-scipy libbenchmark-tools) ;;
+  compare) packages=(python3 python3-scipy python3-statsmodels libbenchmark-tools) ;;
   hyperfine) packages=(hyperfine python3) ;;
   cachegrind) packages=(valgrind python3) ;;
   coverage) packages=(lcov libcmocka-dev valgrind clang libclang-rt-14-dev python3 python3-scipy
-    gnuplot-nox fonts-dejavu-core hyperfine libbenchmark-tools) ;;
+    python3-statsmodels gnuplot-nox fonts-dejavu-core hyperfine libbenchmark-tools) ;;
   all) packages=(gcc g++ make libbenchmark-dev libbenchmark-tools python3 python3-scipy
-    gnuplot-nox fonts-dejavu-core hyperfine libcmocka-dev valgrind clang libclang-rt-14-dev lcov) ;;
+    python3-statsmodels gnuplot-nox fonts-dejavu-core hyperfine libcmocka-dev valgrind clang libclang-rt-14-dev lcov) ;;
   *)
     echo "setup.sh: unknown group '$group'; valid: build test bench plots compare hyperfine cachegrind coverage all" >&2
     exit 2

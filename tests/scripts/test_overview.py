@@ -12,6 +12,7 @@ Worked out by hand: at N = 4000 iterate's fastest is a (b 1.50x, c 1.10x), churn
 separated: U = 0, exact two-sided p = 2 / C(18, 9) = 4.1135e-05; Holm over the 3 rows makes
 each 3 x 4.1135e-05 = 1.234e-04: significant.
 """
+import json
 import os
 import re
 import shutil
@@ -133,20 +134,61 @@ class SummaryOpensWithTheOverview(unittest.TestCase):
                          ["too few repetitions (3) to tell", "significant", "significant"])
         self.assertEqual(note, "")
 
-    def test_a_table_that_cannot_be_significant_says_so(self):
+    def fake_run(self, repetitions, registry=None):
+        """A run of the stand-in binary (fakes.py: each scenario has a clear leader, the others
+        at least 1.2x behind, repetitions 2 % apart at most)."""
         tmp = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, tmp)
+        env = dict(os.environ)
+        if registry:
+            env["FAKE_LIST"] = os.path.join(tmp, "list.json")
+            with open(env["FAKE_LIST"], "w") as f:
+                json.dump(registry, f)
         out = os.path.join(tmp, "raw.json")
         subprocess.run([PYTHON, os.path.join(HERE, "fakes.py"), "bench",
-                        "--benchmark_repetitions=4", f"--benchmark_out={out}"],
-                       check=True, capture_output=True)
+                        f"--benchmark_repetitions={repetitions}", f"--benchmark_out={out}"],
+                       check=True, capture_output=True, env=env)
         subprocess.run([PYTHON, os.path.join(TOP, "scripts", "json_to_csv.py"), out,
                         "-o", os.path.join(tmp, "results.csv")], check=True)
-        rows, note = choices(load_run(tmp))
+        return tmp
+
+    def test_a_table_that_cannot_be_significant_says_so(self):
+        rows, note = choices(load_run(self.fake_run(4)))
         self.assertEqual({r["verdict"] for r in rows}, {"within noise"})
         self.assertTrue(note.startswith("With 4 repetitions the U test cannot give p below "
                                         "0.029, and Holm's correction over 3 rows needs about "
-                                        "0.017: no margin here can be called significant."), note)
+                                        "0.017: no margin here can be called significant. "
+                                        "Run with 5 repetitions or more"), note)
+
+    def test_five_repetitions_call_a_clear_difference_significant(self):
+        # Issue 17: at least 5 repetitions, so that the table can call a real margin
+        # significant (with 3 the exact test cannot go below p = 0.1).
+        path = self.fake_run(5)
+        rows, note = choices(load_run(path))
+        self.assertEqual([(r["reps"], r["verdict"]) for r in rows],
+                         [((5, 5), "significant")] * 3)
+        self.assertTrue(all(r["margin"] >= 1.2 for r in rows))
+        self.assertEqual(note, "")
+        r = subprocess.run([PYTHON, os.path.join(TOP, "scripts", "summary.py"), path],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.count(" | 0.024 | significant | "), 3)
+
+    def test_a_big_table_names_the_repetitions_it_needs(self):
+        # 12 scenarios with two panel sizes: 24 rows; Holm then needs p < 0.05 / 24, which
+        # 5 or 6 repetitions a side cannot give and 7 can.
+        registry = json.loads(subprocess.run(
+            [PYTHON, os.path.join(HERE, "fakes.py"), "list", "--json"],
+            check=True, capture_output=True, text=True).stdout)
+        sweep = registry["scenarios"][0]
+        registry["scenarios"] = [dict(sweep, name=f"sweep{i}") for i in range(12)]
+        rows, note = choices(load_run(self.fake_run(5, registry)))
+        self.assertEqual(len(rows), 24)
+        self.assertEqual({r["verdict"] for r in rows}, {"within noise"})
+        self.assertIn("Run with 7 repetitions or more "
+                      "(ECSB_BENCH_ARGS=--benchmark_repetitions=7).", note)
+        rows, note = choices(load_run(self.fake_run(7, registry)))
+        self.assertEqual(({r["verdict"] for r in rows}, note), ({"significant"}, ""))
 
 
 class HeatMapImage(unittest.TestCase):

@@ -4,7 +4,9 @@
 # strategy names, so nothing can come from a table in the scripts), then a QUICK smoke run of
 # the real build/ecsbench:
 #   - one run folder <UTC stamp>-<host>: list.json, raw.json, results.csv (bytes_per_entity
-#     too), errors.csv, summary.md (with a command that repeats the run), and its plots;
+#     too), errors.csv, summary.md (with a command that repeats the run), report.md (under
+#     the run's own id, docs/findings.md's claims about scenarios it did not run unchecked),
+#     and its plots;
 #   - SCENARIOS / STRATEGIES / SIZES reach the binary; a bad name exits 2 with the binary's
 #     message listing the valid ones, and publishes nothing;
 #   - a benchmark that fails its checksum: the rest is published, it is named, exit 1;
@@ -44,7 +46,7 @@ run=$(runs "$tmp/one/results")
 [ "$(printf '%s\n' "$run" | grep -c .)" -eq 1 ] || fail "want one run folder, got: $run"
 printf '%s\n' "$run" | grep -qE '^[0-9]{8}T[0-9]{6}Z-[A-Za-z0-9-]+$' || fail "run id '$run' is not <UTC stamp>-<host>"
 grep -qF "$tmp/one/results/$run" "$tmp/one.log" || fail "bench.sh did not print where the results are"
-for f in list.json raw.json results.csv errors.csv summary.md console.txt; do
+for f in list.json raw.json results.csv errors.csv summary.md report.md console.txt; do
   [ -s "$tmp/one/results/$run/$f" ] || fail "run folder lacks $f"
 done
 for f in overview_heatmap memory_n65536 sweep_vs_n sweep_n4000 sweep_memory_vs_n; do
@@ -58,6 +60,12 @@ grep -q '^## sweep (ns per entity visited)$' "$tmp/one/results/$run/summary.md" 
 grep -Fxq 'make bench QUICK=1 SCENARIOS=sweep' "$tmp/one/results/$run/summary.md" ||
   fail "summary.md lacks the command that repeats the run: $(grep -A2 'Run it again' "$tmp/one/results/$run/summary.md")"
 grep -q 'incomplete' "$tmp/one/results/$run/summary.md" && fail "summary.md names the staging folder"
+grep -Fxq "# ecsbench report: run $run" "$tmp/one/results/$run/report.md" ||
+  fail "report.md is not titled with the run id: $(head -1 "$tmp/one/results/$run/report.md")"
+grep -q '^- N = 4,000: \*\*[a-z]*\*\* leads' "$tmp/one/results/$run/report.md" ||
+  fail "report.md has no per-scenario findings"
+grep -q 'incomplete' "$tmp/one/results/$run/report.md" && fail "report.md names the staging folder"
+grep -q 'report:  .*/report.md$' "$tmp/one.log" || fail "bench.sh did not print where the report is"
 [ -z "$(find "$tmp/one" -name '.incomplete-*')" ] || fail "staging folder left behind"
 
 # ---- the subset reaches the binary; a bad name exits 2 with the binary's message ------------

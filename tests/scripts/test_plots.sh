@@ -68,6 +68,10 @@ check "the item from list.json" grep -q 'time per matched pair against N' "$out/
 check "cache markers from the run's context" grep -q '>L2 1 MiB<' "$out/dual_iterate_vs_n.svg"
 check "cache markers placed by the floor's measured bytes per entity" \
   grep -q "the floor's data (6 B per entity) fills each cache" "$out/dual_iterate_vs_n.svg"
+# The bars at N = 4000 (read from results.csv by the plot script): medians and ratios to the floor.
+check "bar labels: median and ratio to the floor" grep -q '>0.8 ns<' "$out/dual_iterate_n4000.svg"
+check "bar labels: ratio to the floor" grep -q '>2.67× floor<' "$out/dual_iterate_n4000.svg"
+check "the floor's bar has no ratio to itself" test "$(grep -c '>1.00× floor<' "$out/dual_iterate_n4000.svg")" -eq 0
 check "host and date in the corner" grep -q '2026-11-01 09:00 UTC' "$out/platformer_n4000.svg"
 check "bytes per entity against N" grep -q 'bytes per entity after set-up, against N' "$out/platformer_memory_vs_n.svg"
 

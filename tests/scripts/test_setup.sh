@@ -36,13 +36,13 @@ chmod +x "$fake"/*
 # setup GROUP: run scripts/setup.sh with the fakes; output in $tmp/out, status in $rc
 setup() { PATH=$fake:$PATH "$top/scripts/setup.sh" "$@" >"$tmp/out" 2>&1; rc=$?; }
 
-all="gcc g++ make libbenchmark-dev libbenchmark-tools python3 python3-scipy gnuplot-nox fonts-dejavu-core hyperfine libcmocka-dev valgrind"
+all="gcc g++ make libbenchmark-dev libbenchmark-tools python3 python3-scipy python3-statsmodels gnuplot-nox fonts-dejavu-core hyperfine libcmocka-dev valgrind"
 export FAKE_MISSING=""
 setup build
 [ "$rc" -eq 0 ] || fail "build with everything installed: exit $rc: $(cat "$tmp/out")"
 
 # the build needs only compilers + Google Benchmark
-export FAKE_MISSING="gnuplot-nox fonts-dejavu-core hyperfine valgrind python3-scipy libcmocka-dev libbenchmark-tools python3"
+export FAKE_MISSING="gnuplot-nox fonts-dejavu-core hyperfine valgrind python3-scipy python3-statsmodels libcmocka-dev libbenchmark-tools python3"
 setup build
 [ "$rc" -eq 0 ] || fail "build refused for a tool it does not need: $(cat "$tmp/out")"
 
@@ -58,7 +58,8 @@ check_group build "gcc g++ make libbenchmark-dev"
 check_group plots "python3 gnuplot-nox fonts-dejavu-core"
 check_group hyperfine "hyperfine python3"
 check_group cachegrind "valgrind python3"
-check_group compare "python3 python3-scipy libbenchmark-tools"
+check_group compare "python3 python3-scipy python3-statsmodels libbenchmark-tools"
+check_group bench "python3 python3-scipy python3-statsmodels gnuplot-nox fonts-dejavu-core"
 export FAKE_MISSING="valgrind"
 check_group test "valgrind"
 

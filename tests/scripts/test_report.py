@@ -1,0 +1,214 @@
+"""scripts/report.py: a run's report.md (per-case findings and tables, per-strategy paragraphs)
+and the hand-written findings' claims checked against the run, on fixture run A of
+tests/scripts/fixture_runs.py (made at test time). Its dual_iterate medians at N = 4000, ns per
+matched pair: floor 0.30, limit 0.22, index_is_id 0.80, flat_map 1.4, sparse_set 1.6,
+handle_table 2.2; 9 repetitions a side entirely apart (p = 4.1e-05, x 10 cells for Holm).
+Also: the committed docs/findings.md holds on the reference run it names.
+"""
+import csv
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+PYTHON = os.environ.get("PYTHON", sys.executable)
+sys.path.insert(0, HERE)
+from fixture_runs import RUN_A  # noqa: E402
+
+HOLDS = """# Findings
+
+Some prose, copied as written.
+
+## Iteration
+
+- claim: dual_iterate N=4000 index_is_id/floor <= 2.7
+- claim: dual_iterate N=4000 flat_map/fastest >= 1.7
+* claim: dual_iterate N=4000 fastest is index_is_id significantly
+claim: platformer N=256 handle_table/index_is_id > 1.5
+"""
+
+
+class Report(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp()
+        subprocess.run([PYTHON, os.path.join(HERE, "fixture_runs.py"), cls.tmp], check=True)
+        cls.run_dir = os.path.join(cls.tmp, RUN_A)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def report(self, findings, *args, run_dir=None):
+        """(exit status, report.md text, stderr) of report.py with this findings text."""
+        path = os.path.join(self.tmp, "findings.md")
+        with open(path, "w") as f:
+            f.write(findings)
+        run_dir = run_dir or self.run_dir
+        out = os.path.join(run_dir, "report.md")
+        if os.path.exists(out):
+            os.remove(out)
+        r = subprocess.run([PYTHON, os.path.join(TOP, "scripts", "report.py"), run_dir,
+                            "--findings", path, *args], capture_output=True, text=True)
+        self.assertNotIn("Traceback", r.stderr)
+        text = None
+        if os.path.exists(out):
+            with open(out, encoding="utf-8") as f:
+                text = f.read()
+        return r.returncode, text, r.stderr
+
+    def test_claims_that_hold_exit_0_and_are_marked(self):
+        rc, md, err = self.report(HOLDS)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("4 claims hold, 0 do not, 0 cannot be checked", md)
+        self.assertIn("- `dual_iterate N=4000 index_is_id/floor <= 2.7` — ✓ holds "
+                      "(this run: 2.67)", md)
+        self.assertIn("- `dual_iterate N=4000 flat_map/fastest >= 1.7` — ✓ holds (this run: 1.75)",
+                      md)
+        self.assertIn("* `dual_iterate N=4000 fastest is index_is_id significantly` — ✓ holds "
+                      "(this run: fastest: index_is_id, p < 0.001 (significant))", md)
+        self.assertIn("`platformer N=256 handle_table/index_is_id > 1.5` — ✓ holds", md)
+        # the prose is kept; the file's title gives way to the section's
+        self.assertIn("Some prose, copied as written.", md)
+        self.assertIn("\n### Iteration\n", md)
+        self.assertNotIn("\n# Findings\n", md)
+
+    def test_a_ratio_the_run_no_longer_supports_exits_1(self):
+        rc, md, err = self.report(HOLDS + "- claim: dual_iterate N=4000 index_is_id/floor <= 2.5\n")
+        self.assertEqual(rc, 1)
+        self.assertIn("report: 1 claim(s) of", err)
+        self.assertIn("- `dual_iterate N=4000 index_is_id/floor <= 2.5` — ✗ **does not hold** "
+                      "(this run: 2.67)", md)
+        self.assertIn("4 claims hold, 1 do not", md)
+
+    def test_a_wrong_leader_or_an_insignificant_lead_fails(self):
+        rc, md, _ = self.report("claim: dual_iterate N=4000 fastest is flat_map\n")
+        self.assertEqual(rc, 1)
+        self.assertIn("✗ **does not hold** (this run: fastest: index_is_id", md)
+        # 3 repetitions: no lead can be significant
+        run3 = os.path.join(self.tmp, "three")
+        shutil.copytree(self.run_dir, run3)
+        from fakes import replace_samples
+        for st, med in (("index_is_id", 0.80), ("flat_map", 1.4)):
+            replace_samples(run3, "dual_iterate", st, 4000, [med * 0.99, med, med * 1.01])
+        claim = "claim: dual_iterate N=4000 fastest is index_is_id"
+        self.assertEqual(self.report(claim + "\n", run_dir=run3)[0], 0)
+        rc, md, _ = self.report(claim + " significantly\n", run_dir=run3)
+        self.assertEqual(rc, 1)
+        self.assertIn("too few repetitions (3) to tell", md)
+
+    def test_a_claim_the_run_cannot_check_is_said_and_fails_only_when_strict(self):
+        unchecked = ("claim: dual_iterate N=12345 index_is_id/floor <= 3\n"
+                     "claim: nosuch N=4000 index_is_id/floor <= 3\n"
+                     "claim: dual_iterate N=4000 nosuch/floor <= 3\n")
+        rc, md, _ = self.report(unchecked)
+        self.assertEqual(rc, 0)
+        self.assertIn("0 claims hold, 0 do not, 3 cannot be checked", md)
+        self.assertIn("? not checked (this run: dual_iterate did not run at N = 12345)", md)
+        self.assertIn("? not checked (this run: the run has no nosuch)", md)
+        self.assertIn("? not checked (this run: nosuch has no time in dual_iterate at N = 4000)",
+                      md)
+        self.assertEqual(self.report(unchecked, "--strict")[0], 1)
+
+    def test_a_malformed_claim_exits_2_and_names_the_line(self):
+        for bad in ("claim: dual_iterate index_is_id/floor <= 3",
+                    "claim: dual_iterate N=4000 index_is_id/floor ~ 3",
+                    "claim: dual_iterate N=4000 index_is_id/floor <= x",
+                    "claim: dual_iterate N=4k fastest is a"):
+            rc, _, err = self.report("# t\n\n" + bad + "\n")
+            self.assertEqual(rc, 2, bad)
+            self.assertIn("findings.md:3:", err)
+        rc, _, err = self.report(HOLDS, "--findings", os.path.join(self.tmp, "missing.md"))
+        self.assertEqual(rc, 2)
+        self.assertIn("missing.md", err)
+
+    def test_per_case_findings_and_tables(self):
+        _, md, _ = self.report(HOLDS)
+        self.assertIn("- N = 4,000: **index_is_id** leads at 0.80 ns per matched pair (2.67x the "
+                      "floor), 1.75x ahead of flat_map (p < 0.001, significant); then "
+                      "sparse_set 2.00x, handle_table 2.75x.", md)
+        self.assertIn("| N | strategy | ns per matched pair: median | min–max | × fastest "
+                      "| × floor |", md)
+        self.assertRegex(md, r"\| 4,000 \| floor \(plain arrays\) \| 0\.30 \| [0-9.]+–[0-9.]+ "
+                             r"\| 0\.37 \| 1\.00 \|")
+        self.assertRegex(md, r"\| 4,000 \| index_is_id \| 0\.80 \| [0-9.]+–[0-9.]+ \| 1\.00 "
+                             r"\| 2\.67 \|")
+        # rows of one N: references first, then fastest to slowest
+        rows = re.findall(r"^\| 4,000 \| ([^|]+?) \|", md.split("### dual_iterate")[1], re.M)
+        self.assertEqual(rows, ["floor (plain arrays)", "limit (touched data only)",
+                                "index_is_id", "flat_map", "sparse_set", "handle_table"])
+
+    def test_per_strategy_paragraphs_come_from_the_data(self):
+        _, md, _ = self.report(HOLDS)
+        self.assertIn("**index_is_id** leads in 10 of 10 cells: platformer at every N; "
+                      "dual_iterate at every N. Significantly ahead of the runner-up in 10:", md)
+        self.assertIn("**handle_table** leads in none of its 10 cells. Furthest behind: "
+                      "dual_iterate at 4,194,304 (6.92x the leader's time). Against the floor: ",
+                      md)
+
+    def with_params(self, name, params_of):
+        """A copy of the run whose results.csv has a params column: params_of(row)."""
+        run = os.path.join(self.tmp, name)
+        shutil.copytree(self.run_dir, run)
+        path = os.path.join(run, "results.csv")
+        with open(path, newline="") as f:
+            rows = list(csv.reader(f))
+        rows[0].insert(3, "params")
+        for r in rows[1:]:
+            r.insert(3, params_of(r))
+        with open(path, "w", newline="") as f:
+            csv.writer(f).writerows(rows)
+        return run
+
+    def test_cases_follow_the_params_column(self):
+        run = self.with_params("params", lambda r: "order=shuffled" if r[0] == "dual_iterate" else "")
+        rc, md, err = self.report("claim: dual_iterate order=shuffled N=4000 fastest is index_is_id\n"
+                                  "claim: dual_iterate N=4000 fastest is index_is_id\n"
+                                  "claim: dual_iterate order=regular N=4000 fastest is index_is_id\n",
+                                  run_dir=run)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("\n### dual_iterate (order=shuffled)\n", md)
+        self.assertIn("\n### platformer\n", md)
+        self.assertIn("dual_iterate (order=shuffled) at every N", md)
+        self.assertEqual(md.count("✓ holds"), 2)
+        self.assertIn("? not checked (this run: the run has no dual_iterate with order=regular)",
+                      md)
+
+    def test_strategies_are_ranked_only_within_their_case(self):
+        # flat_map's platformer rows ran shuffled, the others regular: two cases.
+        run = self.with_params("split", lambda r: "order=shuffled"
+                               if r[:2] == ["platformer", "flat_map"] else "order=regular")
+        _, md, _ = self.report("claim: platformer order=shuffled N=4000 fastest is flat_map\n"
+                               "claim: platformer order=regular N=4000 fastest is index_is_id\n",
+                               run_dir=run)
+        self.assertIn("2 claims hold, 0 do not", md)
+        self.assertIn("- N = 4,000: **index_is_id** leads at 3.20 ns per component op (2.91x the "
+                      "floor), 1.44x ahead of sparse_set", md)
+        self.assertIn("- N = 4,000: **flat_map** leads at 3.80 ns per component op.", md)
+
+    def test_an_unusable_run_exits_2(self):
+        rc, md, err = self.report(HOLDS, run_dir=os.path.join(self.tmp, "nonexistent"))
+        self.assertEqual((rc, md), (2, None))
+        self.assertIn("report: error:", err)
+
+
+class CommittedFindings(unittest.TestCase):
+    def test_docs_findings_hold_on_the_reference_run_it_names(self):
+        findings = os.path.join(TOP, "docs", "findings.md")
+        with open(findings, encoding="utf-8") as f:
+            run_id = re.search(r"Reference run: results/(\S+?) ", f.read()).group(1)
+        run = os.path.join(TOP, "results", run_id)
+        r = subprocess.run([PYTHON, os.path.join(TOP, "scripts", "report.py"), run, "--strict",
+                            "-o", "-"], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout, r"From docs/findings\.md: [1-9][0-9]* claims hold, 0 do not, "
+                                   r"0 cannot be checked")
+
+
+if __name__ == "__main__":
+    unittest.main()
