@@ -61,8 +61,10 @@ def choices(run, alpha=0.05, cells=None):
     """The "which to choose" rows: per scenario and panel size (or per (scenario, N, params) of
     `cells`, params None for any), the fastest strategy, the runner-up, the margin (runner-up /
     fastest) and its significance (two-sided Mann–Whitney U over the repetitions,
-    Holm-adjusted over every row of the table), and the strategies that failed there. Returns
-    (rows, note): note says when no row can be significant, and how many repetitions would."""
+    Holm-adjusted within each scenario: the family is the verdicts about one scenario, its
+    sizes and parameter sets, so that adding a scenario to a run does not make the others'
+    verdicts harder to reach), and the strategies that failed there. Returns (rows, note):
+    note says when no row can be significant, and how many repetitions would."""
     from ecsb_stats import holm, reps_for, smallest_p, utest
     if cells is None:
         cells = [(sc, n, None) for sc in run.scenarios
@@ -85,19 +87,24 @@ def choices(run, alpha=0.05, cells=None):
             row["reps"] = (len(a), len(b))
             row["p"] = utest(a, b)
         rows.append(row)
-    for row, adjusted in zip(rows, holm([r["p"] for r in rows])):
-        row["p_holm"] = adjusted
-        row["verdict"] = verdict(row, adjusted, alpha)
+    families = {}
+    for row in rows:
+        families.setdefault(row["scenario"], []).append(row)
+    for family in families.values():
+        for row, adjusted in zip(family, holm([r["p"] for r in family])):
+            row["p_holm"] = adjusted
+            row["verdict"] = verdict(row, adjusted, alpha)
     tested = [r for r in rows if r["p"] is not None]
+    family_size = max((sum(r["p"] is not None for r in f) for f in families.values()), default=0)
     note = ""
     if tested:
         floor_p = min(smallest_p(*r["reps"]) for r in tested)
-        if floor_p * len(tested) >= alpha:
+        if floor_p * family_size >= alpha:
             reps = min(min(r["reps"]) for r in tested)
-            enough = reps_for(alpha, len(tested))
+            enough = reps_for(alpha, family_size)
             note = (f"With {reps} repetitions the U test cannot give p below {floor_p:.2g}, and "
-                    f"Holm's correction over {len(tested)} rows needs about "
-                    f"{alpha / len(tested):.2g}: no margin here can be called significant. "
+                    f"Holm's correction over a scenario's {family_size} rows needs about "
+                    f"{alpha / family_size:.2g}: no margin here can be called significant. "
                     + (f"Run with {enough} repetitions or more (ECSB_BENCH_ARGS="
                        f"--benchmark_repetitions={enough})." if enough else
                        "Run with more repetitions."))

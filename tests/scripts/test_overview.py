@@ -64,9 +64,10 @@ class Overview(unittest.TestCase):
         got = [(r["scenario"], r["n"], r["fastest"][0], r["runner_up"][0], round(r["margin"], 4),
                 round(r["p"], 9), round(r["p_holm"], 8), r["verdict"], r["failed"]) for r in rows]
         self.assertEqual(got, [
-            ("iterate", 4000, "a", "c", 1.1, 4.1135e-05, 1.2341e-04, "significant", []),
-            ("iterate", 65536, "c", "a", 1.3333, 4.1135e-05, 1.2341e-04, "significant", ["b"]),
-            ("churn", 4000, "b", "a", 2.0, 4.1135e-05, 1.2341e-04, "significant", [])])
+            # Holm within each scenario: iterate's two rows are one family, churn's one another
+            ("iterate", 4000, "a", "c", 1.1, 4.1135e-05, 8.227e-05, "significant", []),
+            ("iterate", 65536, "c", "a", 1.3333, 4.1135e-05, 8.227e-05, "significant", ["b"]),
+            ("churn", 4000, "b", "a", 2.0, 4.1135e-05, 4.114e-05, "significant", [])])
         self.assertEqual(note, "")
 
     def test_within_best(self):
@@ -153,12 +154,12 @@ class SummaryOpensWithTheOverview(unittest.TestCase):
         return tmp
 
     def test_a_table_that_cannot_be_significant_says_so(self):
-        rows, note = choices(load_run(self.fake_run(4)))
-        self.assertEqual({r["verdict"] for r in rows}, {"within noise"})
-        self.assertTrue(note.startswith("With 4 repetitions the U test cannot give p below "
-                                        "0.029, and Holm's correction over 3 rows needs about "
-                                        "0.017: no margin here can be called significant. "
-                                        "Run with 5 repetitions or more"), note)
+        rows, note = choices(load_run(self.fake_run(3)))
+        self.assertEqual({r["verdict"] for r in rows}, {"too few repetitions (3) to tell"})
+        self.assertTrue(note.startswith("With 3 repetitions the U test cannot give p below "
+                                        "0.1, and Holm's correction over a scenario's 2 rows "
+                                        "needs about 0.025: no margin here can be called "
+                                        "significant. Run with 5 repetitions or more"), note)
 
     def test_five_repetitions_call_a_clear_difference_significant(self):
         # Issue 17: at least 5 repetitions, so that the table can call a real margin
@@ -172,11 +173,13 @@ class SummaryOpensWithTheOverview(unittest.TestCase):
         r = subprocess.run([PYTHON, os.path.join(TOP, "scripts", "summary.py"), path],
                            capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertEqual(r.stdout.count(" | 0.024 | significant | "), 3)
+        # Holm within a scenario: sweep's two rows are one family (2 x 0.0079), spawn's one
+        self.assertEqual(r.stdout.count(" | 0.016 | significant | "), 2, r.stdout)
+        self.assertEqual(r.stdout.count(" | 0.008 | significant | "), 1, r.stdout)
 
-    def test_a_big_table_names_the_repetitions_it_needs(self):
-        # 12 scenarios with two panel sizes: 24 rows; Holm then needs p < 0.05 / 24, which
-        # 5 or 6 repetitions a side cannot give and 7 can.
+    def test_holm_is_per_scenario_so_more_scenarios_do_not_raise_the_bar(self):
+        # 12 scenarios with two panel sizes: 24 rows, but each scenario's two rows are one
+        # family: Holm needs p < 0.05 / 2 there, which 5 repetitions a side give (0.0079).
         registry = json.loads(subprocess.run(
             [PYTHON, os.path.join(HERE, "fakes.py"), "list", "--json"],
             check=True, capture_output=True, text=True).stdout)
@@ -184,11 +187,8 @@ class SummaryOpensWithTheOverview(unittest.TestCase):
         registry["scenarios"] = [dict(sweep, name=f"sweep{i}") for i in range(12)]
         rows, note = choices(load_run(self.fake_run(5, registry)))
         self.assertEqual(len(rows), 24)
-        self.assertEqual({r["verdict"] for r in rows}, {"within noise"})
-        self.assertIn("Run with 7 repetitions or more "
-                      "(ECSB_BENCH_ARGS=--benchmark_repetitions=7).", note)
-        rows, note = choices(load_run(self.fake_run(7, registry)))
         self.assertEqual(({r["verdict"] for r in rows}, note), ({"significant"}, ""))
+        self.assertEqual({round(r["p_holm"], 4) for r in rows}, {0.0159})
 
 
 class HeatMapImage(unittest.TestCase):
