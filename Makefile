@@ -9,9 +9,14 @@ OPT      ?= -O2
 # two ran alike (0.8-1.0x). gcc aligns only blocks run at least 1/align-threshold (default
 # 100) as often as the hottest of their function: owning_group's group loop, in a function
 # whose guessed-hottest block is a view loop, was left unaligned and ran 1.7x the limit's
-# time. Applied to every strategy, the floor and the limit alike. (gcc options; with
-# CC=clang, set ALIGN= or clang's own.)
+# time. Applied to every strategy, the floor and the limit alike. clang (CC=clang) has
+# -falign-loops but no such threshold: it aligns every loop it is asked to.
+CC_IS_CLANG := $(shell $(CC) --version 2>/dev/null | grep -qi clang && echo yes)
+ifeq ($(CC_IS_CLANG),yes)
+ALIGN    ?= -falign-loops=64
+else
 ALIGN    ?= -falign-loops=64 --param=align-threshold=65536
+endif
 QUICK    ?=
 
 # Implicit declarations are errors: a strategy calling a function that does not exist (or a

@@ -11,15 +11,42 @@
 #   cachegrind  valgrind, Python
 #   coverage    lcov (make coverage), and what make test uses
 #   all         every one of them (make deps)
+#   gbench-version V   only check a Google Benchmark version string (exit 0 or 2)
 # As root: installs what is missing (apt-get). Otherwise: prints the one command that installs
-# it and exits 1. A Google Benchmark version other than the tested ones stops the build (exit 1)
-# unless ECSB_GBENCH_UNTESTED=1.
+# it and exits 1. On a system without apt-get: checks what the group needs by trying it (a
+# compiler, a header, a command), and when something is missing prints what, by purpose, and
+# exits 2. Google Benchmark older than 1.7 stops the build (exit 2): harness/gbench.cc uses only
+# its public API of 1.7 and later (checked against 1.7.1, 1.8.3 and 1.9.1).
 set -euo pipefail
 
-# Google Benchmark versions harness/gbench.cc was tested with.
-gbench_tested=(1.7.1)
+# The oldest Google Benchmark the wrapper builds with.
+gbench_oldest=1.7
+
+# gbench_check VERSION: 0 when VERSION (major.minor[.patch...]) is gbench_oldest or later;
+# else a message and 2.
+gbench_check() {
+  local version=$1 major minor
+  if [[ ! $version =~ ^([0-9]+)\.([0-9]+)(\.[0-9]+)*$ ]]; then
+    echo "error: cannot read the Google Benchmark version '${version:-}' (want major.minor[.patch])." >&2
+    return 2
+  fi
+  major=${BASH_REMATCH[1]} minor=${BASH_REMATCH[2]}
+  if (( major > 1 || (major == 1 && minor >= 7) )); then
+    echo "setup: Google Benchmark $version found (ecsbench needs $gbench_oldest or later)" >&2
+    return 0
+  fi
+  echo "error: Google Benchmark $version is installed; ecsbench needs $gbench_oldest or later" >&2
+  echo "(harness/gbench.cc uses its public API of 1.7 on: State::KeepRunningBatch, counters, UseManualTime)." >&2
+  echo "Install a newer libbenchmark-dev, or build Google Benchmark 1.7+ from source and make" >&2
+  echo "pkg-config find it (PKG_CONFIG_PATH)." >&2
+  return 2
+}
 
 group=${1:-all}
+if [[ $group == gbench-version ]]; then
+  gbench_check "${2:-}"
+  exit $?
+fi
 case $group in
   build) packages=(gcc g++ make libbenchmark-dev) ;;
   test) packages=(libcmocka-dev valgrind clang libclang-rt-14-dev python3 python3-scipy
@@ -34,10 +61,64 @@ case $group in
   all) packages=(gcc g++ make libbenchmark-dev libbenchmark-tools python3 python3-scipy
     python3-statsmodels gnuplot-nox fonts-dejavu-core hyperfine libcmocka-dev valgrind clang libclang-rt-14-dev lcov) ;;
   *)
-    echo "setup.sh: unknown group '$group'; valid: build test bench plots compare hyperfine cachegrind coverage all" >&2
+    echo "setup.sh: unknown group '$group'; valid: build test bench plots compare hyperfine cachegrind coverage all gbench-version" >&2
     exit 2
     ;;
 esac
+
+# ---- a system without apt-get: check by trying, say what is missing by purpose ------------
+cc=${CC:-cc} cxx=${CXX:-c++}
+try_compile() { # LANG FLAGS... < source: compiles and links quietly?
+  local lang=$1; shift
+  local out; out=$(mktemp); rm -f "$out"
+  local compiler=$cc; [[ $lang == c++ ]] && compiler=$cxx
+  "$compiler" -x "$lang" - -o "$out" "$@" >/dev/null 2>&1 && rm -f "$out"
+}
+need() { # PURPOSE: one line of the report
+  lacking+=("  - $1")
+}
+check_by_trying() {
+  lacking=()
+  local p
+  for p in "${packages[@]}"; do
+    case $p in
+      gcc) command -v "$cc" >/dev/null && command -v make >/dev/null ||
+        need "a C17 compiler and make (gcc or clang; CC=$cc)" ;;
+      g++) command -v "$cxx" >/dev/null || need "a C++17 compiler for the Google Benchmark wrapper (g++ or clang++; CXX=$cxx)" ;;
+      libbenchmark-dev) printf '#include <benchmark/benchmark.h>\nint main() { return 0; }\n' |
+        try_compile c++ -lbenchmark -lpthread ||
+        need "Google Benchmark 1.7 or later: headers (benchmark/benchmark.h) and library (-lbenchmark)" ;;
+      libcmocka-dev) printf '#include <stdarg.h>\n#include <stddef.h>\n#include <setjmp.h>\n#include <stdint.h>\n#include <cmocka.h>\nint main(void) { return 0; }\n' |
+        try_compile c -lcmocka || need "cmocka (the C test framework: cmocka.h and -lcmocka)" ;;
+      clang) printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' |
+        cc=clang try_compile c -fsanitize=fuzzer ||
+        need "clang with libFuzzer (clang -fsanitize=fuzzer), for make test's fuzz runs" ;;
+      python3) command -v python3 >/dev/null || need "Python 3" ;;
+      python3-scipy) python3 -c 'import scipy' 2>/dev/null || need "SciPy for Python 3 (statistics)" ;;
+      python3-statsmodels) python3 -c 'import statsmodels' 2>/dev/null || need "statsmodels for Python 3 (Holm's correction)" ;;
+      gnuplot-nox) command -v gnuplot >/dev/null || need "gnuplot (the plots)" ;;
+      hyperfine) command -v hyperfine >/dev/null || need "hyperfine (whole-process timings)" ;;
+      valgrind) command -v valgrind >/dev/null || need "valgrind (memcheck and cachegrind)" ;;
+      lcov) command -v lcov >/dev/null || need "lcov (make coverage)" ;;
+      *) ;; # fonts, Debian-only helpers: nothing to try
+    esac
+  done
+}
+
+if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg-query >/dev/null 2>&1; then
+  check_by_trying
+  if [[ ${#lacking[@]} -ne 0 ]]; then
+    echo "ecsbench ($group): this system has no apt-get, so setup.sh cannot install what is missing." >&2
+    echo "Install these with your package manager, then run make again:" >&2
+    printf '%s\n' "${lacking[@]}" >&2
+    exit 2
+  fi
+  if [[ $group == build || $group == all ]] && command -v pkg-config >/dev/null &&
+    version=$(pkg-config --modversion benchmark 2>/dev/null); then
+    gbench_check "$version" || exit 2
+  fi
+  exit 0
+fi
 
 installed() { [[ $(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true) == "install ok installed" ]]; }
 
@@ -62,15 +143,6 @@ fi
 
 if [[ $group == build || $group == all ]]; then
   version=$(pkg-config --modversion benchmark 2>/dev/null ||
-    dpkg-query -W -f='${Version}' libbenchmark-dev 2>/dev/null | sed 's/-[^-]*$//' || true)
-  for v in "${gbench_tested[@]}"; do [[ $version == "$v" ]] && exit 0; done
-  msg="Google Benchmark ${version:-of unknown version} is installed; ecsbench was tested with ${gbench_tested[*]} only"
-  if [[ ${ECSB_GBENCH_UNTESTED:-} == 1 ]]; then
-    echo "setup: warning: $msg (building anyway: ECSB_GBENCH_UNTESTED=1)" >&2
-    exit 0
-  fi
-  echo "error: $msg (harness/gbench.cc; reporters and flags change between versions)." >&2
-  echo "Install the tested one:  sudo apt-get install -y --allow-downgrades libbenchmark-dev=1.7.1-1 libbenchmark1debian=1.7.1-1" >&2
-  echo "or build with it at your own risk:  make ECSB_GBENCH_UNTESTED=1 ...  (then say so in results)" >&2
-  exit 1
+    dpkg-query -W -f='${Version}' libbenchmark-dev 2>/dev/null | sed 's/-[^-]*$//; s/^[0-9]*://' || true)
+  gbench_check "$version" || exit 2
 fi

@@ -4,8 +4,10 @@
 #  - the build group asks only for the compilers and Google Benchmark: nothing else missing
 #    stops it; each group names exactly its missing packages in one apt-get command;
 #  - as root the missing packages are installed (apt-get called with exactly them);
-#  - a Google Benchmark version the suite was not tested with stops the build with a message,
-#    unless ECSB_GBENCH_UNTESTED=1;
+#  - Google Benchmark 1.7 and later is accepted (and named), older ones stop the build with a
+#    message and exit 2 (gbench-version feeds it version strings);
+#  - without apt-get, what a group needs is tried (compiler, headers, commands) and what is
+#    missing is listed by purpose, exit 2;
 #  - through make: `make plots` with gnuplot missing stops before plotting and names it, and
 #    building the binary does not ask for gnuplot, hyperfine, valgrind or scipy.
 set -u
@@ -71,18 +73,54 @@ FAKE_UID=0 setup plots
 grep -q "install -y -qq --no-install-recommends gnuplot-nox$" "$tmp/apt.log" 2>/dev/null ||
   fail "as root, apt-get was not asked for gnuplot-nox: $(cat "$tmp/apt.log" 2>/dev/null)"
 
-# Google Benchmark versions
+# Google Benchmark versions: 1.7 and later
 export FAKE_MISSING=""
+for v in 1.7.1 1.8.3 1.9.1 1.10.0 2.0.0; do
+  setup gbench-version "$v"
+  [ "$rc" -eq 0 ] && grep -q "Google Benchmark $v found" "$tmp/out" ||
+    fail "version $v: exit $rc, want 0 and its name: $(cat "$tmp/out")"
+done
+for v in 1.6.1 1.5 0.9.0 1 junk ""; do
+  setup gbench-version "$v"
+  [ "$rc" -eq 2 ] || fail "version '$v': exit $rc, want 2"
+done
+setup gbench-version 1.6.1
+grep -q "Google Benchmark 1.6.1 is installed; ecsbench needs 1.7 or later" "$tmp/out" ||
+  fail "no clear message for 1.6.1: $(cat "$tmp/out")"
+FAKE_GB_VERSION=1.6.1 setup build
+[ "$rc" -eq 2 ] && grep -q "1.6.1 is installed; ecsbench needs 1.7" "$tmp/out" ||
+  fail "the build with 1.6.1 installed: exit $rc: $(cat "$tmp/out")"
 FAKE_GB_VERSION=1.8.3 setup build
-[ "$rc" -eq 1 ] || fail "Google Benchmark 1.8.3: build exit $rc, want 1"
-grep -q "Google Benchmark 1.8.3 is installed; ecsbench was tested with 1.7.1 only" "$tmp/out" ||
-  fail "no message for an untested version: $(cat "$tmp/out")"
-FAKE_PKGCONFIG=1.9.0 setup build
-grep -q "Google Benchmark 1.9.0 is installed" "$tmp/out" || fail "pkg-config's version is not the one checked: $(cat "$tmp/out")"
-FAKE_GB_VERSION=1.8.3 ECSB_GBENCH_UNTESTED=1 setup build
-[ "$rc" -eq 0 ] && grep -q "warning: .*1.8.3" "$tmp/out" || fail "ECSB_GBENCH_UNTESTED=1 does not build anyway with a warning: $(cat "$tmp/out")"
-FAKE_GB_VERSION=1.7.1 setup build
-[ "$rc" -eq 0 ] || fail "1.7.1 refused: $(cat "$tmp/out")"
+[ "$rc" -eq 0 ] && grep -q "1.8.3 found" "$tmp/out" || fail "the build with 1.8.3: exit $rc: $(cat "$tmp/out")"
+FAKE_PKGCONFIG=1.6.0 setup build
+grep -q "Google Benchmark 1.6.0 is installed" "$tmp/out" || fail "pkg-config's version is not the one checked: $(cat "$tmp/out")"
+FAKE_GB_VERSION=2:1.9.1 setup build
+[ "$rc" -eq 0 ] || fail "a Debian epoch in the version (2:1.9.1): exit $rc: $(cat "$tmp/out")"
+
+# ---- a system without apt-get: tried, and what is missing named by purpose (exit 2) -----------
+bare=$tmp/bare
+mkdir -p "$bare"
+for t in bash env mktemp rm cat sed grep; do ln -s "$(command -v "$t")" "$bare/$t"; done
+PATH=$bare CC=nocc CXX=nocxx "$top/scripts/setup.sh" build >"$tmp/out" 2>&1
+rc=$?
+[ "$rc" -eq 2 ] || fail "build without apt-get or a compiler: exit $rc, want 2: $(cat "$tmp/out")"
+for want in "has no apt-get" "a C17 compiler and make" "a C++17 compiler" "Google Benchmark 1.7 or later"; do
+  grep -q "$want" "$tmp/out" || fail "without apt-get, build does not name '$want': $(cat "$tmp/out")"
+done
+grep -q "gnuplot" "$tmp/out" && fail "the build group names gnuplot, which it does not need"
+PATH=$bare "$top/scripts/setup.sh" plots >"$tmp/out" 2>&1
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "gnuplot (the plots)" "$tmp/out" && grep -q "Python 3" "$tmp/out" ||
+  fail "plots without apt-get, gnuplot or python3: exit $rc: $(cat "$tmp/out")"
+# with everything the group needs on PATH, no apt-get is no problem
+printf '#!/bin/sh
+exit 0
+' >"$bare/hyperfine"; printf '#!/bin/sh
+exit 0
+' >"$bare/python3"
+chmod +x "$bare/hyperfine" "$bare/python3"
+PATH=$bare "$top/scripts/setup.sh" hyperfine >"$tmp/out" 2>&1 ||
+  fail "hyperfine without apt-get but with hyperfine and python3: exit $?: $(cat "$tmp/out")"
 setup nonsense
 [ "$rc" -eq 2 ] || fail "an unknown group: exit $rc, want 2"
 
