@@ -131,15 +131,25 @@ soak: $(TST)/ecsbench_tests ## differential, fresh seeds until time is up: make 
 	ECSB_SOAK_SECONDS=$(or $(SECONDS),60) $(TST)/ecsbench_tests $(or $(STRATEGY),all) 'differential*'
 
 # The libFuzzer target (clang): the differential engine driven by input bytes, every strategy.
+# Built by make from one object per source (in parallel with -j, rebuilt only where a source
+# or a header it includes changed); the strategies are compiled with ECSB_NO_SCENARIOS: the
+# fuzzer drives only world operations, so no scenario body is compiled into them.
 FUZZ_CC  ?= clang
-FUZZ_BIN := $(BUILD)/fuzz/fuzz_world
-FUZZ_SRC := $(CORE_SRC) tests/support.c tests/differential.c tests/fuzz/fuzz_world.c
+FUZZ     := $(BUILD)/fuzz
+FUZZ_BIN := $(FUZZ)/fuzz_world
+FUZZ_SRC := harness/core.c harness/registry.c $(wildcard strategies/*.c) tests/support.c \
+            tests/differential.c tests/fuzz/fuzz_world.c
+FUZZ_OBJ := $(FUZZ_SRC:%.c=$(FUZZ)/obj/%.o)
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_TEST_SECONDS ?= 10
 
-$(FUZZ_BIN): $(FUZZ_SRC) $(ALL_HDR) $(wildcard tests/*.h) | $(TEST_STAMP)
+$(FUZZ)/obj/%.o: %.c | $(TEST_STAMP)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -I. -std=c17 $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all -fno-omit-frame-pointer -o $@ $(FUZZ_SRC) -lcmocka -lm
+	$(FUZZ_CC) $(CPPFLAGS) -DECSB_NO_SCENARIOS -std=c17 $(WARN) -O1 -g -fsanitize=fuzzer-no-link \
+		$(FUZZ_SAN) -c -o $@ $<
+
+$(FUZZ_BIN): $(FUZZ_OBJ)
+	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ -lcmocka -lm
 
 fuzz: $(FUZZ_BIN) ## coverage-guided fuzzing against the model: make fuzz [STRATEGY=x] [SECONDS=n] [NICE=19]
 	@NICE=$(NICE) tests/fuzz/run.sh $(FUZZ_BIN) "$(STRATEGY)" $(or $(SECONDS),60)
@@ -201,4 +211,4 @@ print-%:
 clean: ## remove build/ (results/ and plots/ are kept)
 	rm -rf $(BUILD)
 
--include $(CORE_OBJ:.o=.d) $(BENCH_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+-include $(CORE_OBJ:.o=.d) $(BENCH_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d)

@@ -6,6 +6,9 @@
  *      timed code calls them directly and the compiler inlines them;
  *   2. wraps the same functions in a type-erased ecsb_vtable for tests and tools;
  *   3. emits the descriptor `ecsb_strategy_<name>` that the registry lists.
+ * With ECSB_NO_SCENARIOS defined (the fuzz build: it drives only the world operations), step 1
+ * is left out and the descriptor's scenario table is empty, so the file compiles in a fraction
+ * of the time.
  */
 #ifndef ECSB_STRATEGY_NAME
 #error "define ECSB_STRATEGY_NAME (the file's base name) before including strategy_impl.h"
@@ -40,7 +43,9 @@ ECSB_STRATEGY_CONTRACT(world_valid, bool (*)(const world *));
 ECSB_STRATEGY_CONTRACT(world_bytes, size_t (*)(const world *));
 ECSB_STRATEGY_CONTRACT(world_corrupt, int (*)(world *, unsigned));
 
+#ifndef ECSB_NO_SCENARIOS
 #include "scenarios/all.h"
+#endif
 
 #define ECSB_CAT_(a, b) a##b
 #define ECSB_CAT(a, b) ECSB_CAT_(a, b)
@@ -109,6 +114,7 @@ const ecsb_strategy ECSB_CAT(ecsb_strategy_, ECSB_STRATEGY_NAME) = {
     .name = ECSB_STR(ECSB_STRATEGY_NAME),
     .summary = ECSB_STRATEGY_SUMMARY,
     .ops = &vtable,
+#ifndef ECSB_NO_SCENARIOS
     .scenarios = {
 #define ECSB_SCENARIO(name, ...)                                          \
     [ECSB_SCENARIO_##name] = {name##_prepare, name##_pass, name##_checksum, name##_release,     \
@@ -116,6 +122,7 @@ const ecsb_strategy ECSB_CAT(ecsb_strategy_, ECSB_STRATEGY_NAME) = {
 #include "scenarios/scenarios.def"
 #undef ECSB_SCENARIO
     },
+#endif
 #ifdef ECSB_STRATEGY_CAPS
     /* ECSB_STRATEGY_CAPS: ECSB_CAP(scenario, largest N, "why") ... */
 #define ECSB_CAP(scenario, n, why) [ECSB_SCENARIO_##scenario] = (n),
