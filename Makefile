@@ -104,7 +104,11 @@ $(REL)/%.o: %.cc $(FLAGS_STAMP) | $(BUILD_STAMP)
 	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c -o $@ $<
 
 # Provenance: the exact build and its sources go into every run's JSON context.
-$(REL)/harness/provenance.o: CPPFLAGS += -DECSB_BUILD_CC='"$(CC)"' \
+# The Google Benchmark version built against (pkg-config, else Debian's package version).
+GBENCH_VERSION := $(shell pkg-config --modversion benchmark 2>/dev/null || \
+	dpkg-query -W -f='$${Version}' libbenchmark-dev 2>/dev/null | sed 's/-[^-]*$$//; s/^[0-9]*://')
+$(REL)/harness/provenance.o: CPPFLAGS += -DECSB_GBENCH_VERSION='"$(or $(GBENCH_VERSION),unknown)"' \
+	-DECSB_BUILD_CC='"$(CC)"' \
 	-DECSB_BUILD_CFLAGS='"$(CFLAGS)"' -DECSB_BUILD_CXXFLAGS='"$(CXXFLAGS)"' \
 	-DECSB_SOURCE_HASHES='"$(SOURCE_HASHES)"'
 $(REL)/harness/provenance.o: Makefile $(SOURCE_HASHES)

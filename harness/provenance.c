@@ -27,6 +27,9 @@
 #ifndef ECSB_BUILD_CXXFLAGS
 #define ECSB_BUILD_CXXFLAGS "unknown (the Makefile did not pass -DECSB_BUILD_CXXFLAGS)"
 #endif
+#ifndef ECSB_GBENCH_VERSION
+#define ECSB_GBENCH_VERSION "unknown" /* Google Benchmark version built against */
+#endif
 #ifndef ECSB_BUILD_CC
 #define ECSB_BUILD_CC "unknown"
 #endif
@@ -233,6 +236,7 @@ void ecsb_provenance_record(const ecsb_provenance *p)
     ecsb_gb_add_context("ecsb_cc", ECSB_BUILD_CC);
     ecsb_gb_add_context("ecsb_cflags", ECSB_BUILD_CFLAGS);
     ecsb_gb_add_context("ecsb_cxxflags", ECSB_BUILD_CXXFLAGS);
+    ecsb_gb_add_context("ecsb_gbench_version", ECSB_GBENCH_VERSION);
 
     char commit[128], dirty[32];
     git_state(commit, sizeof commit, dirty, sizeof dirty, buf, sizeof buf);

@@ -72,6 +72,20 @@ def machine_differences(a, b):
     return out
 
 
+def build_differences(a, b):
+    """Lines naming what differs between the builds of runs A and B: the C compiler, the flags
+    and the Google Benchmark version (recorded at build time, ecsb_gbench_version; Google
+    Benchmark 1.9 and later also records library_version itself)."""
+    out = []
+    for key, name in (("ecsb_compiler", "C compiler"), ("ecsb_cflags", "C flags"),
+                      ("ecsb_gbench_version", "Google Benchmark"),
+                      ("library_version", "Google Benchmark library")):
+        va, vb = a.context.get(key), b.context.get(key)
+        if va != vb and (va is not None or vb is not None):
+            out.append(f"{name}: A {va or 'unknown'}, B {vb or 'unknown'}")
+    return out
+
+
 # ---- building the rows ----------------------------------------------------------------------
 
 def row(scenario, strategy, n, a_stats, b_stats, a_samples, b_samples, baseline=None):
@@ -179,6 +193,11 @@ def render(result, a, b, names, alpha, threshold, color):
             out.append("WARNING: A and B ran on different machines; every change below mixes "
                        "the code's change with the machine's:")
             out += [f"  {d}" for d in differences]
+        built = build_differences(a, b)
+        if built:
+            out.append("WARNING: A and B were built differently; every change below mixes the "
+                       "code's change with the build's:")
+            out += [f"  {d}" for d in built]
         out.append("change = B against A, from the medians of time per item (ns)")
         headers = ["scenario", "strategy", "N", "A ns/item", "B ns/item", "B vs A", "p (Holm)",
                    "verdict"]
@@ -292,6 +311,7 @@ def compare(args):
         "floor_geomean": geomean([r["ratio"] for r in floor_rows]) if floor_rows else None,
         "floor_relative_geomean": None,
         "machine_differences": [] if names else machine_differences(a, b),
+        "build_differences": [] if names else build_differences(a, b),
     }
     if not names:
         # Each strategy's ratio divided by the floor's at the same scenario and N: what is left

@@ -74,6 +74,7 @@ def provenance(run, run_id):
         ("C flags", ctx.get("ecsb_cflags", "unknown")),
         ("C++ compiler and flags",
          f"{ctx.get('ecsb_cxx_compiler', 'unknown')}; {ctx.get('ecsb_cxxflags', 'unknown')}"),
+        ("Google Benchmark", ctx.get("ecsb_gbench_version", ctx.get("library_version", "unknown"))),
         ("git", f"{ctx.get('ecsb_git_commit', 'unknown')} ({ctx.get('ecsb_git_dirty', 'unknown')})"),
         ("uncommitted changes", ctx.get("ecsb_git_changes") or "none"),
         ("sources", f"{len(str(ctx['ecsb_sources_sha256']).split(','))} files, each with its "

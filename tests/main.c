@@ -20,6 +20,10 @@
  * among the strategies run.
  * ECSB_TEST_TIMEOUT=<s>: the CPU-time limit of one test (default TEST_TIMEOUT). ECSB_NO_FORK=1:
  * run tests in this process (for a debugger); a crash then ends the run.
+ * ECSB_TEST_JOBS=<n>: groups (the floor, each strategy) run in n processes at a time (default:
+ * the online CPUs, at most 2), each writing to a file of its own; every group's output is
+ * printed whole, in group order, as soon as it and the groups before it are done. Groups share
+ * nothing (each test forks anyway), so running them side by side changes no result.
  */
 #define _POSIX_C_SOURCE 200809L /* sigaction, fork, setrlimit */
 
@@ -29,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -206,6 +211,127 @@ static void usage(FILE *f, const ecsb_strategy **list, size_t n)
     fprintf(f, "\n");
 }
 
+/* One group: the floor's (strategy NULL) or a strategy's. Returns its failures; *ran = its tests. */
+static int run_group(const ecsb_strategy *strategy, int *ran)
+{
+    tst_strategy = strategy;
+    if (!strategy) {
+        printf("[==========] floor: each scenario's arithmetic on packed arrays\n");
+        *ran = (int)(sizeof floor_tests / sizeof floor_tests[0]);
+        return cmocka_run_group_tests_name("floor", floor_tests, NULL, NULL);
+    }
+    char group[128];
+    snprintf(group, sizeof group, "strategy %s", strategy->name);
+    printf("[==========] %s: %s\n", group, strategy->summary);
+    *ran = (int)(sizeof strategy_tests / sizeof strategy_tests[0]);
+    return cmocka_run_group_tests_name(group, strategy_tests, NULL, NULL);
+}
+
+typedef struct group_result {
+    int failed, ran, skipped;
+} group_result;
+
+typedef struct group_job {
+    const ecsb_strategy *strategy; /* NULL: the floor */
+    FILE *out;                     /* the group's stdout and stderr */
+    int pipe_read;                 /* its group_result */
+    pid_t pid;                     /* 0 before it starts, -1 once reaped */
+    group_result result;
+} group_job;
+
+/* Child side: the group with its output to its own file, its counts to the pipe. */
+static void run_group_child(group_job *job, int pipe_write)
+{
+    fflush(stdout);
+    dup2(fileno(job->out), STDOUT_FILENO);
+    dup2(fileno(job->out), STDERR_FILENO);
+    group_result r = {0};
+    r.failed = run_group(job->strategy, &r.ran);
+    r.skipped = skipped;
+    fflush(stdout);
+    fflush(stderr);
+    if (write(pipe_write, &r, sizeof r) != (ssize_t)sizeof r)
+        _exit(2);
+    _exit(0);
+}
+
+/* Wait for one running group; its counts, or one failure when its process died. */
+static void reap_group(group_job *jobs, size_t count)
+{
+    int status;
+    pid_t pid;
+    while ((pid = wait(&status)) < 0 && errno == EINTR)
+        ;
+    for (size_t i = 0; i < count; i++) {
+        if (jobs[i].pid != pid)
+            continue;
+        jobs[i].pid = -1;
+        if (read(jobs[i].pipe_read, &jobs[i].result, sizeof jobs[i].result) !=
+            (ssize_t)sizeof jobs[i].result) {
+            fprintf(jobs[i].out, "ecsbench_tests: the group's process ended without its counts "
+                                 "(status 0x%x)\n", status);
+            jobs[i].result = (group_result){.failed = 1, .ran = 1};
+        }
+        close(jobs[i].pipe_read);
+        return;
+    }
+}
+
+/* Copy a finished group's output to stdout. */
+static void print_group_output(group_job *job)
+{
+    char buf[8192];
+    size_t got;
+    fflush(job->out);
+    rewind(job->out);
+    while ((got = fread(buf, 1, sizeof buf, job->out)) > 0)
+        fwrite(buf, 1, got, stdout);
+    fclose(job->out);
+    fflush(stdout);
+}
+
+/* Every group, up to `parallel` at a time. False when a file, pipe or process could not be had. */
+static bool run_groups_in_parallel(group_job *jobs, size_t count, size_t parallel)
+{
+    size_t started = 0, running = 0, printed = 0;
+    while (printed < count) {
+        if (started < count && running < parallel) {
+            group_job *job = &jobs[started];
+            int fds[2];
+            if (!(job->out = tmpfile()) || pipe(fds) != 0)
+                return false;
+            fflush(stdout);
+            fflush(stderr);
+            pid_t pid = fork();
+            if (pid < 0)
+                return false;
+            if (pid == 0) {
+                close(fds[0]);
+                run_group_child(job, fds[1]);
+            }
+            close(fds[1]);
+            job->pipe_read = fds[0];
+            job->pid = pid;
+            started++;
+            running++;
+            continue;
+        }
+        while (printed < started && jobs[printed].pid == -1)
+            print_group_output(&jobs[printed++]);
+        if (printed < count && running > 0) {
+            reap_group(jobs, started);
+            running--;
+        }
+    }
+    return true;
+}
+
+static size_t default_jobs(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus >= 2 ? 2 : 1;
+}
+
 int main(int argc, char **argv)
 {
     /* Line-buffered, so the last test started is on screen when a sanitizer aborts. */
@@ -233,11 +359,16 @@ int main(int argc, char **argv)
     }
     if (argc > 2)
         cmocka_set_test_filter(argv[2]);
-    uint64_t no_fork = 0;
+    uint64_t no_fork = 0, jobs = default_jobs();
     if (!env_u64("ECSB_SEED", &tst_replay_seed) || !env_u64("ECSB_OPS", &tst_replay_ops) ||
         !env_u64("ECSB_SOAK_SECONDS", &tst_soak_seconds) ||
-        !env_u64("ECSB_TEST_TIMEOUT", &test_timeout) || !env_u64("ECSB_NO_FORK", &no_fork))
+        !env_u64("ECSB_TEST_TIMEOUT", &test_timeout) || !env_u64("ECSB_NO_FORK", &no_fork) ||
+        !env_u64("ECSB_TEST_JOBS", &jobs))
         return 2;
+    if (jobs == 0) {
+        fprintf(stderr, "ecsbench_tests: ECSB_TEST_JOBS=0: want 1 or more processes at a time\n");
+        return 2;
+    }
     isolate = !no_fork;
     if (tst_soak_seconds && !only) /* the whole budget, shared out */
         tst_soak_seconds = tst_soak_seconds / n ? tst_soak_seconds / n : 1;
@@ -246,31 +377,41 @@ int main(int argc, char **argv)
     tst_under_cmocka = true;
 
     /* cmocka's standard output does not name groups: name each one, and the failed ones. */
-    int failed = 0, ran = 0;
-    char failures[1024] = "";
-    if (!only || strcmp(only, "floor") == 0) {
-        tst_strategy = NULL;
-        printf("[==========] floor: each scenario's arithmetic on packed arrays\n");
-        int f = cmocka_run_group_tests_name("floor", floor_tests, NULL, NULL);
-        ran += (int)(sizeof floor_tests / sizeof floor_tests[0]);
-        if (f)
-            snprintf(failures + strlen(failures), sizeof failures - strlen(failures),
-                     " floor (%d)", f);
-        failed += f;
+    group_job groups[64 + 1];
+    size_t group_count = 0;
+    if (!only || strcmp(only, "floor") == 0)
+        groups[group_count++] = (group_job){.strategy = NULL};
+    for (size_t i = 0; i < n; i++)
+        if (!only || strcmp(list[i]->name, only) == 0)
+            groups[group_count++] = (group_job){.strategy = list[i]};
+    bool parallel = isolate && jobs > 1 && group_count > 1;
+    if (parallel) {
+        printf("ecsbench_tests: %zu groups, %llu at a time (ECSB_TEST_JOBS); each group's "
+               "output follows when it is done\n",
+               group_count, (unsigned long long)jobs);
+        if (!run_groups_in_parallel(groups, group_count, (size_t)jobs)) {
+            fprintf(stderr, "ecsbench_tests: could not start a group's process: %s\n",
+                    strerror(errno));
+            return 2;
+        }
+    } else {
+        for (size_t g = 0; g < group_count; g++) {
+            int before = skipped;
+            groups[g].result.failed = run_group(groups[g].strategy, &groups[g].result.ran);
+            groups[g].result.skipped = skipped - before;
+        }
     }
-    for (size_t i = 0; i < n; i++) {
-        if (only && strcmp(list[i]->name, only) != 0)
-            continue;
-        char group[128];
-        snprintf(group, sizeof group, "strategy %s", list[i]->name);
-        tst_strategy = list[i];
-        printf("[==========] %s: %s\n", group, list[i]->summary);
-        int f = cmocka_run_group_tests_name(group, strategy_tests, NULL, NULL);
-        ran += (int)(sizeof strategy_tests / sizeof strategy_tests[0]);
-        if (f)
-            snprintf(failures + strlen(failures), sizeof failures - strlen(failures),
-                     " %s (%d)", list[i]->name, f);
-        failed += f;
+    int failed = 0, ran = 0;
+    skipped = 0;
+    char failures[1024] = "";
+    for (size_t g = 0; g < group_count; g++) {
+        const group_result *r = &groups[g].result;
+        ran += r->ran;
+        skipped += r->skipped;
+        failed += r->failed;
+        if (r->failed)
+            snprintf(failures + strlen(failures), sizeof failures - strlen(failures), " %s (%d)",
+                     groups[g].strategy ? groups[g].strategy->name : "floor", r->failed);
     }
     if (failed)
         printf("ecsbench_tests: FAILED, %d test%s in:%s\n", failed, failed == 1 ? "" : "s",

@@ -68,7 +68,7 @@ def context(run_id, date="2026-11-01T09:00:00+00:00", cpu="Fake CPU @ 2.50GHz", 
            "mhz_per_cpu": 2500, "cpu_scaling_enabled": False,
            "caches": CACHES if caches is None else caches, "load_avg": [0.3, 0.2, 0.1],
            "library_build_type": "release", "ecsb_run_id": run_id, "ecsb_cpu_model": cpu,
-           "ecsb_compiler": "gcc 12.2.0", "ecsb_cflags": "-O2", "ecsb_git_commit": "f00d",
+           "ecsb_compiler": "gcc 12.2.0", "ecsb_cflags": "-O2", "ecsb_gbench_version": "1.7.1", "ecsb_git_commit": "f00d",
            "ecsb_git_dirty": "false"}
     ctx.update({k if k.startswith("ecsb_") else f"ecsb_{k}": v for k, v in extra.items()})
     return ctx

@@ -107,6 +107,27 @@ expect_out "different machines: a warning first" '^WARNING: A and B ran on diffe
 expect_out "the CPUs named" '^  CPU: A AMD EPYC 9R14 96-Core Processor, B Intel\(R\) Xeon\(R\) Processor @ 2\.50GHz$'
 expect_out "the caches named" '^  caches: A L1d 32 KiB, L2 1024 KiB, L3 36608 KiB; B L1d 32 KiB, L2 2048 KiB, L3 36608 KiB$'
 expect_json "different machines in the JSON" 'len(r["summary"]["machine_differences"]) == 2'
+expect_json "same build: nothing flagged" 'r["summary"]["build_differences"] == []'
+
+# ---- runs built with another compiler or Google Benchmark: a warning naming them -------------
+mkdir -p "$tmp/other_build"
+cp "$a"/* "$tmp/other_build/"
+"$PYTHON" - "$tmp/other_build" <<'PY'
+import json, sys
+sys.path.insert(0, "tests/scripts")
+from fakes import write_run
+d = sys.argv[1]
+doc = json.load(open(d + "/raw.json"))
+doc["context"]["ecsb_compiler"] = "clang 14.0.6"
+doc["context"]["ecsb_gbench_version"] = "1.9.1"
+write_run(d, json.load(open(d + "/list.json")), doc["context"], doc["benchmarks"])
+PY
+scripts/compare.sh "$a" "$tmp/other_build" --json "$tmp/r.json" >"$tmp/out" 2>&1 ||
+  { echo "  not ok: compare across builds failed" >&2; fail=1; }
+expect_out "different builds: a warning" '^WARNING: A and B were built differently'
+expect_out "the compilers named" '^  C compiler: A gcc 12\.2\.0, B clang 14\.0\.6$'
+expect_out "the Google Benchmark versions named" '^  Google Benchmark: A 1\.7\.1, B 1\.9\.1$'
+expect_json "different builds in the JSON" 'len(r["summary"]["build_differences"]) == 2'
 
 # ---- too few repetitions for any verdict: said so -------------------------------------------
 for run in few_a few_b; do
