@@ -126,7 +126,16 @@ $(TST)/%.o: %.c | $(BUILD_STAMP) $(TEST_STAMP)
 $(TST)/ecsbench_tests: $(TEST_OBJ)
 	$(CC) $(SANITIZE) -o $@ $^ -lcmocka -lm
 
-test: test-c test-fuzz test-scripts ## build and run every test (sanitizers on)
+# make test: the three builds side by side (-j), then the C tests (groups TEST_JOBS processes
+# at a time), the fuzz runs, and the script tests (TEST_JOBS at a time). Sequential stages, so
+# each stage's output reads whole and the last line is the script tests' count.
+TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ $$n -ge 2 ] && echo 2 || echo 1)
+test: ## build and run every test (sanitizers on); builds and test processes TEST_JOBS at a time
+	@echo "make test: building the test, fuzz and benchmark binaries, $(TEST_JOBS) jobs at a time"
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) $(TST)/ecsbench_tests $(FUZZ_BIN) $(BUILD)/ecsbench
+	@ECSB_TEST_JOBS=$(TEST_JOBS) $(MAKE) --no-print-directory test-c
+	@FUZZ_JOBS=$(TEST_JOBS) $(MAKE) --no-print-directory test-fuzz
+	@ECSB_SCRIPT_JOBS=$(TEST_JOBS) $(MAKE) --no-print-directory test-scripts
 
 test-c: $(TST)/ecsbench_tests ## conformance, differential and bad-input tests, ASan+UBSan
 	$(TST)/ecsbench_tests

@@ -6,7 +6,8 @@
 #   name  one run on that strategy
 # The corpus grows in build/fuzz/corpus/<name>/ (seeded from tests/fuzz/corpus/); crashes go
 # to build/fuzz/artifacts/ and the script prints the command that replays each. NICE=19 runs
-# at low priority. Prints per run: seconds, executions, coverage (cov: edges, ft: features).
+# at low priority; FUZZ_JOBS=n runs n at a time. Prints per run: seconds, executions, coverage
+# (cov: edges, ft: features).
 set -u
 bin=$1 which=$2 seconds=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,9 +18,10 @@ if [ "$which" = each ]; then
 else
   names=${which:-all}
 fi
-failed=0
-for name in $names; do
-  strategy=$name; [ "$name" = all ] && strategy=
+# fuzz_one NAME: one fuzzer run; its report line(s) to $out/NAME.report, exit 1 on a crash.
+fuzz_one() {
+  local name=$1 strategy=$1 corpus log start rc took execs cov a
+  [ "$name" = all ] && strategy=
   corpus="$out/corpus/$name"
   mkdir -p "$corpus"
   log="$out/$name.log"
@@ -33,13 +35,40 @@ for name in $names; do
   cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$log" | tail -1)
   if [ "$rc" -eq 0 ]; then
     echo "fuzz $name: ${took} s, ${execs:-?} executions, ${cov:-no coverage line}, corpus $(ls "$corpus" | wc -l) inputs, 0 crashes"
-  else
-    failed=$((failed + 1))
-    echo "fuzz $name: FAILED after ${took} s (exit $rc); the end of $log:"
-    grep -E '^\[|ERROR|SUMMARY|differential' "$log" | tail -8 | sed 's/^/    /'
-    for a in $(grep -oE "Test unit written to [^ ]+" "$log" | awk '{print $5}'); do
-      echo "    replay: ECSB_FUZZ_STRATEGY=$strategy $bin $a"
-    done
+    return 0
+  fi
+  echo "fuzz $name: FAILED after ${took} s (exit $rc); the end of $log:"
+  grep -E '^\[|ERROR|SUMMARY|differential' "$log" | tail -8 | sed 's/^/    /'
+  for a in $(grep -oE "Test unit written to [^ ]+" "$log" | awk '{print $5}'); do
+    echo "    replay: ECSB_FUZZ_STRATEGY=$strategy $bin $a"
+  done
+  return 1
+}
+
+# Up to FUZZ_JOBS runs at a time (default 1); reports printed in order.
+jobs=${FUZZ_JOBS:-1}
+set -- $names
+total=$#
+[ "$jobs" -gt 1 ] && echo "fuzz: $total runs of $seconds s, $jobs at a time (FUZZ_JOBS)"
+failed=0 i=0 printed=0 running=0
+names_arr=("$@")
+while [ "$printed" -lt "$total" ]; do
+  if [ "$i" -lt "$total" ] && [ "$running" -lt "$jobs" ]; then
+    n=${names_arr[$i]}
+    ( fuzz_one "$n" >"$out/$n.report"; echo $? >"$out/$n.rc" ) &
+    i=$((i + 1)) running=$((running + 1))
+    continue
+  fi
+  while [ "$printed" -lt "$i" ] && [ -e "$out/${names_arr[$printed]}.rc" ]; do
+    n=${names_arr[$printed]}
+    cat "$out/$n.report"
+    [ "$(cat "$out/$n.rc")" = 0 ] || failed=$((failed + 1))
+    rm -f "$out/$n.rc" "$out/$n.report"
+    printed=$((printed + 1))
+  done
+  if [ "$printed" -lt "$total" ] && [ "$running" -gt 0 ]; then
+    wait -n
+    running=$((running - 1))
   fi
 done
 [ "$failed" -eq 0 ]

@@ -1,22 +1,62 @@
 #!/usr/bin/env bash
 # run_all.sh — every script-level test: tests/scripts/test_*.sh (each exits 0 on success) and
-# the Python unittest modules tests/scripts/test_*.py. Prints one "N passed, N failed" line.
-# Environment: PYTHON (Debian's python3), BUILD (the build folder holding ecsbench).
+# the Python unittest modules tests/scripts/test_*.py (one item). Prints one "N passed,
+# N failed" line.
+# Environment: PYTHON (Debian's python3), BUILD (the build folder holding ecsbench),
+# ECSB_SCRIPT_JOBS (tests run this many at a time; default: the online CPUs, at most 2). The
+# tests share nothing but the read-only build (each works in a temporary folder of its own and
+# names its runs uniquely), so running them side by side changes no result; each one's output
+# is printed whole, in order, once it is done.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 export PYTHON=${PYTHON:-/usr/bin/python3} BUILD=${BUILD:-build} ECSB_TOP=$top
 cd "$top"
-passed=0 failed=0
-for t in "$here"/test_*.sh; do
-  [ -e "$t" ] || continue
-  if "$t"; then echo "PASS $(basename "$t")"; passed=$((passed + 1))
-  else echo "FAIL $(basename "$t")"; failed=$((failed + 1)); fi
-done
-if ls "$here"/test_*.py >/dev/null 2>&1; then
-  if "$PYTHON" -m unittest discover -s "$here" -p 'test_*.py' -t "$here"; then
-    echo "PASS python unittest"; passed=$((passed + 1))
-  else echo "FAIL python unittest"; failed=$((failed + 1)); fi
+cpus=$(nproc 2>/dev/null || echo 1)
+jobs=${ECSB_SCRIPT_JOBS:-$((cpus >= 2 ? 2 : 1))}
+if ! [[ $jobs =~ ^[1-9][0-9]*$ ]]; then
+  echo "run_all.sh: ECSB_SCRIPT_JOBS=$jobs: want a number of tests at a time, 1 or more" >&2
+  exit 2
 fi
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+names=()
+for t in "$here"/test_*.sh; do [ -e "$t" ] && names+=("$(basename "$t")"); done
+ls "$here"/test_*.py >/dev/null 2>&1 && names+=("python unittest")
+
+run_one() { # INDEX NAME: output to $out/INDEX.log, status to $out/INDEX.rc
+  local status
+  if [ "$2" = "python unittest" ]; then
+    "$PYTHON" -m unittest discover -s "$here" -p 'test_*.py' -t "$here" >"$out/$1.log" 2>&1
+  else
+    "$here/$2" >"$out/$1.log" 2>&1
+  fi
+  status=$?
+  echo "$status" >"$out/$1.rc"
+}
+
+echo "scripts: ${#names[@]} tests, $jobs at a time (ECSB_SCRIPT_JOBS); each one's output follows when it is done"
+passed=0 failed=0 next=0 printed=0 running=0
+while [ "$printed" -lt "${#names[@]}" ]; do
+  if [ "$next" -lt "${#names[@]}" ] && [ "$running" -lt "$jobs" ]; then
+    run_one "$next" "${names[$next]}" &
+    next=$((next + 1)) running=$((running + 1))
+    continue
+  fi
+  while [ "$printed" -lt "$next" ] && [ -e "$out/$printed.rc" ]; do
+    cat "$out/$printed.log"
+    if [ "$(cat "$out/$printed.rc")" = 0 ]; then
+      echo "PASS ${names[$printed]}"; passed=$((passed + 1))
+    else
+      echo "FAIL ${names[$printed]}"; failed=$((failed + 1))
+    fi
+    printed=$((printed + 1))
+  done
+  if [ "$printed" -lt "${#names[@]}" ] && [ "$running" -gt 0 ]; then
+    wait -n
+    running=$((running - 1))
+  fi
+done
 echo "scripts: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
