@@ -261,7 +261,7 @@ static bool add_case(suite *su, ecsb_scenario_id sc, const char *strategy,
 {
     bench_case c = {.scenario = sc, .strategy = strategy, .impl = impl, .n = n, .params = *p};
     char changed[128];
-    ecsb_params_format(sc, p, true, ";", changed, sizeof changed);
+    ecsb_params_format(sc, p, true, ",", changed, sizeof changed);
     snprintf(c.name, sizeof c.name, "%s/%s/%" PRIu64 "%s%s", ecsb_scenarios[sc].name, strategy,
              n, changed[0] ? "/" : "", changed);
     if (!ecsb_bench_selected(s, c.name))

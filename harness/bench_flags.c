@@ -177,7 +177,7 @@ void ecsb_bench_usage(FILE *out)
             "  --ecsb_param=NAME=V1,V2    run every scenario that declares parameter NAME at each\n"
             "                             value it accepts (repeatable: every combination; the\n"
             "                             others keep their defaults; list shows them); names\n"
-            "                             get /name=value for each value that is not the default\n"
+            "                             get /name=value[,name=value] for values not the default\n"
             "  --ecsb_quick               sizes 256,4000,16384, %d repetitions of %g s (unless\n"
             "                             other flags say otherwise)\n"
             "  --ecsb_plan                check and calibrate every benchmark, print the plan\n"
@@ -264,7 +264,7 @@ static bool add_scenario(const char *item, ecsb_bench_settings *s)
 {
     ecsb_scenario_id id = ecsb_scenario_find(item);
     if (id == ECSB_SCENARIO_COUNT) {
-        snprintf(bad_name, sizeof bad_name, "%s", item);
+        snprintf(bad_name, sizeof bad_name, "%.120s", item);
         return false;
     }
     s->scenario_on[id] = true;
