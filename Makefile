@@ -68,6 +68,8 @@ help: ## list the targets
 	@echo "  Options: QUICK=1 (bench: small sizes, short min time)   RUN=results/<id> (plots, report)"
 	@echo "           A=results/<id> B=results/<id> | STRATEGIES=s1,s2 (compare)"
 	@echo "           SCENARIOS=a,b STRATEGIES=x,y SIZES=4000,65536 (bench, hyperfine, cachegrind)"
+	@echo "           PARAMS='match=1/16,1/4 order=regular,shuffled' (bench: scenario parameters;"
+	@echo "           default order=regular,shuffled; build/ecsbench list shows them)"
 	@echo "           HYPERFINE_RUNS=10 (hyperfine)   CACHEGRIND_PASSES=1,3 (cachegrind)"
 	@echo "           NAME=<name> (new-strategy)"
 

@@ -53,7 +53,8 @@ typedef struct bench_case {
     const char *strategy; /* "floor", "limit" or a registered name */
     const ecsb_scenario_impl *impl;
     uint64_t n;
-    char name[128];
+    ecsb_params params;
+    char name[192];
     /* the plan */
     int repetitions;
     uint64_t iterations;   /* passes per repetition */
@@ -85,7 +86,8 @@ static ecsb_status probe_fail(probe_result *r, ecsb_status status, const char *s
  * they have timed CALIBRATION_SECONDS (at least two; one when passes are long): a pass's time
  * is the least estimate (preemption only ever adds time; the first, cold pass is slower).
  */
-static ecsb_status probe_fresh(const ecsb_scenario_impl *impl, uint64_t n, probe_result *r)
+static ecsb_status probe_fresh(const ecsb_scenario_impl *impl, uint64_t n, const ecsb_params *p,
+                               probe_result *r)
 {
     void **states = calloc(ECSB_BATCH_WORLDS, sizeof *states);
     if (!states)
@@ -95,7 +97,7 @@ static ecsb_status probe_fresh(const ecsb_scenario_impl *impl, uint64_t n, probe
     double timed = 0;
     for (int round = 0; st == ECSB_OK; round++) {
         double t0 = ecsb_now(), seconds;
-        if ((st = ecsb_prepare_many(impl, n, states, batch)) != ECSB_OK) {
+        if ((st = ecsb_prepare_many(impl, n, p, states, batch)) != ECSB_OK) {
             free(states);
             return probe_fail(r, st, "prepare");
         }
@@ -126,12 +128,12 @@ static ecsb_status probe_fresh(const ecsb_scenario_impl *impl, uint64_t n, probe
  * A first pass of `enough` seconds or more is its own estimate (a repetition runs one pass
  * then anyway, and two more would cost seconds).
  */
-static ecsb_status probe_repeated(const ecsb_scenario_impl *impl, uint64_t n, double enough,
-                                  probe_result *r)
+static ecsb_status probe_repeated(const ecsb_scenario_impl *impl, uint64_t n,
+                                  const ecsb_params *p, double enough, probe_result *r)
 {
     void *state = NULL;
     double t0 = ecsb_now();
-    ecsb_status st = impl->prepare(&state, n);
+    ecsb_status st = impl->prepare(&state, n, p);
     if (st != ECSB_OK)
         return probe_fail(r, st, "prepare");
     r->prepare_seconds = ecsb_now() - t0;
@@ -160,11 +162,11 @@ static ecsb_status probe_repeated(const ecsb_scenario_impl *impl, uint64_t n, do
 
 /* Check run and calibration of impl at (s, n); `enough`: see probe_repeated. */
 static ecsb_status probe(const ecsb_scenario_impl *impl, ecsb_scenario_id s, uint64_t n,
-                         double enough, probe_result *r)
+                         const ecsb_params *p, double enough, probe_result *r)
 {
     *r = (probe_result){.status = ECSB_OK, .step = ""};
-    return ecsb_scenarios[s].consumes_setup ? probe_fresh(impl, n, r)
-                                            : probe_repeated(impl, n, enough, r);
+    return ecsb_scenarios[s].consumes_setup ? probe_fresh(impl, n, p, r)
+                                            : probe_repeated(impl, n, p, enough, r);
 }
 
 /* Wall seconds one repetition of c takes, estimated from its plan. */
@@ -201,7 +203,7 @@ static bool measure_grown(bench_case *c)
     void *state = NULL;
     uint64_t entities;
     ecsb_scenario_grow_from_empty = true;
-    ecsb_status st = c->impl->prepare(&state, c->n);
+    ecsb_status st = c->impl->prepare(&state, c->n, &c->params);
     ecsb_scenario_grow_from_empty = false;
     if (st != ECSB_OK)
         return false;
@@ -225,7 +227,7 @@ static void check_case(bench_case *c, const probe_result *floor_ref,
     }
     probe_result r = *floor_ref;
     if (c->impl != &ecsb_floor[c->scenario] &&
-        probe(c->impl, c->scenario, c->n, enough, &r) != ECSB_OK) {
+        probe(c->impl, c->scenario, c->n, &c->params, enough, &r) != ECSB_OK) {
         snprintf(c->error, sizeof c->error, "%s on %s at N=%" PRIu64 ": %s failed: %s",
                  scenario, c->strategy, c->n, r.step, ecsb_status_str(r.status));
         return;
@@ -250,40 +252,50 @@ static void check_case(bench_case *c, const probe_result *floor_ref,
 
 typedef struct suite {
     bench_case *cases;
-    size_t count;
+    size_t count, cap;
 } suite;
 
-static bool add_case(suite *su, size_t cap, ecsb_scenario_id sc, const char *strategy,
-                     const ecsb_scenario_impl *impl, uint64_t n, const ecsb_bench_settings *s)
+static bool add_case(suite *su, ecsb_scenario_id sc, const char *strategy,
+                     const ecsb_scenario_impl *impl, uint64_t n, const ecsb_params *p,
+                     const ecsb_bench_settings *s)
 {
-    bench_case c = {.scenario = sc, .strategy = strategy, .impl = impl, .n = n};
-    snprintf(c.name, sizeof c.name, "%s/%s/%" PRIu64, ecsb_scenarios[sc].name, strategy, n);
+    bench_case c = {.scenario = sc, .strategy = strategy, .impl = impl, .n = n, .params = *p};
+    char changed[128];
+    ecsb_params_format(sc, p, true, ",", changed, sizeof changed);
+    snprintf(c.name, sizeof c.name, "%s/%s/%" PRIu64 "%s%s", ecsb_scenarios[sc].name, strategy,
+             n, changed[0] ? "/" : "", changed);
     if (!ecsb_bench_selected(s, c.name))
         return true;
-    if (su->count == cap)
-        return false;
+    if (su->count == su->cap) {
+        size_t cap = su->cap ? 2 * su->cap : 256;
+        bench_case *grown = realloc(su->cases, cap * sizeof *grown);
+        if (!grown)
+            return false;
+        su->cases = grown;
+        su->cap = cap;
+    }
     su->cases[su->count++] = c;
     return true;
 }
 
-/* Every selected case, in order: scenario, size, then floor, limit, strategies. */
+/* Every selected case, in order: scenario, parameter set, size, then floor, limit, strategies. */
 static bool build_suite(const ecsb_bench_settings *s, suite *su)
 {
-    size_t cap = (size_t)ECSB_SCENARIO_COUNT * ECSB_MAX_SIZES * (2 + ecsb_strategy_count);
-    su->cases = calloc(cap, sizeof *su->cases);
-    su->count = 0;
-    if (!su->cases)
-        return false;
+    *su = (suite){0};
     for (int sc = 0; sc < ECSB_SCENARIO_COUNT; sc++) {
         if (!s->scenario_on[sc])
             continue;
         uint64_t sizes[ECSB_MAX_SIZES];
         size_t size_count = ecsb_bench_sizes(s, (ecsb_scenario_id)sc, sizes);
+        ecsb_params sets[ECSB_MAX_PARAM_SETS];
+        size_t set_count = ecsb_bench_param_sets(s, (ecsb_scenario_id)sc, sets, ECSB_MAX_PARAM_SETS);
+        for (size_t ps = 0; ps < set_count; ps++)
         for (size_t z = 0; z < size_count; z++) {
             ecsb_scenario_id id = (ecsb_scenario_id)sc;
-            bool ok = add_case(su, cap, id, ECSB_FLOOR_NAME, &ecsb_floor[sc], sizes[z], s);
+            const ecsb_params *p = &sets[ps];
+            bool ok = add_case(su, id, ECSB_FLOOR_NAME, &ecsb_floor[sc], sizes[z], p, s);
             if (ecsb_has_limit(id))
-                ok = ok && add_case(su, cap, id, ECSB_LIMIT_NAME, &ecsb_limit[sc], sizes[z], s);
+                ok = ok && add_case(su, id, ECSB_LIMIT_NAME, &ecsb_limit[sc], sizes[z], p, s);
             for (size_t i = 0; i < ecsb_strategy_count; i++) {
                 const ecsb_strategy *st = ecsb_strategies[i];
                 if (!s->strategy_on[i])
@@ -297,7 +309,7 @@ static bool build_suite(const ecsb_bench_settings *s, suite *su)
                             st->why_capped[sc]);
                     continue;
                 }
-                ok = ok && add_case(su, cap, id, st->name, &st->scenarios[sc], sizes[z], s);
+                ok = ok && add_case(su, id, st->name, &st->scenarios[sc], sizes[z], p, s);
             }
             if (!ok)
                 return false;
@@ -314,8 +326,10 @@ static void check_suite(suite *su, const ecsb_bench_settings *s, bool show)
     probe_result ref = {0};
     for (size_t i = 0; i < su->count; i++) {
         bench_case *c = &su->cases[i];
-        if (i == 0 || c->scenario != su->cases[i - 1].scenario || c->n != su->cases[i - 1].n)
-            probe(&ecsb_floor[c->scenario], c->scenario, c->n, enough, &ref);
+        const bench_case *prev = i ? &su->cases[i - 1] : NULL;
+        if (!prev || c->scenario != prev->scenario || c->n != prev->n ||
+            memcmp(&c->params, &prev->params, sizeof c->params) != 0)
+            probe(&ecsb_floor[c->scenario], c->scenario, c->n, &c->params, enough, &ref);
         check_case(c, &ref, s, enough);
         size_t decile = 10 * (i + 1) / su->count;
         if (show && decile > last_decile && ecsb_now() - t0 > 1) {
@@ -402,7 +416,7 @@ static void time_fresh_passes(ecsb_gb_state *st, bench_case *c, uint64_t *bytes,
     }
     /* Warm-up: one world prepared and passed untimed, so the allocator and the code are warm. */
     double warm_seconds;
-    ecsb_status warm = ecsb_prepare_many(impl, c->n, states, 1);
+    ecsb_status warm = ecsb_prepare_many(impl, c->n, &c->params, states, 1);
     if (warm == ECSB_OK) {
         warm = ecsb_pass_many(impl, states, 1, &warm_seconds);
         ecsb_release_many(impl, states, 1);
@@ -415,7 +429,7 @@ static void time_fresh_passes(ecsb_gb_state *st, bench_case *c, uint64_t *bytes,
     while (ecsb_gb_keep_running_batch(st, iterations)) {
         for (uint64_t done = 0; done < iterations;) {
             uint64_t b = iterations - done < c->batch ? iterations - done : c->batch;
-            ecsb_status status = ecsb_prepare_many(impl, c->n, states, b);
+            ecsb_status status = ecsb_prepare_many(impl, c->n, &c->params, states, b);
             if (status != ECSB_OK) {
                 fail_timing(st, c, "prepare", status);
                 break;
@@ -442,7 +456,7 @@ static void time_repeated_passes(ecsb_gb_state *st, bench_case *c, uint64_t *byt
 {
     const ecsb_scenario_impl *impl = c->impl;
     void *state = NULL;
-    ecsb_status status = impl->prepare(&state, c->n);
+    ecsb_status status = impl->prepare(&state, c->n, &c->params);
     if (status != ECSB_OK) {
         fail_timing(st, c, "prepare", status);
         return;
@@ -481,7 +495,7 @@ static void bench_body(ecsb_gb_state *st, void *ctx)
     else
         time_repeated_passes(st, c, &bytes, &entities);
     if (!ecsb_gb_error_occurred(st)) {
-        ecsb_gb_counter(st, "items_per_pass", (double)info->items_per_pass(c->n));
+        ecsb_gb_counter(st, "items_per_pass", (double)info->items_per_pass(c->n, &c->params));
         ecsb_gb_counter(st, "n", (double)c->n);
         ecsb_gb_counter(st, "bytes", (double)bytes);
         ecsb_gb_counter(st, "bytes_grown", (double)c->bytes_grown);
@@ -550,6 +564,17 @@ static void record_provenance(const ecsb_bench_settings *s, const suite *su, int
                                               .argv = argv});
     for (size_t i = 0; i < s->context_count; i++)
         ecsb_gb_add_context(s->context_key[i], s->context_value[i]);
+    /* Every scenario's default parameters, "scenario:name=value;...|...": a row's name carries
+     * only the parameters that differ from these (scripts/json_to_csv.py joins the two). */
+    char defaults[4096] = "";
+    for (int sc = 0; sc < ECSB_SCENARIO_COUNT; sc++) {
+        ecsb_params p = ecsb_params_default((ecsb_scenario_id)sc);
+        char one[256];
+        ecsb_params_format((ecsb_scenario_id)sc, &p, false, ";", one, sizeof one);
+        snprintf(defaults + strlen(defaults), sizeof defaults - strlen(defaults), "%s%s:%s",
+                 sc ? "|" : "", ecsb_scenarios[sc].name, one);
+    }
+    ecsb_gb_add_context("ecsb_params_default", defaults);
 }
 
 /* After the run: each failed row on stderr; the exit status. */

@@ -42,6 +42,109 @@ double ecsb_bench_min_time(const ecsb_bench_settings *s)
     return s->quick ? QUICK_MIN_TIME : DEFAULT_MIN_TIME;
 }
 
+/* Calls fn(value, ctx) for each comma-separated value of "NAME=V1,V2" with "NAME=Vi" built in
+ * buf; stops and returns false when fn does. */
+static bool each_param_value(const char *flag, bool (*fn)(const char *assignment, void *ctx),
+                             void *ctx)
+{
+    const char *eq = strchr(flag, '=');
+    if (!eq)
+        return fn(flag, ctx);
+    size_t name_len = (size_t)(eq - flag);
+    for (const char *v = eq + 1;;) {
+        const char *end = strchr(v, ',');
+        size_t len = end ? (size_t)(end - v) : strlen(v);
+        char buf[256];
+        snprintf(buf, sizeof buf, "%.*s=%.*s", (int)name_len, flag, (int)len, v);
+        if (!fn(buf, ctx))
+            return false;
+        if (!end)
+            return true;
+        v = end + 1;
+    }
+}
+
+typedef struct param_check {
+    char *err;
+    size_t err_size;
+} param_check;
+
+/* One value: valid for at least one scenario that declares its name. */
+static bool check_param_value(const char *assignment, void *ctx)
+{
+    param_check *c = ctx;
+    const char *eq = strchr(assignment, '=');
+    bool declared = false;
+    for (int sc = 0; sc < ECSB_SCENARIO_COUNT && eq; sc++) {
+        if (ecsb_param_find((ecsb_scenario_id)sc, assignment, (size_t)(eq - assignment)) < 0)
+            continue;
+        declared = true;
+        ecsb_params p = ecsb_params_default((ecsb_scenario_id)sc);
+        if (ecsb_params_set((ecsb_scenario_id)sc, assignment, &p, c->err, c->err_size))
+            return true;
+    }
+    if (!declared) {
+        char names[512] = "";
+        for (int sc = 0; sc < ECSB_SCENARIO_COUNT; sc++)
+            for (uint32_t i = 0; i < ecsb_scenarios[sc].param_count; i++) {
+                const char *n = ecsb_scenarios[sc].params[i].name;
+                if (!strstr(names, n))
+                    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                             names[0] ? ", " : "", n);
+            }
+        snprintf(c->err, c->err_size,
+                 "'%s' names no scenario parameter (want NAME=V1,V2; parameters: %s)",
+                 assignment, names);
+    }
+    return false;
+}
+
+static bool check_param_flag(const char *flag, char *err, size_t err_size)
+{
+    param_check c = {err, err_size};
+    return each_param_value(flag, check_param_value, &c);
+}
+
+typedef struct param_expand {
+    ecsb_scenario_id sc;
+    const ecsb_params *base;
+    ecsb_params *out;
+    size_t count, max;
+} param_expand;
+
+static bool expand_param_value(const char *assignment, void *ctx)
+{
+    param_expand *e = ctx;
+    ecsb_params p = *e->base;
+    char err[256];
+    if (ecsb_params_set(e->sc, assignment, &p, err, sizeof err) && e->count < e->max)
+        e->out[e->count++] = p;
+    return true;
+}
+
+size_t ecsb_bench_param_sets(const ecsb_bench_settings *s, ecsb_scenario_id sc, ecsb_params *out,
+                             size_t max)
+{
+    size_t count = 1;
+    out[0] = ecsb_params_default(sc);
+    for (size_t f = 0; f < s->param_flag_count; f++) {
+        const char *flag = s->param_flag[f], *eq = strchr(flag, '=');
+        if (!eq || ecsb_param_find(sc, flag, (size_t)(eq - flag)) < 0)
+            continue;
+        ecsb_params next[ECSB_MAX_PARAM_SETS];
+        param_expand e = {sc, NULL, next, 0, max < ECSB_MAX_PARAM_SETS ? max : ECSB_MAX_PARAM_SETS};
+        for (size_t i = 0; i < count; i++) {
+            e.base = &out[i];
+            each_param_value(flag, expand_param_value, &e);
+        }
+        if (e.count == 0) /* no value it accepts: it keeps what it had */
+            continue;
+        memcpy(out, next, e.count * sizeof *out);
+        count = e.count;
+    }
+    return count;
+}
+
 size_t ecsb_bench_sizes(const ecsb_bench_settings *s, ecsb_scenario_id sc, uint64_t *out)
 {
     if (s->size_count) {
@@ -71,6 +174,10 @@ void ecsb_bench_usage(FILE *out)
             "                             the limit where a scenario has one, always run\n"
             "  --ecsb_sizes=N,N,...       these sizes for every scenario, each 1..%u, at most\n"
             "                             %u (default: each scenario's own, see list --json)\n"
+            "  --ecsb_param=NAME=V1,V2    run every scenario that declares parameter NAME at each\n"
+            "                             value it accepts (repeatable: every combination; the\n"
+            "                             others keep their defaults; list shows them); names\n"
+            "                             get /name=value[,name=value] for values not the default\n"
             "  --ecsb_quick               sizes 256,4000,16384, %d repetitions of %g s (unless\n"
             "                             other flags say otherwise)\n"
             "  --ecsb_plan                check and calibrate every benchmark, print the plan\n"
@@ -157,7 +264,7 @@ static bool add_scenario(const char *item, ecsb_bench_settings *s)
 {
     ecsb_scenario_id id = ecsb_scenario_find(item);
     if (id == ECSB_SCENARIO_COUNT) {
-        snprintf(bad_name, sizeof bad_name, "%s", item);
+        snprintf(bad_name, sizeof bad_name, "%.120s", item);
         return false;
     }
     s->scenario_on[id] = true;
@@ -325,6 +432,13 @@ static int parse_own_flag(const char *arg, ecsb_bench_settings *s, bool *scenari
             return usage_error("bad %s", arg,
                                "--ecsb_context takes KEY=VALUE, KEY 1..50 characters of "
                                "a-z 0-9 _ (at most 16 of them)");
+    } else if ((v = flag_value(arg, "--ecsb_param"))) {
+        char err[512];
+        if (s->param_flag_count == ECSB_MAX_PARAM_FLAGS)
+            return usage_error("too many: %s", arg, "at most 8 --ecsb_param flags");
+        if (!check_param_flag(v, err, sizeof err))
+            return usage_error("bad %s", arg, err);
+        s->param_flag[s->param_flag_count++] = v;
     } else if ((v = flag_value(arg, "--ecsb_progress"))) {
         if (strcmp(v, "auto") == 0)
             s->progress = true;
@@ -335,8 +449,8 @@ static int parse_own_flag(const char *arg, ecsb_bench_settings *s, bool *scenari
     } else if (strncmp(arg, "--ecsb_", 7) == 0) {
         return usage_error("unknown flag %s", arg,
                            "ecsbench's own flags are --ecsb_scenarios=, --ecsb_strategies=, "
-                           "--ecsb_sizes=, --ecsb_quick, --ecsb_plan, --ecsb_run_id=, "
-                           "--ecsb_context=, --ecsb_progress=");
+                           "--ecsb_sizes=, --ecsb_param=, --ecsb_quick, --ecsb_plan, "
+                           "--ecsb_run_id=, --ecsb_context=, --ecsb_progress=");
     } else if ((v = flag_value(arg, "--benchmark_filter"))) {
         return set_filter(v, s);
     } else if ((v = flag_value(arg, "--benchmark_list_tests"))) {

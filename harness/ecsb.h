@@ -239,6 +239,37 @@ typedef enum ecsb_scenario_id {
     ECSB_SCENARIO_COUNT
 } ecsb_scenario_id;
 
+/* ---- scenario parameters ----------------------------------------------------------------- */
+
+#define ECSB_MAX_PARAMS 4u       /* parameters one scenario declares, at most */
+#define ECSB_MAX_SWEEP 12u       /* values in a parameter's default sweep, at most */
+
+/*
+ * A run-time parameter a scenario declares: what the user sets with name=value. A value is a
+ * double; an enumeration (choices != NULL) takes one of its names and stores its index. The
+ * default reproduces the fixed scenario of earlier versions exactly.
+ */
+typedef struct ecsb_param_info {
+    const char *name;     /* "match": lower case, digits and _ */
+    const char *meaning;  /* one line */
+    double def;           /* the default (an enumeration: the index of its name) */
+    double min, max;      /* the valid range, inclusive (an enumeration: 0 .. names - 1) */
+    bool integer;         /* only whole numbers */
+    const char *const *choices; /* an enumeration's names, NULL-terminated; NULL for numbers */
+    double sweep[ECSB_MAX_SWEEP]; /* the default sweep of make sweep(s) */
+    uint32_t sweep_count;
+    bool geometric;       /* the sweep's values grow by a factor: plots use a log axis */
+} ecsb_param_info;
+
+/* The values of a scenario's parameters, in its declaration order (ecsb_scenario_info.params). */
+typedef struct ecsb_params {
+    double v[ECSB_MAX_PARAMS];
+} ecsb_params;
+
+/* Every scenario's parameter 0: the order of its world (ECSB_ORDER_*). */
+#define ECSB_PARAM_ORDER 0u
+enum { ECSB_ORDER_REGULAR = 0, ECSB_ORDER_SHUFFLED = 1 };
+
 /*
  * One scenario compiled against one strategy (or the floor). The harness calls
  * prepare (untimed), then pass (timed) one or more times, then checksum and release (untimed).
@@ -246,8 +277,9 @@ typedef enum ecsb_scenario_id {
  * again before every pass; see ecsb_scenario_info.consumes_setup.
  */
 typedef struct ecsb_scenario_impl {
-    /* Build the scenario's starting state for size n into *state; on failure *state is NULL. */
-    ecsb_status (*prepare)(void **state, uint64_t n);
+    /* Build the scenario's starting state for size n and parameter values p (valid for the
+     * scenario: ecsb_params_set checks them) into *state; on failure *state is NULL. */
+    ecsb_status (*prepare)(void **state, uint64_t n, const ecsb_params *p);
     /* The timed work: one pass. */
     ecsb_status (*pass)(void *state);
     /* A checksum of everything the passes so far computed; every strategy must agree. */
@@ -272,8 +304,12 @@ typedef struct ecsb_scenario_info {
     bool consumes_setup;     /* each pass needs a fresh prepare */
     bool changes_structure;  /* a pass creates/destroys/adds/removes; else values only */
     ecsb_size_set sizes;     /* default sizes */
-    /* Items one pass processes at size n (time per item = pass time / items). */
-    uint64_t (*items_per_pass)(uint64_t n);
+    /* Items one pass processes at size n with parameters p (time per item = pass time /
+     * items). */
+    uint64_t (*items_per_pass)(uint64_t n, const ecsb_params *p);
+    /* Its run-time parameters: params[0] is always `order` (ECSB_PARAM_ORDER). */
+    const ecsb_param_info *params;
+    uint32_t param_count;
 } ecsb_scenario_info;
 
 extern const ecsb_scenario_info ecsb_scenarios[ECSB_SCENARIO_COUNT];
@@ -330,5 +366,25 @@ extern const size_t ecsb_strategy_count;
 const ecsb_strategy *ecsb_strategy_find(const char *name);
 /* Lookup by name; ECSB_SCENARIO_COUNT when unknown. */
 ecsb_scenario_id ecsb_scenario_find(const char *name);
+
+/* Scenario s's default parameter values. */
+ecsb_params ecsb_params_default(ecsb_scenario_id s);
+/* The index of scenario s's parameter `name` (length len), or -1. */
+int ecsb_param_find(ecsb_scenario_id s, const char *name, size_t len);
+/*
+ * Set one parameter of scenario s from "name=value" (a number, or an enumeration's name).
+ * True on success; else false with a message in err that says what is wrong and lists the
+ * valid names or the range, and *p unchanged.
+ */
+bool ecsb_params_set(ecsb_scenario_id s, const char *assignment, ecsb_params *p, char *err,
+                     size_t err_size);
+/* Parameter i's value as text ("0.25", "shuffled"), to buf. */
+void ecsb_param_format(ecsb_scenario_id s, uint32_t i, double value, char *buf, size_t size);
+/*
+ * p as text: every parameter "name=value" joined by `sep`; with only_changed, just those that
+ * differ from the default (empty when none do). To buf.
+ */
+void ecsb_params_format(ecsb_scenario_id s, const ecsb_params *p, bool only_changed,
+                        const char *sep, char *buf, size_t size);
 
 #endif /* ECSB_H */

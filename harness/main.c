@@ -41,7 +41,7 @@ static void print_strategies(FILE *out)
 static void short_usage(FILE *out)
 {
     fprintf(out, "usage: ecsbench list [--json]\n"
-                 "       ecsbench run <scenario> <strategy> <N> [passes]\n"
+                 "       ecsbench run <scenario> <strategy> <N> [passes] [name=value ...]\n"
                  "       ecsbench bench [--ecsb_* and --benchmark_* flags]\n"
                  "       ecsbench help\n");
 }
@@ -55,8 +55,8 @@ static void usage(FILE *out)
             "  ecsbench list [--json]\n"
             "      one line per strategy (name, summary), reference (floor, limit) and\n"
             "      scenario (name, summary, what one item is); --json: one JSON object with\n"
-            "      every scenario's item, flags, limit and default sizes\n"
-            "  ecsbench run <scenario> <strategy> <N> [passes]\n"
+            "      every scenario's item, flags, limit, default sizes and parameters\n"
+            "  ecsbench run <scenario> <strategy> <N> [passes] [name=value ...]\n"
             "      run one scenario: untimed set-up, `passes` timed passes (default 1; a\n"
             "      scenario whose pass consumes its set-up is prepared again, untimed, before\n"
             "      each), then print exactly: checksum=<16 hex digits> seconds=<float>\n"
@@ -72,6 +72,8 @@ static void usage(FILE *out)
             "\n"
             "        <N>         entities, a decimal integer 1..%u\n"
             "        [passes]    a decimal integer 1..%u\n"
+            "        name=value  a scenario parameter (list shows each scenario's, with its\n"
+            "                    meaning, default and range), e.g. match=1/16 order=shuffled\n"
             "  ecsbench bench [flags]\n"
             "      the suite: every scenario x (floor, limit, every strategy) x size, checked\n"
             "      against the floor, then timed through Google Benchmark; benchmarks are\n"
@@ -141,6 +143,36 @@ static void list_json(void)
         printf(" \"default_sizes\": [");
         for (size_t i = 0; i < count; i++)
             printf("%s%" PRIu64, i ? ", " : "", sizes[i]);
+        printf("], \"params\": [");
+        for (uint32_t i = 0; i < info->param_count; i++) {
+            const ecsb_param_info *pi = &info->params[i];
+            char text[64];
+            printf("%s{\"name\": ", i ? ", " : "");
+            json_string(pi->name);
+            printf(", \"meaning\": ");
+            json_string(pi->meaning);
+            ecsb_param_format((ecsb_scenario_id)s, i, pi->def, text, sizeof text);
+            printf(", \"default\": ");
+            json_string(text);
+            if (pi->choices) {
+                printf(", \"choices\": [");
+                for (size_t c = 0; pi->choices[c]; c++) {
+                    printf("%s", c ? ", " : "");
+                    json_string(pi->choices[c]);
+                }
+                printf("]");
+            } else {
+                printf(", \"min\": %.17g, \"max\": %.17g, \"integer\": %s", pi->min, pi->max,
+                       pi->integer ? "true" : "false");
+            }
+            printf(", \"sweep\": [");
+            for (uint32_t k = 0; k < pi->sweep_count; k++) {
+                ecsb_param_format((ecsb_scenario_id)s, i, pi->sweep[k], text, sizeof text);
+                printf("%s", k ? ", " : "");
+                json_string(text);
+            }
+            printf("], \"geometric\": %s}", pi->geometric ? "true" : "false");
+        }
         printf("]}%s\n", s + 1 == ECSB_SCENARIO_COUNT ? "" : ",");
     }
     printf("  ]\n}\n");
@@ -164,9 +196,23 @@ static int cmd_list(int argc, char **argv)
         printf("strategy  %-14s %s\n", ecsb_strategies[i]->name, ecsb_strategies[i]->summary);
     printf("floor     %-14s %s (accepted as a strategy by run)\n", ECSB_FLOOR_NAME, floor_summary);
     printf("limit     %-14s %s (accepted as a strategy by run)\n", ECSB_LIMIT_NAME, limit_summary);
-    for (int s = 0; s < ECSB_SCENARIO_COUNT; s++)
-        printf("scenario  %-14s %s (item: %s)\n", ecsb_scenarios[s].name,
-               ecsb_scenarios[s].summary, ecsb_scenarios[s].item);
+    for (int s = 0; s < ECSB_SCENARIO_COUNT; s++) {
+        const ecsb_scenario_info *info = &ecsb_scenarios[s];
+        printf("scenario  %-14s %s (item: %s)\n", info->name, info->summary, info->item);
+        for (uint32_t i = 0; i < info->param_count; i++) {
+            const ecsb_param_info *pi = &info->params[i];
+            char def[64];
+            ecsb_param_format((ecsb_scenario_id)s, i, pi->def, def, sizeof def);
+            printf("  param   %-14s %s; default %s; ", pi->name, pi->meaning, def);
+            if (pi->choices) {
+                for (size_t c = 0; pi->choices[c]; c++)
+                    printf("%s%s", c ? " | " : "", pi->choices[c]);
+            } else {
+                printf("%.10g .. %.10g", pi->min, pi->max);
+            }
+            printf("\n");
+        }
+    }
     return 0;
 }
 
@@ -174,9 +220,12 @@ static int cmd_list(int argc, char **argv)
 
 static int cmd_run(int argc, char **argv)
 {
-    if (argc < 5 || argc > 6) {
-        fprintf(stderr, "ecsbench: run takes 3 or 4 arguments, got %d\n", argc - 2);
-        fprintf(stderr, "usage: ecsbench run <scenario> <strategy> <N> [passes]\n"
+    /* [passes] is the 4th argument unless it is a name=value */
+    int first_param = argc >= 6 && !strchr(argv[5], '=') ? 6 : 5;
+    if (argc < 5 || argc - first_param > (int)ECSB_MAX_PARAMS) {
+        fprintf(stderr, "ecsbench: run takes 3 or 4 arguments and at most %u name=value, got %d\n",
+                ECSB_MAX_PARAMS, argc - 2);
+        fprintf(stderr, "usage: ecsbench run <scenario> <strategy> <N> [passes] [name=value ...]\n"
                         "  <scenario>  ");
         print_scenarios(stderr);
         fprintf(stderr, "\n  <strategy>  ");
@@ -210,11 +259,19 @@ static int cmd_run(int argc, char **argv)
                 argv[4], ECSB_MAX_N);
         return 2;
     }
-    if (argc == 6 && !ecsb_parse_count(argv[5], ECSB_MAX_PASSES, &passes)) {
+    if (first_param == 6 && !ecsb_parse_count(argv[5], ECSB_MAX_PASSES, &passes)) {
         fprintf(stderr,
                 "ecsbench: bad passes '%s'; passes is a decimal integer 1..%u (digits only)\n",
                 argv[5], ECSB_MAX_PASSES);
         return 2;
+    }
+    ecsb_params params = ecsb_params_default(s);
+    for (int i = first_param; i < argc; i++) {
+        char err[512];
+        if (!ecsb_params_set(s, argv[i], &params, err, sizeof err)) {
+            fprintf(stderr, "ecsbench: %s\n", err);
+            return 2;
+        }
     }
     const ecsb_strategy *capped = ecsb_strategy_find(strategy);
     if (capped && capped->largest_n[s] && n > capped->largest_n[s])
@@ -223,7 +280,7 @@ static int cmd_run(int argc, char **argv)
                 "make bench leaves it out\n",
                 scenario, strategy, capped->largest_n[s], capped->why_capped[s]);
     ecsb_run_result r;
-    if (ecsb_run_scenario(impl, s, n, passes, true, &r) != ECSB_OK) {
+    if (ecsb_run_scenario(impl, s, n, &params, passes, true, &r) != ECSB_OK) {
         fprintf(stderr, "ecsbench: %s on %s at N=%" PRIu64 ": %s failed: %s\n", scenario,
                 strategy, n, r.step, ecsb_status_str(r.status));
         return 1;

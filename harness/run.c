@@ -97,12 +97,12 @@ uint64_t ecsb_fresh_batch(uint64_t n, double pass_seconds)
     return want < 1 ? 1 : (uint64_t)want;
 }
 
-ecsb_status ecsb_prepare_many(const ecsb_scenario_impl *impl, uint64_t n, void **states,
-                              uint64_t count)
+ecsb_status ecsb_prepare_many(const ecsb_scenario_impl *impl, uint64_t n,
+                              const ecsb_params *p, void **states, uint64_t count)
 {
     for (uint64_t i = 0; i < count; i++) {
         states[i] = NULL;
-        ecsb_status st = impl->prepare(&states[i], n);
+        ecsb_status st = impl->prepare(&states[i], n, p);
         if (st != ECSB_OK) {
             ecsb_release_many(impl, states, i);
             return st;
@@ -191,8 +191,8 @@ static ecsb_status fail(ecsb_run_result *r, ecsb_status status, const char *step
 
 /* Fresh worlds for every pass: the first alone, then in batches sized by its time; the last
  * world's checksum. */
-static ecsb_status run_fresh(const ecsb_scenario_impl *impl, uint64_t n, uint64_t passes,
-                             run_watch *w, ecsb_run_result *r)
+static ecsb_status run_fresh(const ecsb_scenario_impl *impl, uint64_t n, const ecsb_params *p,
+                             uint64_t passes, run_watch *w, ecsb_run_result *r)
 {
     uint64_t batch = 1;
     void **states = calloc(ECSB_BATCH_WORLDS, sizeof *states);
@@ -201,7 +201,7 @@ static ecsb_status run_fresh(const ecsb_scenario_impl *impl, uint64_t n, uint64_
     ecsb_status st;
     for (uint64_t done = 0; done < passes;) {
         uint64_t b = passes - done < batch ? passes - done : batch;
-        if ((st = ecsb_prepare_many(impl, n, states, b)) != ECSB_OK) {
+        if ((st = ecsb_prepare_many(impl, n, p, states, b)) != ECSB_OK) {
             free(states);
             return fail(r, st, "prepare");
         }
@@ -225,11 +225,12 @@ static ecsb_status run_fresh(const ecsb_scenario_impl *impl, uint64_t n, uint64_
 }
 
 /* One prepared state, its passes timed in chunks that grow to ~10 ms between clock reads. */
-static ecsb_status run_repeated(const ecsb_scenario_impl *impl, uint64_t n, uint64_t passes,
-                                run_watch *w, ecsb_run_result *r)
+static ecsb_status run_repeated(const ecsb_scenario_impl *impl, uint64_t n,
+                                const ecsb_params *p, uint64_t passes, run_watch *w,
+                                ecsb_run_result *r)
 {
     void *state = NULL;
-    ecsb_status st = impl->prepare(&state, n);
+    ecsb_status st = impl->prepare(&state, n, p);
     if (st != ECSB_OK)
         return fail(r, st, "prepare");
     uint64_t chunk = 1;
@@ -255,13 +256,14 @@ static ecsb_status run_repeated(const ecsb_scenario_impl *impl, uint64_t n, uint
 }
 
 ecsb_status ecsb_run_scenario(const ecsb_scenario_impl *impl, ecsb_scenario_id s, uint64_t n,
-                              uint64_t passes, bool progress, ecsb_run_result *r)
+                              const ecsb_params *p, uint64_t passes, bool progress,
+                              ecsb_run_result *r)
 {
     *r = (ecsb_run_result){.status = ECSB_OK, .step = ""};
     if (passes == 0)
         passes = 1; /* a checksum needs a prepared state */
     run_watch w = {.on = progress, .t0 = ecsb_now(), .total = passes};
     if (ecsb_scenarios[s].consumes_setup)
-        return run_fresh(impl, n, passes, &w, r);
-    return run_repeated(impl, n, passes, &w, r);
+        return run_fresh(impl, n, p, passes, &w, r);
+    return run_repeated(impl, n, p, passes, &w, r);
 }

@@ -77,8 +77,8 @@ size_t ecsb_default_sizes(ecsb_size_set set, uint64_t *out);
 uint64_t ecsb_fresh_batch(uint64_t n, double pass_seconds);
 
 /* Prepare `count` states; on failure none stays prepared and the status is returned. */
-ecsb_status ecsb_prepare_many(const ecsb_scenario_impl *impl, uint64_t n, void **states,
-                              uint64_t count);
+ecsb_status ecsb_prepare_many(const ecsb_scenario_impl *impl, uint64_t n,
+                              const ecsb_params *p, void **states, uint64_t count);
 /* One pass on each state, back to back between two clock reads; *seconds = the span. Stops
  * at the first failing pass and returns its status. */
 ecsb_status ecsb_pass_many(const ecsb_scenario_impl *impl, void **states, uint64_t count,
@@ -97,14 +97,15 @@ typedef struct ecsb_run_result {
 } ecsb_run_result;
 
 /*
- * Run scenario s on impl at size n: prepare, then `passes` timed passes (a scenario whose pass
+ * Run scenario s on impl at size n with parameters p: prepare, then `passes` timed passes (a scenario whose pass
  * consumes its set-up is prepared afresh, untimed, before each: the first pass alone, then
  * batches sized by its time, ecsb_fresh_batch),
  * then checksum and release. With `progress` set, a run that will take long says so on
  * stderr, then shows its progress. Returns result->status.
  */
 ecsb_status ecsb_run_scenario(const ecsb_scenario_impl *impl, ecsb_scenario_id s, uint64_t n,
-                              uint64_t passes, bool progress, ecsb_run_result *result);
+                              const ecsb_params *p, uint64_t passes, bool progress,
+                              ecsb_run_result *result);
 
 /* Runs longer than this (estimated after the first passes) announce themselves. */
 #define ECSB_RUN_NOTICE_SECONDS 10.0
@@ -112,6 +113,8 @@ ecsb_status ecsb_run_scenario(const ecsb_scenario_impl *impl, ecsb_scenario_id s
 /* ---- the suite (bench.c, bench_flags.c) ---------------------------------------------------- */
 
 #define ECSB_MAX_EXTRA_CONTEXT 16u
+#define ECSB_MAX_PARAM_FLAGS 8u
+#define ECSB_MAX_PARAM_SETS 64u /* parameter combinations per scenario, at most */
 
 typedef struct ecsb_bench_settings {
     bool scenario_on[ECSB_SCENARIO_COUNT];
@@ -131,6 +134,8 @@ typedef struct ecsb_bench_settings {
     ecsb_gb_out_format out_format;
     bool progress;
     const char *run_id;
+    const char *param_flag[ECSB_MAX_PARAM_FLAGS]; /* --ecsb_param=NAME=V1,V2 as given */
+    size_t param_flag_count;
     char context_key[ECSB_MAX_EXTRA_CONTEXT][64];
     const char *context_value[ECSB_MAX_EXTRA_CONTEXT];
     size_t context_count;
@@ -152,6 +157,14 @@ int ecsb_bench_repetitions(const ecsb_bench_settings *s, uint64_t n, double seco
 double ecsb_bench_min_time(const ecsb_bench_settings *s);
 /* The sizes scenario sc runs at; returns their count. */
 size_t ecsb_bench_sizes(const ecsb_bench_settings *s, ecsb_scenario_id sc, uint64_t *out);
+/*
+ * The parameter sets scenario sc runs with: its defaults, then for each --ecsb_param flag
+ * naming one of its parameters, every combination so far with each value it accepts (values
+ * it does not accept, such as order=shuffled where only regular is declared, are left out for
+ * it). Returns their count (at most max).
+ */
+size_t ecsb_bench_param_sets(const ecsb_bench_settings *s, ecsb_scenario_id sc, ecsb_params *out,
+                             size_t max);
 /* True when the benchmark name passes --benchmark_filter. */
 bool ecsb_bench_selected(const ecsb_bench_settings *s, const char *name);
 

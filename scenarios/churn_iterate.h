@@ -4,7 +4,7 @@
  * Untimed set-up: dual_iterate's world (N entities with `a`, the odd ones with `b`), then N
  * rounds of churn: destroy the entity at a pseudo-random position p of the handle list
  * (CHURN_ITERATE_SEED, the same for every strategy), create a fresh one with the same
- * components (`a`, and `b` when p is odd) holding the values of serial number N + round, and
+ * components (`a`, and `b` when position p holds it) holding the values of serial N + round, and
  * store its handle at p. Whatever a strategy keeps in creation or slot order now follows a
  * random permutation: swap-remove layouts have moved their newest values into old holes, id
  * maps that never reuse ids have lost their run of consecutive ids. Timed pass and checksum:
@@ -13,17 +13,18 @@
  */
 typedef dual_iterate_state churn_iterate_state;
 
-static ecsb_status churn_iterate_prepare(void **out, uint64_t n)
+static ecsb_status churn_iterate_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
-    ecsb_status st = dual_iterate_prepare(out, n);
+    ecsb_status st = dual_iterate_prepare(out, n, p);
     if (st != ECSB_OK)
         return st;
     churn_iterate_state *s = *out;
     ecsb_rng rng = {CHURN_ITERATE_SEED};
     for (uint64_t round = 0; round < n; round++) {
-        uint64_t p = churn_iterate_position(&rng, n);
-        if ((st = entity_destroy(&s->w, s->entities[p])) != ECSB_OK ||
-            (st = dual_iterate_spawn(&s->w, n + round, p & 1, &s->entities[p])) != ECSB_OK) {
+        uint64_t pos = churn_iterate_position(&rng, n);
+        if ((st = entity_destroy(&s->w, s->entities[pos])) != ECSB_OK ||
+            (st = dual_iterate_spawn(&s->w, n + round, dual_iterate_order_holds_b(&s->order, pos),
+                                     &s->entities[pos])) != ECSB_OK) {
             dual_iterate_release(s);
             *out = NULL;
             return st;

@@ -15,6 +15,7 @@
 #ifndef ECSB_SCENARIOS_COMMON_H
 #define ECSB_SCENARIOS_COMMON_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,6 +147,71 @@ static inline int32_t dual_iterate_b0(uint64_t s)
 {
     int32_t magnitude = (int32_t)((s * 37) % 1000) + 1;
     return s & 2 ? -magnitude : magnitude;
+}
+
+/*
+ * dual_iterate's parameters (and churn_iterate's, which reuses its world): `order`, then
+ * `match`, the fraction of entities holding b. The entity of rank r (in membership order)
+ * holds b when floor((r + 1) * match) > floor(r * match): with match = 1/2, the odd ranks, as
+ * article 002's test; floor(N * match) holders in all, spread evenly over the ranks.
+ * Regular worlds: serial i is created i-th and has rank i. Shuffled worlds: creation order
+ * and ranks are two permutations of the serials from fixed seeds (the same for every
+ * strategy, the floor and the limit), so which entities hold b and the order they were
+ * created in have no pattern a layout could exploit; the counts are the same.
+ */
+enum { DUAL_ITERATE_MATCH = 1 };
+#define DUAL_ITERATE_ORDER_SEED 0x6f726465722d6f72ull
+#define DUAL_ITERATE_RANK_SEED 0x72616e6b2d6f6e65ull
+
+static inline bool dual_iterate_holds_b(uint64_t rank, double match)
+{
+    return (uint64_t)((double)(rank + 1) * match) > (uint64_t)((double)rank * match);
+}
+static inline uint64_t dual_iterate_holders(uint64_t n, double match)
+{
+    return (uint64_t)((double)n * match);
+}
+
+/* The order of a dual_iterate world: which serial is created k-th, and each serial's rank. */
+typedef struct dual_iterate_order {
+    uint32_t *serial_at; /* k -> serial; NULL: k */
+    uint32_t *rank;      /* serial -> rank; NULL: the serial */
+    double match;
+} dual_iterate_order;
+
+static inline void dual_iterate_order_free(dual_iterate_order *o)
+{
+    free(o->serial_at);
+    free(o->rank);
+    o->serial_at = o->rank = NULL;
+}
+
+/* The order for n entities and parameters p; false when out of memory. */
+static inline bool dual_iterate_order_make(dual_iterate_order *o, uint64_t n, const ecsb_params *p)
+{
+    o->serial_at = o->rank = NULL;
+    o->match = p->v[DUAL_ITERATE_MATCH];
+    if (p->v[ECSB_PARAM_ORDER] != ECSB_ORDER_SHUFFLED)
+        return true;
+    o->serial_at = malloc((n ? n : 1) * sizeof *o->serial_at);
+    o->rank = malloc((n ? n : 1) * sizeof *o->rank);
+    if (!o->serial_at || !o->rank) {
+        dual_iterate_order_free(o);
+        return false;
+    }
+    ecsb_permutation(o->serial_at, n, DUAL_ITERATE_ORDER_SEED);
+    ecsb_permutation(o->rank, n, DUAL_ITERATE_RANK_SEED);
+    return true;
+}
+
+static inline uint64_t dual_iterate_serial_at(const dual_iterate_order *o, uint64_t k)
+{
+    return o->serial_at ? o->serial_at[k] : k;
+}
+/* Whether serial s (or the position s of churn_iterate's handle list) holds b. */
+static inline bool dual_iterate_order_holds_b(const dual_iterate_order *o, uint64_t s)
+{
+    return dual_iterate_holds_b(o->rank ? o->rank[s] : s, o->match);
 }
 
 /* churn_iterate: the position of the handle list round r of the churn replaces. */

@@ -2,7 +2,9 @@
  * dual_iterate — article 002's Test 2, compiled against one strategy's static functions.
  *
  * Untimed set-up: entities 0..N-1 in order, each with `a` (double); every odd one also with
- * `b` (int32, never 0); the world declares the query (a, b). Timed pass: for every entity
+ * `b` (int32, never 0); the world declares the query (a, b). Parameters (scenarios/common.h):
+ * `match` sets the fraction holding b (1/2 by default: the odd ones), `order=shuffled` draws
+ * the creation order and the holders of b from fixed seeds. Timed pass: for every entity
  * holding both, a += 1.5 * b, through the strategy's query (runs of columns), counting the
  * visits. N/2 matched pairs per pass. The checksum reads every entity's `a` in creation order,
  * then the visit count and the holders of b, so a missed, doubled, extra or mismatched visit
@@ -15,7 +17,8 @@ enum { DUAL_ITERATE_A = 0, DUAL_ITERATE_B = 1 };
 
 typedef struct dual_iterate_state {
     world w;
-    ecsb_entity *entities; /* creation order (churn_iterate: by position of the handle list) */
+    ecsb_entity *entities; /* by serial (churn_iterate: by position of the handle list) */
+    dual_iterate_order order;
     uint64_t n;
     uint64_t visits;
     bool world_live;
@@ -29,6 +32,7 @@ static void dual_iterate_release(void *state)
     if (s->world_live)
         world_fini(&s->w);
     free(s->entities);
+    dual_iterate_order_free(&s->order);
     free(s);
 }
 
@@ -45,7 +49,7 @@ static ecsb_status dual_iterate_spawn(world *w, uint64_t serial, bool with_b, ec
     return st;
 }
 
-static ecsb_status dual_iterate_prepare(void **out, uint64_t n)
+static ecsb_status dual_iterate_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
     *out = NULL;
     dual_iterate_state *s = ecsb_state_alloc(sizeof *s);
@@ -67,15 +71,18 @@ static ecsb_status dual_iterate_prepare(void **out, uint64_t n)
     s->world_live = true;
     s->n = n;
     s->entities = ecsb_array_alloc(n, sizeof *s->entities);
-    if (!s->entities) {
+    if (!s->entities || !dual_iterate_order_make(&s->order, n, p)) {
         dual_iterate_release(s);
         return ECSB_ERR_NOMEM;
     }
-    for (uint64_t i = 0; i < n; i++)
-        if ((st = dual_iterate_spawn(&s->w, i, i & 1, &s->entities[i])) != ECSB_OK) {
+    for (uint64_t k = 0; k < n; k++) {
+        uint64_t i = dual_iterate_serial_at(&s->order, k);
+        if ((st = dual_iterate_spawn(&s->w, i, dual_iterate_order_holds_b(&s->order, i),
+                                     &s->entities[i])) != ECSB_OK) {
             dual_iterate_release(s);
             return st;
         }
+    }
     *out = s;
     return ECSB_OK;
 }

@@ -40,8 +40,9 @@ static void entity_cycle_release(void *state)
     free(s);
 }
 
-static ecsb_status entity_cycle_prepare(void **out, uint64_t n)
+static ecsb_status entity_cycle_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
+    (void)p; /* its parameters: only order=regular (scenarios/scenarios.c) */
     *out = NULL;
     entity_cycle_state *s = ecsb_state_alloc(sizeof *s);
     if (!s)

@@ -27,8 +27,9 @@ static void level_load_release(void *state)
     free(s);
 }
 
-static ecsb_status level_load_prepare(void **out, uint64_t n)
+static ecsb_status level_load_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
+    (void)p; /* its parameters: only order=regular (scenarios/scenarios.c) */
     *out = NULL;
     level_load_state *s = ecsb_state_alloc(sizeof *s);
     if (!s)

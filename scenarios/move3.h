@@ -32,8 +32,9 @@ static void move3_release(void *state)
     free(s);
 }
 
-static ecsb_status move3_prepare(void **out, uint64_t n)
+static ecsb_status move3_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
+    (void)p; /* its parameters: only order=regular (scenarios/scenarios.c) */
     *out = NULL;
     move3_state *s = ecsb_state_alloc(sizeof *s);
     if (!s)

@@ -26,8 +26,10 @@ static void packed_release(void *state)
 }
 
 /* The world, declaring one-type queries for the first `queried` types. */
-static ecsb_status packed_prepare(void **out, uint64_t n, uint32_t queried)
+static ecsb_status packed_prepare(void **out, uint64_t n, uint32_t queried,
+                                  const ecsb_params *p)
 {
+    (void)p; /* its parameters: only order=regular (scenarios/scenarios.c) */
     *out = NULL;
     packed_state *s = ecsb_state_alloc(sizeof *s);
     if (!s)

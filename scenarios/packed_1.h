@@ -7,7 +7,10 @@
  * entity and the visit count.
  * Limit: none. The floor's A array holds exactly the values the pass touches.
  */
-static ecsb_status packed_1_prepare(void **out, uint64_t n) { return packed_prepare(out, n, 1); }
+static ecsb_status packed_1_prepare(void **out, uint64_t n, const ecsb_params *p)
+{
+    return packed_prepare(out, n, 1, p);
+}
 
 static const ecsb_query packed_1_query = {1, {0}};
 

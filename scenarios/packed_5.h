@@ -7,9 +7,9 @@
  * checksum reads all five values of every entity and the visit count.
  * Limit: none. The floor's five arrays hold exactly the values the pass touches.
  */
-static ecsb_status packed_5_prepare(void **out, uint64_t n)
+static ecsb_status packed_5_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
-    return packed_prepare(out, n, PACKED_TYPES);
+    return packed_prepare(out, n, PACKED_TYPES, p);
 }
 
 static const ecsb_query packed_5_queries[PACKED_TYPES] = {

@@ -33,8 +33,9 @@ static void platformer_release(void *state)
     free(s);
 }
 
-static ecsb_status platformer_prepare(void **out, uint64_t n)
+static ecsb_status platformer_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
+    (void)p; /* its parameters: only order=regular (scenarios/scenarios.c) */
     *out = NULL;
     platformer_state *s = ecsb_state_alloc(sizeof *s);
     if (!s)

@@ -30,8 +30,9 @@ static void random_get_release(void *state)
     free(s);
 }
 
-static ecsb_status random_get_prepare(void **out, uint64_t n)
+static ecsb_status random_get_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
+    (void)p; /* its parameters: only order=regular (scenarios/scenarios.c) */
     *out = NULL;
     random_get_state *s = ecsb_state_alloc(sizeof *s);
     if (!s)

@@ -1,35 +1,79 @@
-/* scenarios.c — the scenario table: names, summaries, and items per pass (the time unit). */
+/*
+ * scenarios.c — the scenario table: names, summaries, parameters, and items per pass (the
+ * time unit); parsing and printing parameter values.
+ *
+ * Adding a parameter to a scenario: declare it in the scenario's *_params[] below (name,
+ * meaning, default = the value that reproduces the scenario as it was, range, default sweep),
+ * give its index a name beside the scenario's helpers in scenarios/common.h, read it from the
+ * `p` its body, floor and limit get in prepare (p->v[index]), and make items_per_pass follow
+ * it. Adding order=shuffled: list "shuffled" in the scenario's order choices
+ * (ORDER_BOTH) once its body, floor and limit draw creation order and membership from fixed
+ * seeds when p->v[ECSB_PARAM_ORDER] == ECSB_ORDER_SHUFFLED (dual_iterate shows how).
+ * tests/scenarios.c checks every strategy against the floor at non-default values.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness/ecsb.h"
 #include "scenarios/common.h"
 
 /* platformer: N rounds of 2 adds + 3 removes. */
-static uint64_t platformer_items(uint64_t n) { return 5 * n; }
+static uint64_t platformer_items(uint64_t n, const ecsb_params *p) { (void)p; return 5 * n; }
 /* dual_iterate: the odd ids hold both types. */
-static uint64_t dual_iterate_items(uint64_t n) { return n / 2; }
-/* packed_1: every A; packed_5: every A, B, C, D and E. */
-static uint64_t packed_1_items(uint64_t n) { return n; }
-static uint64_t packed_5_items(uint64_t n) { return 5 * n; }
-/* simple_iter: (A,B) matches every entity, (C,D) and (C,E) one kind each. */
-static uint64_t simple_iter_items(uint64_t n)
+static uint64_t dual_iterate_items(uint64_t n, const ecsb_params *p)
 {
+    return dual_iterate_holders(n, p->v[DUAL_ITERATE_MATCH]);
+}
+/* packed_1: every A; packed_5: every A, B, C, D and E. */
+static uint64_t packed_1_items(uint64_t n, const ecsb_params *p) { (void)p; return n; }
+static uint64_t packed_5_items(uint64_t n, const ecsb_params *p) { (void)p; return 5 * n; }
+/* simple_iter: (A,B) matches every entity, (C,D) and (C,E) one kind each. */
+static uint64_t simple_iter_items(uint64_t n, const ecsb_params *p)
+{
+    (void)p; /* its parameters: only order=regular (scenarios/scenarios.c) */
     return n + simple_iter_of_kind(n, 2) + simple_iter_of_kind(n, 3);
 }
 /* frag_iter: every Data, then the holders of T25 (every 26th entity). */
-static uint64_t frag_iter_items(uint64_t n) { return n + n / FRAG_ITER_KINDS; }
+static uint64_t frag_iter_items(uint64_t n, const ecsb_params *p) { (void)p; return n + n / FRAG_ITER_KINDS; }
 /* entity_cycle: 2N created, 2N destroyed. */
-static uint64_t entity_cycle_items(uint64_t n) { return 4 * n; }
+static uint64_t entity_cycle_items(uint64_t n, const ecsb_params *p) { (void)p; return 4 * n; }
 /* add_remove: N adds, N removes. */
-static uint64_t add_remove_items(uint64_t n) { return 2 * n; }
+static uint64_t add_remove_items(uint64_t n, const ecsb_params *p) { (void)p; return 2 * n; }
 /* random_get: two lookups per entity. */
-static uint64_t random_get_items(uint64_t n) { return 2 * n; }
+static uint64_t random_get_items(uint64_t n, const ecsb_params *p) { (void)p; return 2 * n; }
 /* move3: every 4th entity holds mass. */
-static uint64_t move3_items(uint64_t n) { return move3_matched(n); }
+static uint64_t move3_items(uint64_t n, const ecsb_params *p) { (void)p; return move3_matched(n); }
 /* churn_iterate: dual_iterate's pairs. */
-static uint64_t churn_iterate_items(uint64_t n) { return n / 2; }
+static uint64_t churn_iterate_items(uint64_t n, const ecsb_params *p) { return dual_iterate_items(n, p); }
 /* level_load: every entity created. */
-static uint64_t level_load_items(uint64_t n) { return n; }
+static uint64_t level_load_items(uint64_t n, const ecsb_params *p) { (void)p; return n; }
+
+/* ---- parameters ----------------------------------------------------------------------- */
+
+static const char *const order_regular[] = {"regular", NULL};
+static const char *const order_both[] = {"regular", "shuffled", NULL};
+#define ORDER_MEANING "creation order, membership and removal order: regular (in order, i mod k) or shuffled (drawn from a fixed seed)"
+#define ORDER_REGULAR_ONLY {"order", ORDER_MEANING, 0, 0, 0, true, order_regular, {0}, 1, false}
+#define ORDER_BOTH {"order", ORDER_MEANING, 0, 0, 1, true, order_both, {0, 1}, 2, false}
+#define MATCH {"match", "the fraction of entities holding b (1/2: the odd ones)", 0.5, 1.0 / 256, 1, \
+               false, NULL, {1.0 / 256, 1.0 / 64, 1.0 / 16, 1.0 / 4, 1.0 / 2, 1}, 6, true}
+
+#define ONLY_ORDER(name) static const ecsb_param_info name##_params[] = {ORDER_REGULAR_ONLY};
+ONLY_ORDER(platformer)
+ONLY_ORDER(packed_1)
+ONLY_ORDER(packed_5)
+ONLY_ORDER(simple_iter)
+ONLY_ORDER(frag_iter)
+ONLY_ORDER(entity_cycle)
+ONLY_ORDER(add_remove)
+ONLY_ORDER(random_get)
+ONLY_ORDER(move3)
+ONLY_ORDER(level_load)
+#undef ONLY_ORDER
+static const ecsb_param_info dual_iterate_params[] = {ORDER_BOTH, MATCH};
+static const ecsb_param_info churn_iterate_params[] = {ORDER_BOTH, MATCH};
 
 const ecsb_scenario_info ecsb_scenarios[ECSB_SCENARIO_COUNT] = {
 #define ECSB_SCENARIO(name_, summary_, item_, consumes_, structure_, sizes_)                  \
@@ -39,7 +83,9 @@ const ecsb_scenario_info ecsb_scenarios[ECSB_SCENARIO_COUNT] = {
                                .consumes_setup = consumes_,                                    \
                                .changes_structure = structure_,                                \
                                .sizes = sizes_,                                                \
-                               .items_per_pass = name_##_items},
+                               .items_per_pass = name_##_items,                                \
+                               .params = name_##_params,                                       \
+                               .param_count = sizeof name_##_params / sizeof name_##_params[0]},
 #include "scenarios/scenarios.def"
 #undef ECSB_SCENARIO
 };
@@ -53,4 +99,108 @@ ecsb_scenario_id ecsb_scenario_find(const char *name)
         if (strcmp(ecsb_scenarios[i].name, name) == 0)
             return (ecsb_scenario_id)i;
     return ECSB_SCENARIO_COUNT;
+}
+
+ecsb_params ecsb_params_default(ecsb_scenario_id s)
+{
+    ecsb_params p = {{0}};
+    for (uint32_t i = 0; i < ecsb_scenarios[s].param_count; i++)
+        p.v[i] = ecsb_scenarios[s].params[i].def;
+    return p;
+}
+
+int ecsb_param_find(ecsb_scenario_id s, const char *name, size_t len)
+{
+    for (uint32_t i = 0; i < ecsb_scenarios[s].param_count; i++) {
+        const char *pn = ecsb_scenarios[s].params[i].name;
+        if (strlen(pn) == len && strncmp(pn, name, len) == 0)
+            return (int)i;
+    }
+    return -1;
+}
+
+/* The valid values of parameter pi, for messages: "regular | shuffled" or "0.00390625 .. 1". */
+static void valid_values(const ecsb_param_info *pi, char *buf, size_t size)
+{
+    if (pi->choices) {
+        buf[0] = '\0';
+        for (size_t c = 0; pi->choices[c]; c++)
+            snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", c ? " | " : "",
+                     pi->choices[c]);
+    } else {
+        snprintf(buf, size, "%s %.10g .. %.10g", pi->integer ? "a whole number" : "a number",
+                 pi->min, pi->max);
+    }
+}
+
+bool ecsb_params_set(ecsb_scenario_id s, const char *assignment, ecsb_params *p, char *err,
+                     size_t err_size)
+{
+    const ecsb_scenario_info *info = &ecsb_scenarios[s];
+    const char *eq = strchr(assignment, '=');
+    int i = eq ? ecsb_param_find(s, assignment, (size_t)(eq - assignment)) : -1;
+    if (i < 0) {
+        char names[256] = "";
+        for (uint32_t k = 0; k < info->param_count; k++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                     k ? ", " : "", info->params[k].name);
+        snprintf(err, err_size, "%s: '%s' %s; %s's parameters are: %s", info->name, assignment,
+                 eq ? "names no parameter" : "is not name=value", info->name, names);
+        return false;
+    }
+    const ecsb_param_info *pi = &info->params[i];
+    const char *text = eq + 1;
+    char valid[256];
+    valid_values(pi, valid, sizeof valid);
+    double v = NAN;
+    if (pi->choices) {
+        for (size_t c = 0; pi->choices[c]; c++)
+            if (strcmp(pi->choices[c], text) == 0)
+                v = (double)c;
+    } else if (*text) {
+        char *end;
+        double num = strtod(text, &end);
+        if (*end == '/' && end != text) { /* a fraction: 1/256 */
+            char *end2;
+            double den = strtod(end + 1, &end2);
+            num = end2 != end + 1 && den != 0 ? num / den : NAN;
+            end = end2;
+        }
+        if (*end == '\0' && isfinite(num) && num >= pi->min && num <= pi->max &&
+            (!pi->integer || num == floor(num)))
+            v = num;
+    }
+    if (isnan(v)) {
+        snprintf(err, err_size, "%s: %s=%s is not valid; %s takes %s (%s)", info->name, pi->name,
+                 text, pi->name, valid, pi->meaning);
+        return false;
+    }
+    p->v[i] = v;
+    return true;
+}
+
+void ecsb_param_format(ecsb_scenario_id s, uint32_t i, double value, char *buf, size_t size)
+{
+    const ecsb_param_info *pi = &ecsb_scenarios[s].params[i];
+    if (pi->choices)
+        snprintf(buf, size, "%s", pi->choices[(size_t)value]);
+    else
+        snprintf(buf, size, "%.10g", value);
+}
+
+void ecsb_params_format(ecsb_scenario_id s, const ecsb_params *p, bool only_changed,
+                        const char *sep, char *buf, size_t size)
+{
+    const ecsb_scenario_info *info = &ecsb_scenarios[s];
+    buf[0] = '\0';
+    bool first = true;
+    for (uint32_t i = 0; i < info->param_count; i++) {
+        if (only_changed && p->v[i] == info->params[i].def)
+            continue;
+        char value[64];
+        ecsb_param_format(s, i, p->v[i], value, sizeof value);
+        snprintf(buf + strlen(buf), size - strlen(buf), "%s%s=%s", first ? "" : sep,
+                 info->params[i].name, value);
+        first = false;
+    }
 }

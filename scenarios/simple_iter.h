@@ -33,8 +33,9 @@ static void simple_iter_release(void *state)
 /* The types of each kind, as bit masks. */
 static const uint32_t simple_iter_types[4] = {0x3, 0x7, 0xf, 0x17};
 
-static ecsb_status simple_iter_prepare(void **out, uint64_t n)
+static ecsb_status simple_iter_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
+    (void)p; /* its parameters: only order=regular (scenarios/scenarios.c) */
     *out = NULL;
     simple_iter_state *s = ecsb_state_alloc(sizeof *s);
     if (!s)

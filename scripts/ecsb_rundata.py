@@ -38,12 +38,27 @@ class RunError(Exception):
 
 
 def parse_benchmark_name(name):
-    """(scenario, strategy, n) from `scenario/strategy/N[/manual_time|/repeats:5|...]`, or None."""
+    """(scenario, strategy, n) from `scenario/strategy/N[/name=value,...][/manual_time|...]`,
+    or None. A benchmark run with parameters other than its scenario's defaults belongs to the
+    scenario variant `scenario~name=value,...` (variant()): tables, plots and comparisons treat
+    each variant as a scenario of its own, beside its base."""
     parts = str(name).split("/")
     if len(parts) < 3 or not NAME.match(parts[0]) or not NAME.match(parts[1]) \
             or not parts[2].isdigit():
         return None
-    return parts[0], parts[1], int(parts[2])
+    changed = [p for p in parts[3:] if "=" in p]
+    return variant(parts[0], ",".join(changed)), parts[1], int(parts[2])
+
+
+def variant(scenario, changed):
+    """The name of a scenario run with the parameters `changed` ("name=value,..." that differ
+    from its defaults; "" for none)."""
+    return f"{scenario}~{changed}" if changed else scenario
+
+
+def base_scenario(name):
+    """The scenario a variant name belongs to: dual_iterate~order=shuffled -> dual_iterate."""
+    return name.split("~", 1)[0]
 
 
 def label(strategy):
@@ -61,13 +76,20 @@ def human_bytes(size):
 
 # ---- what the binary says about itself (list.json) ---------------------------------------------
 
+class ScenarioFacts(dict):
+    """{scenario: facts}; a variant (scenario~name=value,...) has its base scenario's facts."""
+
+    def get(self, name, default=None):
+        return super().get(name, super().get(base_scenario(name), default))
+
+
 class Meta:
     """The binary's registry: .strategies (names, registry order), .scenarios ({name: {"item",
     "has_limit", "default_sizes", "summary"}} in scenarios.def order), .source (where from)."""
 
     def __init__(self, strategies, scenarios, source):
         self.strategies = strategies
-        self.scenarios = scenarios
+        self.scenarios = ScenarioFacts(scenarios)
         self.source = source
 
     def item(self, scenario):
@@ -181,8 +203,11 @@ class Run:
             if os.path.exists(listed) \
             else meta_from_run(self.context, csv_keys)
         present = {k[0] for k in csv_keys}
-        self.scenarios = [s for s in self.meta.scenarios if s in present]
-        self.scenarios += sorted(present - set(self.scenarios))
+        order = list(self.meta.scenarios)
+        rank = {s: i for i, s in enumerate(order)}
+        # each scenario, then its variants (other parameter sets) right after it
+        self.scenarios = sorted(present, key=lambda s: (rank.get(base_scenario(s), len(order)),
+                                                         base_scenario(s), s != base_scenario(s), s))
         self.strategies = self.legend_order({k[1] for k in csv_keys})
         run_id = self.context.get("ecsb_run_id")
         if isinstance(run_id, str) and re.match(r"^[A-Za-z0-9._-]+$", run_id) \
@@ -261,8 +286,9 @@ class Run:
                 or not row["n"].isdigit():
             raise RunError(f"{path}:{lineno}: {row['scenario']!r}/{row['strategy']!r}/"
                            f"{row['n']!r} is not scenario/strategy/N")
-        key = (row["scenario"], row["strategy"], int(row["n"]))
         params = row.get("params", "")
+        key = (variant(row["scenario"], self.changed_params(row["scenario"], params)),
+               row["strategy"], int(row["n"]))
         if self.params.setdefault(key, params) != params:
             raise RunError(f"{path}:{lineno}: {'/'.join(map(str, key))} has rows with params "
                            f"{self.params[key]!r} and {params!r}; these scripts read one "
@@ -291,7 +317,9 @@ class Run:
         try:
             with open(path, newline="", encoding="utf-8") as f:
                 for r in csv.DictReader(f):
-                    key = parse_benchmark_name(f"{r.get('scenario')}/{r.get('strategy')}/{r.get('n')}")
+                    changed = self.changed_params(r.get("scenario"), r.get("params") or "")
+                    key = parse_benchmark_name(f"{r.get('scenario')}/{r.get('strategy')}/{r.get('n')}"
+                                               + (f"/{changed}" if changed else ""))
                     if key:
                         self.error_messages[key] = str(r.get("message") or "")
                         if key not in self.errors:
@@ -321,6 +349,17 @@ class Run:
         """The median bytes per live entity after set-up, or None (unknown or no entity)."""
         s = self.stats(key, "bytes_per_entity")
         return s["median"] if s and math.isfinite(s["median"]) else None
+
+    def changed_params(self, scenario, params):
+        """Of a row's "name=value;..." parameters, those that differ from the scenario's
+        defaults (the context's ecsb_params_default), joined by ","; all of them when the
+        defaults are unknown."""
+        defaults = set()
+        for part in str(self.context.get("ecsb_params_default", "")).split("|"):
+            sc, _, assignments = part.partition(":")
+            if sc == scenario:
+                defaults = set(assignments.split(";"))
+        return ",".join(a for a in params.split(";") if a and a not in defaults)
 
     def params_of(self, key):
         """The "name=value;..." parameters of (scenario, strategy, n); "" when none."""

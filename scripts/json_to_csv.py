@@ -7,7 +7,12 @@ results.csv (RFC 4180: CRLF line ends, header first, nothing before it), one row
 scenario, strategy (the floor is strategy "floor"), N and metric, in the order the suite
 registered them (scenario, then floor and strategies in registry order, then N):
 
-  scenario,strategy,n,metric,unit,median,min,max,mean,stddev,cv,repetitions
+  scenario,strategy,n,metric,unit,median,min,max,mean,stddev,cv,repetitions,params
+
+  params: every parameter of the scenario as "name=value;..." in its declaration order (the
+  benchmark's name carries those that differ from the defaults, the run's context
+  ecsb_params_default the rest); the same scenario, strategy and N with other parameters is
+  another row.
 
   metric time_per_item    unit ns  real time of one pass / items per pass
   metric seconds_per_pass unit s   real time of one pass
@@ -41,8 +46,8 @@ import statistics
 import sys
 
 HEADER = ["scenario", "strategy", "n", "metric", "unit", "median", "min", "max", "mean",
-          "stddev", "cv", "repetitions"]
-ERROR_HEADER = ["scenario", "strategy", "n", "repetitions", "message"]
+          "stddev", "cv", "repetitions", "params"]
+ERROR_HEADER = ["scenario", "strategy", "n", "repetitions", "message", "params"]
 
 # Google Benchmark time units, in seconds.
 UNIT_SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
@@ -57,13 +62,35 @@ def number(value):
     return "NaN" if math.isnan(value) else format(value, ".6g")
 
 
+def param_defaults(doc):
+    """{scenario: [(name, value)]} from the context's ecsb_params_default
+    ("scenario:name=value;...|..."); {} for runs made before parameters."""
+    text = (doc.get("context") or {}).get("ecsb_params_default", "")
+    out = {}
+    for part in str(text).split("|"):
+        scenario, _, assignments = part.partition(":")
+        if scenario:
+            out[scenario] = [tuple(a.split("=", 1)) for a in assignments.split(";") if "=" in a]
+    return out
+
+
+def canonical_params(defaults, scenario, changed):
+    """Every parameter of the scenario as "name=value;...", the changed ones (from the
+    benchmark's name) replacing the defaults; just the changed ones when no default is known."""
+    given = dict(a.split("=", 1) for a in changed)
+    if scenario not in defaults:
+        return ";".join(changed)
+    return ";".join(f"{k}={given.get(k, v)}" for k, v in defaults[scenario])
+
+
 def parse_name(entry):
     """(scenario, strategy, n) from "scenario/strategy/N" (extra components are ignored)."""
     name = str(entry.get("run_name") or entry.get("name") or "")
     parts = name.split("/")
     if len(parts) < 3 or not parts[2].isdigit():
         raise InputError(f"benchmark name {name!r} is not scenario/strategy/N")
-    return parts[0], parts[1], int(parts[2])
+    changed = tuple(a for p in parts[3:] if "=" in p for a in p.split(","))
+    return parts[0], parts[1], int(parts[2]), changed
 
 
 def collect(doc):
@@ -132,8 +159,10 @@ def stats(values):
 def tidy_rows(doc):
     """The results.csv rows (without header) and the errors.csv rows (without header)."""
     rows, errors = [], []
-    for (scenario, strategy, n), good, failed in collect(doc):
+    defaults = param_defaults(doc)
+    for (scenario, strategy, n, changed), good, failed in collect(doc):
         ident = [scenario, strategy, str(n)]
+        params = canonical_params(defaults, scenario, changed)
         if good:
             per_item = [s * 1e9 / items for s, items, _, _ in good]
             per_pass = [s for s, _, _, _ in good]
@@ -146,11 +175,11 @@ def tidy_rows(doc):
                 metrics.append(("bytes_per_entity_grown", "B", grown))
             for metric, unit, values in metrics:
                 rows.append(ident + [metric, unit] + [number(v) for v in stats(values)]
-                            + [str(len(values))])
+                            + [str(len(values)), params])
         if failed:
-            rows.append(ident + ["error", ""] + ["NaN"] * 6 + [str(len(failed))])
+            rows.append(ident + ["error", ""] + ["NaN"] * 6 + [str(len(failed)), params])
             unique = list(dict.fromkeys(failed))
-            errors.append(ident + [str(len(failed)), " | ".join(unique)])
+            errors.append(ident + [str(len(failed)), " | ".join(unique), params])
     return rows, errors
 
 

@@ -24,9 +24,35 @@ const ecsb_scenario_id tst_scenario_ids[ECSB_SCENARIO_COUNT] = {
 static const uint64_t sizes[] = {0, 1, 2, 3, 17, 4000, 65536};
 #define SIZE_COUNT (sizeof sizes / sizeof sizes[0])
 
-/* Checksums after pass 1 and pass 2 of one implementation at size n. */
-static void checksums(const ecsb_scenario_impl *impl, const ecsb_scenario_info *info, uint64_t n,
-                      const char *who, uint64_t out[2])
+/*
+ * The parameter sets a scenario is checked with: its defaults, each declared parameter at
+ * each value of its default sweep (the others at their defaults), and, where the scenario
+ * takes order=shuffled, every other sweep value in a shuffled world too. Returns the count.
+ */
+static size_t param_sets(ecsb_scenario_id id, ecsb_params *out, size_t max)
+{
+    const ecsb_scenario_info *info = &ecsb_scenarios[id];
+    size_t count = 0;
+    out[count++] = ecsb_params_default(id);
+    for (int shuffled = 0; shuffled <= 1; shuffled++) {
+        if (shuffled && info->params[ECSB_PARAM_ORDER].max < ECSB_ORDER_SHUFFLED)
+            break;
+        for (uint32_t i = 0; i < info->param_count; i++)
+            for (uint32_t k = 0; k < info->params[i].sweep_count && count < max; k++) {
+                ecsb_params p = ecsb_params_default(id);
+                if (shuffled)
+                    p.v[ECSB_PARAM_ORDER] = ECSB_ORDER_SHUFFLED;
+                p.v[i] = info->params[i].sweep[k];
+                if (memcmp(&p, &out[0], sizeof p) != 0)
+                    out[count++] = p;
+            }
+    }
+    return count;
+}
+
+/* Checksums after pass 1 and pass 2 of one implementation at size n, parameters p. */
+static void checksums_with(const ecsb_scenario_impl *impl, const ecsb_scenario_info *info,
+                           uint64_t n, const ecsb_params *p, const char *who, uint64_t out[2])
 {
     void *state = NULL;
     ecsb_status st = ECSB_OK;
@@ -35,7 +61,7 @@ static void checksums(const ecsb_scenario_impl *impl, const ecsb_scenario_info *
             if (state)
                 impl->release(state);
             state = NULL;
-            st = impl->prepare(&state, n);
+            st = impl->prepare(&state, n, p);
             TST_CHECK(st == ECSB_OK && state, "%s %s prepare(n = %llu): %s", who, info->name,
                       (unsigned long long)n, ecsb_status_str(st));
         }
@@ -50,22 +76,39 @@ static void checksums(const ecsb_scenario_impl *impl, const ecsb_scenario_info *
     impl->release(state);
 }
 
+/* The same with the scenario's default parameters. */
+static void checksums(const ecsb_scenario_impl *impl, const ecsb_scenario_info *info, uint64_t n,
+                      const char *who, uint64_t out[2])
+{
+    ecsb_params p = ecsb_params_default((ecsb_scenario_id)(info - ecsb_scenarios));
+    checksums_with(impl, info, n, &p, who, out);
+}
+
+/* Every size at the defaults; the smaller ones (up to 4000) at every other parameter set. */
 void scenario_checksum_equals_the_floor(void **state)
 {
     ecsb_scenario_id id = *(const ecsb_scenario_id *)*state;
     const ecsb_scenario_info *info = &ecsb_scenarios[id];
-    for (size_t k = 0; k < SIZE_COUNT; k++) {
-        uint64_t n = sizes[k], want[2], got[2];
-        checksums(&ecsb_floor[id], info, n, "floor", want);
-        checksums(&tst_strategy->scenarios[id], info, n, tst_strategy->name, got);
-        for (int pass = 0; pass < 2; pass++)
-            TST_CHECK(got[pass] == want[pass],
-                      "%s at n = %llu: checksum after %d pass%s %016llx, floor %016llx "
-                      "(replay: build/ecsbench run %s %s %llu %d)",
-                      info->name, (unsigned long long)n, pass + 1, pass ? "es" : "",
-                      (unsigned long long)got[pass], (unsigned long long)want[pass], info->name,
-                      tst_strategy->name, (unsigned long long)n, pass + 1);
-    }
+    ecsb_params sets[64];
+    size_t set_count = param_sets(id, sets, 64);
+    for (size_t ps = 0; ps < set_count; ps++)
+        for (size_t k = 0; k < SIZE_COUNT; k++) {
+            uint64_t n = sizes[k], want[2], got[2];
+            if (ps > 0 && n > 4000)
+                continue;
+            char text[128];
+            ecsb_params_format(id, &sets[ps], false, " ", text, sizeof text);
+            checksums_with(&ecsb_floor[id], info, n, &sets[ps], "floor", want);
+            checksums_with(&tst_strategy->scenarios[id], info, n, &sets[ps], tst_strategy->name,
+                           got);
+            for (int pass = 0; pass < 2; pass++)
+                TST_CHECK(got[pass] == want[pass],
+                          "%s at n = %llu, %s: checksum after %d pass%s %016llx, floor %016llx "
+                          "(replay: build/ecsbench run %s %s %llu %d %s)",
+                          info->name, (unsigned long long)n, text, pass + 1, pass ? "es" : "",
+                          (unsigned long long)got[pass], (unsigned long long)want[pass],
+                          info->name, tst_strategy->name, (unsigned long long)n, pass + 1, text);
+        }
 }
 
 /* ---- the floor and the limit against the scenarios' definitions -------------------------- */
@@ -399,14 +442,16 @@ typedef struct faulty_run {
     bool applied;
 } faulty_run;
 
-/* One pass of scenario `id` on faulty at size n, with `fault` armed at `at` during the pass. */
-static faulty_run run_faulty(ecsb_scenario_id id, uint64_t n, tst_fault fault, uint64_t at)
+/* One pass of scenario `id` on faulty at size n and parameters p, with `fault` armed at `at`
+ * during the pass. */
+static faulty_run run_faulty(ecsb_scenario_id id, uint64_t n, const ecsb_params *p,
+                             tst_fault fault, uint64_t at)
 {
     const ecsb_scenario_impl *impl = &ecsb_strategy_faulty.scenarios[id];
     faulty_run r = {0};
     void *state = NULL;
     tst_fault_disarm();
-    if ((r.status = impl->prepare(&state, n)) != ECSB_OK)
+    if ((r.status = impl->prepare(&state, n, p)) != ECSB_OK)
         return r;
     tst_fault_arm(fault, at);
     r.status = impl->pass(state);
@@ -421,26 +466,34 @@ static faulty_run run_faulty(ecsb_scenario_id id, uint64_t n, tst_fault fault, u
 
 #define FAULT_POSITIONS 100u /* opportunities tried per mistake kind and size, at most */
 
+/*
+ * Each mistake kind at up to FAULT_POSITIONS opportunities, at N = 17 and 300 with the default
+ * parameters, and at N = 300 with every other parameter set (param_sets).
+ */
 static void injected_mistakes_change_the_checksum(ecsb_scenario_id id)
 {
     static const uint64_t fault_sizes[] = {17, 300};
     const char *name = ecsb_scenarios[id].name;
     uint32_t applied = 0;
-    for (size_t s = 0; s < sizeof fault_sizes / sizeof fault_sizes[0]; s++) {
+    ecsb_params sets[64];
+    size_t set_count = param_sets(id, sets, 64);
+    for (size_t run = 0; run < 2 + (set_count - 1); run++) {
+        size_t s = run < 2 ? run : 1;
+        const ecsb_params *p = &sets[run < 2 ? 0 : run - 1];
         uint64_t n = fault_sizes[s], want[2];
-        checksums(&ecsb_floor[id], &ecsb_scenarios[id], n, "floor", want);
-        faulty_run clean = run_faulty(id, n, TST_FAULT_NONE, 0);
+        checksums_with(&ecsb_floor[id], &ecsb_scenarios[id], n, p, "floor", want);
+        faulty_run clean = run_faulty(id, n, p, TST_FAULT_NONE, 0);
         TST_CHECK(clean.status == ECSB_OK && clean.checksum == want[0],
                   "%s at n = %llu: faulty with no mistake armed: %s, checksum %016llx, floor "
                   "%016llx", name, (unsigned long long)n, ecsb_status_str(clean.status),
                   (unsigned long long)clean.checksum, (unsigned long long)want[0]);
         for (tst_fault f = TST_FAULT_NONE + 1; f < TST_FAULT_COUNT; f++) {
             /* Every opportunity, or FAULT_POSITIONS of them evenly spread, first and last in. */
-            uint64_t count = run_faulty(id, n, f, UINT64_MAX).opportunities;
+            uint64_t count = run_faulty(id, n, p, f, UINT64_MAX).opportunities;
             uint64_t tries = count < FAULT_POSITIONS ? count : FAULT_POSITIONS;
             for (uint64_t k = 0; k < tries; k++) {
                 uint64_t at = tries == 1 ? 0 : k * (count - 1) / (tries - 1);
-                faulty_run r = run_faulty(id, n, f, at);
+                faulty_run r = run_faulty(id, n, p, f, at);
                 if (!r.applied)
                     continue;
                 applied |= 1u << f;
@@ -513,7 +566,8 @@ void scenario_passes_that_change_no_structure_allocate_nothing(void **state)
         for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
             void *st = NULL;
             ecsb_scenario_allocator = &counting_allocator;
-            ecsb_status s = impl->prepare(&st, ns[k]);
+            ecsb_params defaults = ecsb_params_default((ecsb_scenario_id)id);
+            ecsb_status s = impl->prepare(&st, ns[k], &defaults);
             if (s != ECSB_OK) {
                 ecsb_scenario_allocator = NULL;
                 TST_FAIL("%s prepare(n = %llu): %s", info->name, (unsigned long long)ns[k],

@@ -1,18 +1,25 @@
-/* churn_iterate's floor: dual_iterate's arrays, the churned positions holding their new
- * values (a position keeps its place: the floor has no order to decay). */
-static ecsb_status floor_churn_iterate_prepare(void **out, uint64_t n)
+/* churn_iterate's floor: dual_iterate's arrays, the churned positions of the handle list
+ * holding their new values (a position keeps its place: the floor has no order to decay). */
+static ecsb_status floor_churn_iterate_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
-    ecsb_status st = floor_dual_iterate_prepare(out, n);
+    ecsb_status st = floor_dual_iterate_prepare(out, n, p);
     if (st != ECSB_OK)
         return st;
     floor_dual_iterate *s = *out;
+    dual_iterate_order o;
+    if (!dual_iterate_order_make(&o, n, p)) {
+        floor_dual_iterate_release(s);
+        *out = NULL;
+        return ECSB_ERR_NOMEM;
+    }
     ecsb_rng rng = {CHURN_ITERATE_SEED};
     for (uint64_t round = 0; round < n; round++) {
-        uint64_t p = churn_iterate_position(&rng, n);
-        s->a[p] = dual_iterate_a0(n + round);
-        if (p & 1)
-            s->b[p / 2] = dual_iterate_b0(n + round);
+        uint64_t pos = churn_iterate_position(&rng, n); /* a serial: a handle-list position */
+        s->a[s->pos_of ? s->pos_of[pos] : pos] = dual_iterate_a0(n + round);
+        if (dual_iterate_order_holds_b(&o, pos))
+            s->b[s->b_index[pos]] = dual_iterate_b0(n + round);
     }
+    dual_iterate_order_free(&o);
     return ECSB_OK;
 }
 

@@ -1,9 +1,17 @@
-/* dual_iterate's floor: a[] for every entity, b[] packed for the odd ones. Shared by
- * churn_iterate's floor, which rewrites the values its churn replaces. */
+/*
+ * dual_iterate's floor: a[] for every entity in creation order, b[] packed for the holders in
+ * creation order. A regular world whose holders are every k-th entity (match = 1/k: the
+ * articles' odd entities at 1/2) walks a[] with stride k; any other world gathers a[] through
+ * the holders' positions (at[]), in ascending order. Shared by churn_iterate's floor, which
+ * rewrites the values its churn replaces.
+ */
 typedef struct floor_dual_iterate {
-    double *a;
-    int32_t *b;
-    uint64_t n, visits;
+    double *a;           /* by position: creation order */
+    int32_t *b;          /* the j-th holder's b */
+    uint32_t *at;        /* the j-th holder's position in a[]; NULL when holders are a stride */
+    uint32_t *pos_of;    /* serial -> position in a[]; NULL when the same */
+    uint64_t *b_index;   /* serial -> its j in b[] (holders only); for churn_iterate */
+    uint64_t n, holders, stride, visits;
 } floor_dual_iterate;
 
 static void floor_dual_iterate_release(void *state)
@@ -12,34 +20,65 @@ static void floor_dual_iterate_release(void *state)
     if (s) {
         free(s->a);
         free(s->b);
+        free(s->at);
+        free(s->pos_of);
+        free(s->b_index);
     }
     free(s);
 }
 
-static ecsb_status floor_dual_iterate_prepare(void **out, uint64_t n)
+static ecsb_status floor_dual_iterate_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
     floor_dual_iterate *s = *out = ecsb_state_alloc(sizeof *s);
+    dual_iterate_order o;
     if (!s)
         return ECSB_ERR_NOMEM;
+    if (!dual_iterate_order_make(&o, n, p)) {
+        free(s);
+        *out = NULL;
+        return ECSB_ERR_NOMEM;
+    }
     s->n = n;
+    s->holders = dual_iterate_holders(n, o.match);
+    double k = 1.0 / o.match;
+    s->stride = !o.serial_at && k == (double)(uint64_t)k ? (uint64_t)k : 0;
     s->a = ecsb_array_alloc(n, sizeof *s->a);
-    s->b = ecsb_array_alloc(n / 2, sizeof *s->b);
-    if (!s->a || !s->b) {
+    s->b = ecsb_array_alloc(s->holders, sizeof *s->b);
+    s->b_index = ecsb_array_alloc(n, sizeof *s->b_index);
+    bool ok = s->a && s->b && s->b_index;
+    if (ok && !s->stride)
+        ok = (s->at = ecsb_array_alloc(s->holders, sizeof *s->at)) != NULL;
+    if (ok && o.serial_at)
+        ok = (s->pos_of = ecsb_array_alloc(n, sizeof *s->pos_of)) != NULL;
+    if (!ok) {
+        dual_iterate_order_free(&o);
         floor_dual_iterate_release(s);
         *out = NULL;
         return ECSB_ERR_NOMEM;
     }
-    for (uint64_t i = 0; i < n; i++)
-        s->a[i] = dual_iterate_a0(i);
-    for (uint64_t k = 0; k < n / 2; k++)
-        s->b[k] = dual_iterate_b0(2 * k + 1);
+    uint64_t j = 0;
+    for (uint64_t pos = 0; pos < n; pos++) {
+        uint64_t serial = dual_iterate_serial_at(&o, pos);
+        s->a[pos] = dual_iterate_a0(serial);
+        if (s->pos_of)
+            s->pos_of[serial] = (uint32_t)pos;
+        if (dual_iterate_order_holds_b(&o, serial)) {
+            s->b[j] = dual_iterate_b0(serial);
+            s->b_index[serial] = j;
+            if (s->at)
+                s->at[j] = (uint32_t)pos;
+            j++;
+        }
+    }
+    dual_iterate_order_free(&o);
     return ECSB_OK;
 }
 
 static void floor_dual_iterate_memory(void *state, uint64_t *bytes, uint64_t *entities)
 {
     floor_dual_iterate *s = state;
-    *bytes = sizeof *s + s->n * sizeof *s->a + s->n / 2 * sizeof *s->b;
+    *bytes = sizeof *s + s->n * sizeof *s->a + s->holders * sizeof *s->b +
+             (s->at ? s->holders * sizeof *s->at : 0);
     *entities = s->n;
 }
 
@@ -48,9 +87,19 @@ static ecsb_status floor_dual_iterate_pass(void *state)
     floor_dual_iterate *s = state;
     double *restrict a = s->a;
     const int32_t *restrict b = s->b;
-    uint64_t pairs = s->n / 2;
-    for (uint64_t k = 0; k < pairs; k++)
-        a[2 * k + 1] += 1.5 * b[k];
+    uint64_t pairs = s->holders;
+    if (s->stride == 2) { /* the articles' world: a constant stride, as before parameters */
+        for (uint64_t j = 0; j < pairs; j++)
+            a[2 * j + 1] += 1.5 * b[j];
+    } else if (s->stride) {
+        const uint64_t k = s->stride;
+        for (uint64_t j = 0; j < pairs; j++)
+            a[k * j + k - 1] += 1.5 * b[j];
+    } else {
+        const uint32_t *restrict at = s->at;
+        for (uint64_t j = 0; j < pairs; j++)
+            a[at[j]] += 1.5 * b[j];
+    }
     s->visits += pairs;
     return ECSB_OK;
 }
@@ -60,7 +109,7 @@ static uint64_t floor_dual_iterate_checksum(void *state)
     floor_dual_iterate *s = state;
     uint64_t h = ECSB_CHECKSUM_SEED;
     for (uint64_t i = 0; i < s->n; i++)
-        h = ecsb_mix(h, ecsb_double_bits(s->a[i]));
+        h = ecsb_mix(h, ecsb_double_bits(s->a[s->pos_of ? s->pos_of[i] : i]));
     h = ecsb_mix(h, s->visits);
-    return ecsb_mix(h, s->n / 2);
+    return ecsb_mix(h, s->holders);
 }

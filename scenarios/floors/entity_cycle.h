@@ -15,8 +15,9 @@ static void floor_entity_cycle_release(void *state)
     free(s);
 }
 
-static ecsb_status floor_entity_cycle_prepare(void **out, uint64_t n)
+static ecsb_status floor_entity_cycle_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
+    (void)p; /* its parameters: only order=regular (scenarios/scenarios.c) */
     floor_entity_cycle *s = *out = ecsb_state_alloc(sizeof *s);
     if (!s)
         return ECSB_ERR_NOMEM;

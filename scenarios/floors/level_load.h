@@ -21,8 +21,9 @@ static uint64_t floor_level_load_index(uint64_t i, uint32_t t)
     return t < 2 ? i : t == 2 ? i / 2 : i / 4;
 }
 
-static ecsb_status floor_level_load_prepare(void **out, uint64_t n)
+static ecsb_status floor_level_load_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
+    (void)p; /* its parameters: only order=regular (scenarios/scenarios.c) */
     floor_level_load *s = *out = ecsb_state_alloc(sizeof *s);
     if (!s)
         return ECSB_ERR_NOMEM;

@@ -17,8 +17,9 @@ static void floor_move3_release(void *state)
     free(s);
 }
 
-static ecsb_status floor_move3_prepare(void **out, uint64_t n)
+static ecsb_status floor_move3_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
+    (void)p; /* its parameters: only order=regular (scenarios/scenarios.c) */
     floor_move3 *s = *out = ecsb_state_alloc(sizeof *s);
     if (!s)
         return ECSB_ERR_NOMEM;

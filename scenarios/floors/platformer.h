@@ -12,8 +12,9 @@ static void floor_platformer_release(void *state)
     free(s);
 }
 
-static ecsb_status floor_platformer_prepare(void **out, uint64_t n)
+static ecsb_status floor_platformer_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
+    (void)p; /* its parameters: only order=regular (scenarios/scenarios.c) */
     floor_platformer *s = *out = ecsb_state_alloc(sizeof *s);
     if (!s)
         return ECSB_ERR_NOMEM;

@@ -34,8 +34,9 @@ static uint64_t floor_simple_iter_index(uint64_t i, uint32_t t)
     }
 }
 
-static ecsb_status floor_simple_iter_prepare(void **out, uint64_t n)
+static ecsb_status floor_simple_iter_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
+    (void)p; /* its parameters: only order=regular (scenarios/scenarios.c) */
     floor_simple_iter *s = *out = ecsb_state_alloc(sizeof *s);
     if (!s)
         return ECSB_ERR_NOMEM;

@@ -1,16 +1,17 @@
 /* churn_iterate's limit: dual_iterate's, the churned positions holding their new values. */
-static ecsb_status limit_churn_iterate_prepare(void **out, uint64_t n)
+static ecsb_status limit_churn_iterate_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
-    ecsb_status st = limit_dual_iterate_prepare(out, n);
+    ecsb_status st = limit_dual_iterate_prepare(out, n, p);
     if (st != ECSB_OK)
         return st;
     limit_dual_iterate *s = *out;
     ecsb_rng rng = {CHURN_ITERATE_SEED};
     for (uint64_t round = 0; round < n; round++) {
-        uint64_t p = churn_iterate_position(&rng, n);
-        *limit_dual_iterate_a(s, p) = dual_iterate_a0(n + round);
-        if (p & 1)
-            s->b[p / 2] = dual_iterate_b0(n + round);
+        uint64_t pos = churn_iterate_position(&rng, n);
+        uint64_t w = s->where[pos];
+        *limit_dual_iterate_a(s, pos) = dual_iterate_a0(n + round);
+        if (w & 1)
+            s->b[w / 2] = dual_iterate_b0(n + round);
     }
     return ECSB_OK;
 }

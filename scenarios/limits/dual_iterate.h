@@ -1,10 +1,12 @@
-/* dual_iterate's limit: the a values of the matched (odd) entities packed beside their b
- * values; the even entities' a values apart, untouched by the pass. Shared by churn_iterate. */
+/* dual_iterate's limit: the a values of the holders of b packed beside their b values (in
+ * creation order); the other entities' a values apart, untouched by the pass. Shared by
+ * churn_iterate. */
 typedef struct limit_dual_iterate {
-    double *matched_a; /* entity 2k + 1's a at k */
-    int32_t *b;        /* entity 2k + 1's b at k */
-    double *other_a;   /* entity 2k's a at k */
-    uint64_t n, visits;
+    double *matched_a; /* the j-th holder's a at j */
+    int32_t *b;        /* the j-th holder's b at j */
+    double *other_a;   /* the other entities' a, in creation order */
+    uint64_t *where;   /* serial -> 2 * index + 1 in matched_a/b, or 2 * index in other_a */
+    uint64_t n, holders, visits;
 } limit_dual_iterate;
 
 static void limit_dual_iterate_release(void *state)
@@ -14,42 +16,60 @@ static void limit_dual_iterate_release(void *state)
         free(s->matched_a);
         free(s->b);
         free(s->other_a);
+        free(s->where);
     }
     free(s);
 }
 
-/* Where entity (or position) i's a is. */
+/* Where serial (or handle-list position) i's a is. */
 static double *limit_dual_iterate_a(limit_dual_iterate *s, uint64_t i)
 {
-    return i & 1 ? &s->matched_a[i / 2] : &s->other_a[i / 2];
+    uint64_t w = s->where[i];
+    return w & 1 ? &s->matched_a[w / 2] : &s->other_a[w / 2];
 }
 
-static ecsb_status limit_dual_iterate_prepare(void **out, uint64_t n)
+static ecsb_status limit_dual_iterate_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
     limit_dual_iterate *s = *out = ecsb_state_alloc(sizeof *s);
+    dual_iterate_order o;
     if (!s)
         return ECSB_ERR_NOMEM;
+    if (!dual_iterate_order_make(&o, n, p)) {
+        free(s);
+        *out = NULL;
+        return ECSB_ERR_NOMEM;
+    }
     s->n = n;
-    s->matched_a = ecsb_array_alloc(n / 2, sizeof *s->matched_a);
-    s->b = ecsb_array_alloc(n / 2, sizeof *s->b);
-    s->other_a = ecsb_array_alloc((n + 1) / 2, sizeof *s->other_a);
-    if (!s->matched_a || !s->b || !s->other_a) {
+    s->holders = dual_iterate_holders(n, o.match);
+    s->matched_a = ecsb_array_alloc(s->holders, sizeof *s->matched_a);
+    s->b = ecsb_array_alloc(s->holders, sizeof *s->b);
+    s->other_a = ecsb_array_alloc(n - s->holders, sizeof *s->other_a);
+    s->where = ecsb_array_alloc(n, sizeof *s->where);
+    if (!s->matched_a || !s->b || !s->other_a || !s->where) {
+        dual_iterate_order_free(&o);
         limit_dual_iterate_release(s);
         *out = NULL;
         return ECSB_ERR_NOMEM;
     }
-    for (uint64_t i = 0; i < n; i++) {
+    uint64_t j = 0, other = 0;
+    for (uint64_t k = 0; k < n; k++) {
+        uint64_t i = dual_iterate_serial_at(&o, k);
+        if (dual_iterate_order_holds_b(&o, i)) {
+            s->where[i] = 2 * j + 1;
+            s->b[j++] = dual_iterate_b0(i);
+        } else {
+            s->where[i] = 2 * other++;
+        }
         *limit_dual_iterate_a(s, i) = dual_iterate_a0(i);
-        if (i & 1)
-            s->b[i / 2] = dual_iterate_b0(i);
     }
+    dual_iterate_order_free(&o);
     return ECSB_OK;
 }
 
 static void limit_dual_iterate_memory(void *state, uint64_t *bytes, uint64_t *entities)
 {
     limit_dual_iterate *s = state;
-    *bytes = sizeof *s + s->n * sizeof(double) + s->n / 2 * sizeof(int32_t);
+    *bytes = sizeof *s + s->n * sizeof(double) + s->holders * sizeof(int32_t);
     *entities = s->n;
 }
 
@@ -58,7 +78,7 @@ static ecsb_status limit_dual_iterate_pass(void *state)
     limit_dual_iterate *s = state;
     double *restrict a = s->matched_a;
     const int32_t *restrict b = s->b;
-    uint64_t pairs = s->n / 2;
+    uint64_t pairs = s->holders;
     for (uint64_t k = 0; k < pairs; k++)
         a[k] += 1.5 * b[k];
     s->visits += pairs;
@@ -72,5 +92,5 @@ static uint64_t limit_dual_iterate_checksum(void *state)
     for (uint64_t i = 0; i < s->n; i++)
         h = ecsb_mix(h, ecsb_double_bits(*limit_dual_iterate_a(s, i)));
     h = ecsb_mix(h, s->visits);
-    return ecsb_mix(h, s->n / 2);
+    return ecsb_mix(h, s->holders);
 }

@@ -29,8 +29,9 @@ static move3_vec *limit_move3_vec(limit_move3 *s, uint64_t i, bool vel)
     return vel ? &s->ovel[at] : &s->opos[at];
 }
 
-static ecsb_status limit_move3_prepare(void **out, uint64_t n)
+static ecsb_status limit_move3_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
+    (void)p; /* its parameters: only order=regular (scenarios/scenarios.c) */
     limit_move3 *s = *out = ecsb_state_alloc(sizeof *s);
     if (!s)
         return ECSB_ERR_NOMEM;

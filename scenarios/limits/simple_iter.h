@@ -43,8 +43,9 @@ static uint32_t *limit_simple_iter_value(limit_simple_iter *s, uint64_t i, uint3
     }
 }
 
-static ecsb_status limit_simple_iter_prepare(void **out, uint64_t n)
+static ecsb_status limit_simple_iter_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
+    (void)p; /* its parameters: only order=regular (scenarios/scenarios.c) */
     limit_simple_iter *s = *out = ecsb_state_alloc(sizeof *s);
     if (!s)
         return ECSB_ERR_NOMEM;

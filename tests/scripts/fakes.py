@@ -219,7 +219,8 @@ def bench(argv):
             opts["json_stdout"] = value == "json"
         elif key == "--benchmark_filter":
             opts["filter"] = value
-        elif key not in ("--benchmark_out_format", "--benchmark_min_time", "--ecsb_progress"):
+        elif key not in ("--benchmark_out_format", "--benchmark_min_time", "--ecsb_progress",
+                         "--ecsb_param"):  # the stand-in has no parameters: defaults only
             usage_error(f"unknown argument {arg}")
     cases = []
     for sc in reg["scenarios"]:

@@ -80,7 +80,7 @@ if [s["name"] for s in doc["scenarios"]] != defs:
     bad.append(f"scenarios {[s['name'] for s in doc['scenarios']]} != scenarios.def {defs}")
 sweep = [256, 1024, 4000, 4096, 16384, 65536, 262144, 1048576, 4194304]
 for s in doc["scenarios"]:
-    want = ["changes_structure", "consumes_setup", "default_sizes", "has_limit", "item", "name", "summary"]
+    want = ["changes_structure", "consumes_setup", "default_sizes", "has_limit", "item", "name", "params", "summary"]
     if sorted(s) != want:
         bad.append(f"{s.get('name')}: keys {sorted(s)}")
         continue
@@ -142,7 +142,8 @@ grep -qE "^ecsbench: 1000000 passes at about .* will take about [0-9:]+; progres
 expect_usage_error "run takes 3 or 4 arguments" run
 expect_usage_error "run takes 3 or 4 arguments" run platformer
 expect_usage_error "run takes 3 or 4 arguments" run platformer floor
-expect_usage_error "run takes 3 or 4 arguments" run platformer floor 10 1 extra
+expect_usage_error "is not name=value" run platformer floor 10 1 extra
+expect_usage_error "run takes 3 or 4 arguments" run platformer floor 10 1 order=regular order=regular order=regular order=regular order=regular
 expect_usage_error "unknown scenario 'nope'; valid: platformer" run nope floor 10
 expect_usage_error "unknown scenario ''" run "" floor 10
 expect_usage_error "unknown strategy 'nope'; valid: floor | " run platformer nope 10
@@ -284,6 +285,58 @@ for sc in $("$PYTHON" -c 'import json,sys; print(" ".join(s["name"] for s in jso
        END { exit !(rows > 0 && !bad) }' "$tmp/plan" >&2 ||
     fail "plan for $sc at N = $n: a clock share of 1% or more, or passes not whole batches"
 done
+
+# ---- scenario parameters: run name=value, list, bench --ecsb_param ---------------------------
+expect_usage_error "dual_iterate's parameters are: order, match" run dual_iterate floor 100 1 nosuch=1
+expect_usage_error "match takes a number 0.00390625 .. 1" run dual_iterate floor 100 1 match=2
+expect_usage_error "match takes a number 0.00390625 .. 1" run dual_iterate floor 100 match=0
+expect_usage_error "match takes a number" run dual_iterate floor 100 match=1/0
+expect_usage_error "match takes a number" run dual_iterate floor 100 match=0.5x
+expect_usage_error "order takes regular | shuffled" run dual_iterate floor 100 order=sideways
+expect_usage_error "order takes regular (" run platformer floor 100 order=shuffled
+expect_usage_error "is not name=value" run dual_iterate floor 100 1 match
+expect_usage_error "names no scenario parameter" bench --ecsb_param=nosuch=1 --ecsb_plan
+expect_usage_error "match takes a number" bench --ecsb_param=match=0.5,7 --ecsb_plan
+# the floor's checksum at non-default values, for a strategy: the parameters reach prepare
+for args in "match=1/16" "order=shuffled" "order=shuffled match=1"; do
+  want=$("$bin" run churn_iterate floor 3000 2 $args) || fail "floor with $args failed"
+  got=$("$bin" run churn_iterate sparse_set 3000 2 $args) || fail "sparse_set with $args failed"
+  [ "${got%% *}" = "${want%% *}" ] || fail "churn_iterate $args: sparse_set ${got%% *}, floor ${want%% *}"
+done
+[ "$("$bin" run dual_iterate floor 3000 1 match=1/16 | cut -d' ' -f1)" != \
+  "$("$bin" run dual_iterate floor 3000 1 | cut -d' ' -f1)" ] || fail "match=1/16 changed nothing"
+"$PYTHON" - "$tmp/list.json" <<'EOF2' || fail "list --json: parameters (above)"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+sc = {s["name"]: s for s in doc["scenarios"]}
+bad = []
+for s in sc.values():
+    if not s.get("params") or s["params"][0]["name"] != "order" or "regular" not in s["params"][0]["choices"]:
+        bad.append(f"{s['name']}: no order parameter first: {s.get('params')}")
+match = [p for p in sc["dual_iterate"]["params"] if p["name"] == "match"]
+if not match or match[0]["default"] != "0.5" or match[0]["min"] != 1 / 256 or not match[0]["geometric"] \
+        or match[0]["sweep"][0] != "0.00390625":
+    bad.append(f"dual_iterate's match: {match}")
+if sc["dual_iterate"]["params"][0]["choices"] != ["regular", "shuffled"]:
+    bad.append("dual_iterate does not take order=shuffled")
+for b in bad:
+    print("   ", b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+EOF2
+# a suite run with a parameter list: one row per value, named with the changed ones only
+"$bin" bench --ecsb_scenarios=dual_iterate --ecsb_strategies=archetype --ecsb_sizes=64 \
+  --ecsb_param=match=0.5,0.25 --ecsb_param=order=regular,shuffled --benchmark_list_tests >"$tmp/names" 2>"$tmp/err" ||
+  fail "bench with --ecsb_param: $(cat "$tmp/err")"
+for want in dual_iterate/archetype/64 dual_iterate/archetype/64/match=0.25 \
+    dual_iterate/archetype/64/order=shuffled dual_iterate/archetype/64/order=shuffled,match=0.25 \
+    dual_iterate/floor/64/order=shuffled,match=0.25 dual_iterate/limit/64/match=0.25; do
+  grep -qx "$want" "$tmp/names" || fail "bench --ecsb_param: no benchmark $want: $(tr '\n' ' ' <"$tmp/names")"
+done
+# a scenario that does not take a value keeps what it takes
+"$bin" bench --ecsb_scenarios=platformer --ecsb_strategies=archetype --ecsb_sizes=64 \
+  --ecsb_param=order=shuffled --benchmark_list_tests >"$tmp/names" 2>"$tmp/err"
+[ "$(cat "$tmp/names")" = "$(printf 'platformer/floor/64\nplatformer/archetype/64')" ] ||
+  fail "platformer with --ecsb_param=order=shuffled: $(tr '\n' ' ' <"$tmp/names")"
 
 if [ "$failures" -ne 0 ]; then
   echo "test_cli: $failures failure(s)" >&2
