@@ -56,7 +56,7 @@ ALL_HDR      := $(wildcard harness/*.h scenarios/*.h scenarios/floors/*.h scenar
 HASHED_SRC   := $(sort $(CORE_SRC) $(BENCH_SRC) $(BENCH_CXX) $(ALL_HDR))
 SOURCE_HASHES := $(REL)/generated/source_hashes.h
 
-.PHONY: all deps bench test test-c test-fuzz test-scripts soak fuzz coverage plots report compare hyperfine \
+.PHONY: all deps bench sweep sweeps test test-c test-fuzz test-scripts soak fuzz coverage plots report compare hyperfine \
         cachegrind clean help new-strategy FORCE
 .DEFAULT_GOAL := help
 
@@ -195,6 +195,14 @@ test-scripts: $(BUILD)/ecsbench | $(TEST_STAMP) ## CLI, registry, memcheck, JSON
 bench: $(BUILD)/ecsbench ## run the default suite; results/<id>/ and plots/<id>/ (QUICK=1: < 30 s)
 	@$(SETUP) bench
 	@PYTHON=$(PYTHON) QUICK=$(QUICK) scripts/bench.sh $(BUILD)/ecsbench
+
+sweep: $(BUILD)/ecsbench ## one parameter swept: make sweep SCENARIO=x PARAM=p [VALUES=a,b] [SIZES=..] [STRATEGIES=..]
+	@$(SETUP) bench
+	@PYTHON=$(PYTHON) QUICK=$(QUICK) scripts/sweep.sh $(BUILD)/ecsbench "$(SCENARIO)" "$(PARAM)" "$(VALUES)"
+
+sweeps: $(BUILD)/ecsbench ## every scenario parameter's default sweep, one run (crossover table and charts)
+	@$(SETUP) bench
+	@PYTHON=$(PYTHON) QUICK=$(QUICK) scripts/sweep.sh $(BUILD)/ecsbench --all
 
 plots: ## redraw a run's plots: make plots RUN=results/<id>
 	@$(SETUP) plots

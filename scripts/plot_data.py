@@ -15,6 +15,8 @@ The whole-run charts draw figures computed here, not rows of the CSV:
                                  scenario, one panel at N = 4000 and one at the largest N
   memory_bars.dat, memory_bars.vars.gp   bytes per entity per strategy and scenario at 65536
                                  (the nearest size per scenario, bar positions, gaps named)
+  <sweep>.dat, <sweep>.vars.gp   per sweep (one parameter varied) and size: time per item
+                                 against the parameter, crossovers marked (ecsb_crossover.py)
 and OUT_DIR/plots.txt: one line per chart, "<gnuplot script> <vars file>" (plots.sh runs them).
 Names, items and limit lines come from the run (scripts/ecsb_rundata.py), never from here.
 Exit 2 with a message when the run folder is missing or malformed.
@@ -30,6 +32,7 @@ import signal
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ecsb_crossover import write_plot_data as write_crossovers  # noqa: E402
 from ecsb_overview import panel  # noqa: E402
 from ecsb_rundata import FLOOR, LIMIT, RunError, human_bytes, label, load_run  # noqa: E402
 
@@ -419,6 +422,7 @@ def main(argv):
     write_memory_bars(run, out, style, charts)
     for sc in run.scenarios:
         write_scenario(run, sc, out, style, charts)
+    write_crossovers(run, out, {s: style.of(s)[0] for s in run.strategies}, charts)
     if not any(script == "vs_n.gp" for script, _ in charts):
         print(f"error: {run.path}/results.csv has no time_per_item figures to plot",
               file=sys.stderr)

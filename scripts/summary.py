@@ -25,6 +25,7 @@ import signal
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ecsb_crossover import section as crossover_section  # noqa: E402
 from ecsb_overview import SMALL_N, WITHIN, choices, panel_size, within_best  # noqa: E402
 from ecsb_rundata import FLOOR, LIMIT, RunError, human_bytes, label, load_run  # noqa: E402
 from ecsb_stats import fmt_p  # noqa: E402
@@ -231,6 +232,7 @@ def summary(run_dir, run_id=None):
                 "and have no time: see [Errors](#errors).**", ""]
     out += overview(run, run_id)
     out += choose_section(run)
+    out += crossover_section(run)
     out += ["## The run", ""] + provenance(run, run_id)
     out += ["", "Times are real (wall-clock) time. Each cell is the median over the repetitions, "
             "with the fastest and slowest repetition; ratios divide medians. *× fastest* is "

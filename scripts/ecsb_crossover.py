@@ -1,0 +1,193 @@
+"""ecsb_crossover.py — sweeps and crossovers: where the fastest strategy changes as one scenario
+parameter moves (make sweep / make sweeps).
+
+A run that ran a scenario at several values of one parameter (the others fixed) holds a
+*sweep*: its points are the scenario's variants (scripts/ecsb_rundata.py names them
+scenario~name=value,...) that differ only in that parameter, plus the base scenario at the
+parameter's default. At each point and size the *leader* is the strategy with the least median
+time per item (the floor and the limit are references, not contenders); a *crossover* is a
+pair of neighbouring values whose leaders differ. Whether the new leader's margin over the old
+one is real at the value after the flip is a two-sided Mann-Whitney U test over the
+repetitions (scripts/ecsb_stats.py), Holm-corrected over the flips of the sweep.
+
+Used by summary.py (the "Crossovers" section) and plot_data.py (one chart per sweep).
+"""
+import json
+import math
+import os
+
+from ecsb_rundata import FLOOR, LIMIT, base_scenario
+
+
+def _assignments(text):
+    return dict(a.split("=", 1) for a in text.split(",") if "=" in a) if text else {}
+
+
+def _param_info(run):
+    """{(scenario, param): {"default": str, "geometric": bool}} from the run's list.json."""
+    out = {}
+    listed = os.path.join(run.path, "list.json")
+    try:
+        with open(listed, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError):
+        return out
+    for sc in doc.get("scenarios", []):
+        for p in sc.get("params", []) or []:
+            out[(sc.get("name"), p.get("name"))] = {"default": str(p.get("default")),
+                                                   "geometric": bool(p.get("geometric"))}
+    return out
+
+
+def _number(text):
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def sweeps(run):
+    """[{"scenario", "fixed", "param", "geometric", "points": [(value, variant)]}] of the run:
+    every (base scenario, fixed other parameters, parameter) with at least two numeric values."""
+    info = _param_info(run)
+    groups = {}
+    for variant in run.scenarios:
+        base = base_scenario(variant)
+        changed = _assignments(variant.split("~", 1)[1] if "~" in variant else "")
+        for param in {k for (s, k) in info if s == base} - {"order"}:
+            fixed = tuple(sorted((k, v) for k, v in changed.items() if k != param))
+            value = changed.get(param, info[(base, param)]["default"])
+            groups.setdefault((base, fixed, param), []).append((value, variant))
+    out = []
+    for (base, fixed, param), points in groups.items():
+        numeric = [(_number(v), s) for v, s in points]
+        if len(numeric) < 2 or any(v is None for v, _ in numeric):
+            continue
+        numeric.sort()
+        out.append({"scenario": base, "fixed": ",".join(f"{k}={v}" for k, v in fixed),
+                    "param": param, "geometric": info[(base, param)]["geometric"],
+                    "points": numeric})
+    order = {s: i for i, s in enumerate(run.scenarios)}
+    out.sort(key=lambda g: (order.get(g["scenario"], 0), g["fixed"], g["param"]))
+    return out
+
+
+def sizes_of(run, sweep):
+    return sorted({n for (sc, _, n) in run.rows for _, v in sweep["points"] if sc == v})
+
+
+def leaders(run, sweep, n):
+    """[(value, leader, median ns or None)] at size n, a leader per value (None: nothing ran)."""
+    out = []
+    for value, variant in sweep["points"]:
+        best = None
+        for st in run.contenders():
+            t = run.time_per_item((variant, st, n))
+            if t and (best is None or t["median"] < best[1]):
+                best = (st, t["median"])
+        out.append((value, best[0] if best else None, best[1] if best else None))
+    return out
+
+
+def crossovers(run, sweep, n):
+    """[{"from", "to", "old", "new", "p", "p_holm", "significant"}]: each change of the leader
+    between neighbouring values at size n."""
+    from ecsb_stats import holm, utest
+    lead = leaders(run, sweep, n)
+    flips = []
+    for (v0, old, _), (v1, new, _) in zip(lead, lead[1:]):
+        if old and new and old != new:
+            variant = dict((v, s) for v, s in sweep["points"])[v1]
+            a = run.samples.get((variant, new, n), [])
+            b = run.samples.get((variant, old, n), [])
+            flips.append({"from": v0, "to": v1, "old": old, "new": new, "p": utest(a, b)})
+    for flip, adjusted in zip(flips, holm([f["p"] for f in flips])):
+        flip["p_holm"] = adjusted
+        flip["significant"] = adjusted is not None and adjusted < 0.05
+    return flips
+
+
+def fmt_value(v):
+    return f"{v:g}"
+
+
+def title(sweep):
+    fixed = f" ({sweep['fixed']})" if sweep["fixed"] else ""
+    return f"{sweep['scenario']}{fixed}: {sweep['param']}"
+
+
+def section(run):
+    """The "Crossovers" section of summary.md ([] when the run holds no sweep)."""
+    found = sweeps(run)
+    if not found:
+        return []
+    out = ["## Crossovers", "",
+           "Each sweep varies one scenario parameter, the others fixed. *Leader* = the "
+           "strategy with the least median time per item at that value (the floor and the limit "
+           "left out); a crossover is a change of leader between two neighbouring values, and "
+           "*significant* means the new leader beats the old one there (two-sided Mann–Whitney "
+           "U over the repetitions, Holm over the sweep's flips, p < 0.05).", ""]
+    for sweep in found:
+        for n in sizes_of(run, sweep):
+            lead = leaders(run, sweep, n)
+            flips = crossovers(run, sweep, n)
+            out += [f"### {title(sweep)}, N = {n:,}", "",
+                    "| " + sweep["param"] + " | " + " | ".join(fmt_value(v) for v, _, _ in lead)
+                    + " |", "|---" * (len(lead) + 1) + "|",
+                    "| leader | " + " | ".join(f"{s or '—'}" + (f" ({t:.3g} ns)" if t else "")
+                                              for _, s, t in lead) + " |", ""]
+            if not flips:
+                out += ["No crossover: the same strategy leads at every value.", ""]
+            for f in flips:
+                p = "n/a" if f["p_holm"] is None else f"{f['p_holm']:.2g}"
+                out.append(f"- between {sweep['param']} = {fmt_value(f['from'])} and "
+                           f"{fmt_value(f['to'])}: **{f['new']}** overtakes {f['old']} "
+                           f"({'significant' if f['significant'] else 'not significant'} at "
+                           f"{fmt_value(f['to'])}, p (Holm) = {p})")
+            out.append("")
+    return out
+
+
+def plot_name(sweep, n):
+    fixed = f"~{sweep['fixed']}" if sweep["fixed"] else ""
+    return f"{sweep['scenario']}{fixed}_sweep_{sweep['param']}_n{n}"
+
+
+def write_plot_data(run, out, colours, charts):
+    """Per sweep and size: NAME.dat (value, then median/min/max per series) and NAME.vars.gp;
+    appends ("crossover.gp", vars) to charts."""
+    series = [s for s in (FLOOR, LIMIT) if s in run.strategies] + run.contenders()
+    for sweep in sweeps(run):
+        for n in sizes_of(run, sweep):
+            name = plot_name(sweep, n)
+            dat = os.path.join(out, name + ".dat")
+            with open(dat, "w") as f:
+                f.write("# value " + " ".join(f"{s}_median {s}_min {s}_max" for s in series) + "\n")
+                for value, variant in sweep["points"]:
+                    cells = []
+                    for s in series:
+                        t = run.time_per_item((variant, s, n))
+                        cells += [f"{t[k]:.6g}" for k in ("median", "min", "max")] if t else \
+                            ["NaN"] * 3
+                    f.write(f"{value:.10g} " + " ".join(cells) + "\n")
+            flips = [math.sqrt(f["from"] * f["to"]) if sweep["geometric"] and f["from"] > 0
+                     else (f["from"] + f["to"]) / 2 for f in crossovers(run, sweep, n)]
+            values = [v for v, _ in sweep["points"]]
+            vars_path = os.path.join(out, name + ".vars.gp")
+            with open(vars_path, "w") as f:
+                f.write(f'datafile = "{dat}"\n')
+                f.write(f'out_name = "{os.path.join(out, name)}"\n')
+                f.write(f'chart_title = "{title(sweep)} at N = {n:,}: time per item"\n')
+                f.write(f'xlabel_text = "{sweep["param"]}"\n')
+                f.write(f"logx = {1 if sweep['geometric'] and min(values) > 0 else 0}\n")
+                f.write(f"nseries = {len(series)}\n")
+                f.write("array titles[%d] = [%s]\n" % (len(series), ", ".join(
+                    f'"{s}"' for s in series)))
+                f.write("array colours[%d] = [%s]\n" % (len(series), ", ".join(
+                    f'"{colours.get(s, "#444444")}"' for s in series)))
+                f.write("array dashes[%d] = [%s]\n" % (len(series), ", ".join(
+                    "2" if s in (FLOOR, LIMIT) else "1" for s in series)))
+                f.write(f"nflips = {len(flips)}\n")
+                f.write("array flips[%d] = [%s]\n" % (max(1, len(flips)), ", ".join(
+                    f"{x:.10g}" for x in flips) or "0"))
+            charts.append(("crossover.gp", vars_path))

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# sweep.sh BIN SCENARIO PARAM [VALUES] — one sweep: SCENARIO at each value of its parameter
+# PARAM (VALUES: comma list; default the parameter's declared sweep), through the pipeline of
+# make bench (scripts/bench.sh: results/<id>/ with the crossover table in summary.md, and
+# plots/<id>/ with the crossover chart). sweep.sh BIN --all: every scenario's every parameter
+# but `order`, at its declared sweep, in one run (make sweeps).
+# Environment: SIZES (default 65536), STRATEGIES, QUICK, PYTHON, and what bench.sh takes.
+# Exit 2 with the valid names or range when SCENARIO, PARAM or a value is wrong.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/lib.sh disable=SC1091
+. "$here/lib.sh"
+PYTHON=${PYTHON:-/usr/bin/python3}
+bin=${1:-}
+[ -x "$bin" ] || ecsb_usage_error "usage: scripts/sweep.sh build/ecsbench SCENARIO PARAM [VALUES] | --all (or: make sweep / make sweeps)"
+shift
+list=$("$bin" list --json)
+
+# The scenarios and PARAMS lists of the sweep(s), from the binary's own declarations.
+plan=$(ECSB_LIST="$list" "$PYTHON" - "$@" <<'EOF2'
+import json, os, sys
+doc = json.loads(os.environ["ECSB_LIST"])
+scen = {s["name"]: s for s in doc["scenarios"]}
+args = sys.argv[1:]
+def fail(msg):
+    print(msg, file=sys.stderr)
+    sys.exit(2)
+if args[:1] == ["--all"]:
+    chosen, params = [], {}
+    for s in doc["scenarios"]:
+        for p in s["params"]:
+            if p["name"] != "order":
+                chosen.append(s["name"])
+                params.setdefault(p["name"], set()).update(p["sweep"])
+    if not chosen:
+        fail("sweep: no scenario declares a parameter to sweep")
+    lists = [f"{k}={','.join(sorted(v, key=float))}" for k, v in sorted(params.items())]
+    print(",".join(dict.fromkeys(chosen)))
+    print(" ".join(lists))
+    sys.exit(0)
+if len(args) < 2 or len(args) > 3:
+    fail("sweep: want SCENARIO and PARAM (make sweep SCENARIO=x PARAM=p [VALUES=a,b])")
+name, param = args[0], args[1]
+if name not in scen:
+    fail(f"sweep: unknown scenario '{name}'; valid: {' | '.join(scen)}")
+declared = {p["name"]: p for p in scen[name]["params"]}
+sweepable = [p for p in declared if p != "order"]
+if param not in declared or param == "order":
+    fail(f"sweep: {name} has no parameter '{param}' to sweep; valid: "
+         f"{' | '.join(sweepable) or '(none: it declares only order)'}")
+values = args[2] if len(args) == 3 and args[2] else ",".join(declared[param]["sweep"])
+print(name)
+print(f"{param}={values}")
+EOF2
+) || exit 2
+scenarios=$(sed -n 1p <<<"$plan")
+params=$(sed -n 2p <<<"$plan")
+SIZES=${SIZES:-65536}
+echo "sweep: $scenarios, $params, N = $SIZES" >&2
+# Values the binary refuses (out of range, malformed) stop the run here with its message (exit 2).
+for p in $params; do
+  "$bin" bench --ecsb_scenarios="$scenarios" --ecsb_param="$p" --ecsb_sizes=1 \
+    --benchmark_list_tests >/dev/null || exit 2
+done
+export SCENARIOS=$scenarios PARAMS="order=regular $params" SIZES
+exec "$here/bench.sh" "$bin"

@@ -1,0 +1,102 @@
+"""Sweeps and crossovers (scripts/ecsb_crossover.py): on runs written here, a sweep is found
+from the scenario variants, the leader at each value is the fastest contender (never the floor),
+a change of leader is reported with its bracketing values and its significance, and summary.md
+carries the table."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(TOP, "scripts"))
+sys.path.insert(0, HERE)
+from ecsb_crossover import crossovers, leaders, section, sweeps  # noqa: E402
+from ecsb_rundata import load_run  # noqa: E402
+from fakes import write_run  # noqa: E402
+
+PYTHON = os.environ.get("PYTHON", "/usr/bin/python3")
+LIST = {"strategies": [{"name": "a", "summary": "A"}, {"name": "b", "summary": "B"}],
+        "references": [{"name": "floor", "summary": "f"}],
+        "scenarios": [{"name": "s", "summary": "S", "item": "pair", "consumes_setup": False,
+                       "changes_structure": False, "has_limit": False, "default_sizes": [100],
+                       "params": [{"name": "order", "meaning": "o", "default": "regular",
+                                   "choices": ["regular", "shuffled"], "sweep": ["regular"],
+                                   "geometric": False},
+                                  {"name": "match", "meaning": "m", "default": "0.5",
+                                   "min": 0.01, "max": 1, "integer": False,
+                                   "sweep": ["0.125", "0.25", "0.5", "1"], "geometric": True}]}]}
+CTX = {"ecsb_params_default": "s:order=regular;match=0.5", "ecsb_run_id": "sweep"}
+
+
+def bench(name, ns, reps):
+    """Repetitions of one benchmark, ns per item each (100 items per pass), spread 1 %."""
+    return [{"name": name, "run_name": name, "run_type": "iteration", "repetitions": reps,
+             "repetition_index": r, "family_index": 0, "time_unit": "ns",
+             "real_time": ns * 100 * (1 + 0.01 * (r - reps // 2)), "items_per_pass": 100.0,
+             "n": 100.0} for r in range(reps)]
+
+
+class Crossover(unittest.TestCase):
+    def run_of(self, times, reps=5):
+        """times: {match: {strategy: ns}}; the default match 0.5 has no suffix in its name."""
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        benchmarks = []
+        for m, per in times.items():
+            suffix = "" if m == "0.5" else f"/match={m}"
+            for st, ns in per.items():
+                benchmarks += bench(f"s/{st}/100{suffix}", ns, reps)
+        return load_run(write_run(os.path.join(tmp, "run"), LIST, CTX, benchmarks))
+
+    def test_a_known_flip_is_found_between_its_two_values_and_is_significant(self):
+        run = self.run_of({"0.125": {"floor": 0.5, "a": 1.0, "b": 3.0},
+                           "0.25": {"floor": 0.5, "a": 1.0, "b": 2.0},
+                           "0.5": {"floor": 0.5, "a": 2.0, "b": 1.0},
+                           "1": {"floor": 0.5, "a": 3.0, "b": 1.0}})
+        (sweep,) = sweeps(run)
+        self.assertEqual((sweep["scenario"], sweep["param"], sweep["geometric"]),
+                         ("s", "match", True))
+        self.assertEqual([v for v, _ in sweep["points"]], [0.125, 0.25, 0.5, 1.0])
+        self.assertEqual([s for _, s, _ in leaders(run, sweep, 100)], ["a", "a", "b", "b"])
+        (flip,) = crossovers(run, sweep, 100)
+        self.assertEqual((flip["from"], flip["to"], flip["old"], flip["new"]),
+                         (0.25, 0.5, "a", "b"))
+        self.assertTrue(flip["significant"], flip)
+        text = "\n".join(section(run))
+        self.assertIn("### s: match, N = 100", text)
+        self.assertIn("between match = 0.25 and 0.5: **b** overtakes a (significant at 0.5", text)
+
+    def test_no_flip_says_so(self):
+        run = self.run_of({m: {"floor": 0.5, "a": 1.0, "b": 2.0}
+                           for m in ("0.125", "0.25", "0.5")})
+        (sweep,) = sweeps(run)
+        self.assertEqual(crossovers(run, sweep, 100), [])
+        self.assertIn("No crossover: the same strategy leads at every value.",
+                      "\n".join(section(run)))
+
+    def test_a_flip_within_noise_is_not_significant(self):
+        # b leads at 0.5 by 0.1 % with repetitions 1 % apart: a flip, but no real difference
+        run = self.run_of({"0.25": {"a": 1.0, "b": 1.2}, "0.5": {"a": 1.001, "b": 1.0}}, reps=5)
+        (sweep,) = sweeps(run)
+        (flip,) = crossovers(run, sweep, 100)
+        self.assertFalse(flip["significant"], flip)
+        self.assertIn("(not significant at 0.5", "\n".join(section(run)))
+
+    def test_a_run_without_variants_has_no_sweep_and_no_section(self):
+        run = self.run_of({"0.5": {"a": 1.0, "b": 2.0}})
+        self.assertEqual((sweeps(run), section(run)), ([], []))
+
+    def test_summary_carries_the_crossover_table(self):
+        run = self.run_of({"0.25": {"a": 1.0, "b": 2.0}, "0.5": {"a": 2.0, "b": 1.0}})
+        r = subprocess.run([PYTHON, os.path.join(TOP, "scripts", "summary.py"), run.path],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("## Crossovers", r.stdout)
+        self.assertIn("| leader | a (1 ns) | b (1 ns) |", r.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# test_sweep.sh — make sweep's arguments: an unknown scenario, a parameter the scenario does
+# not declare (or `order`), and a value out of range each stop before anything runs, exit 2,
+# with the valid names or range; nothing is written to results/.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+bin=${BUILD:-build}/ecsbench
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "  FAIL: $*" >&2; failures=$((failures + 1)); }
+expect() { # FRAGMENT ARGS...: sweep.sh exits 2 naming FRAGMENT, writing no run
+  local fragment=$1 rc
+  shift
+  RESULTS_DIR=$tmp/results PLOTS_DIR=$tmp/plots scripts/sweep.sh "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  [ "$rc" -eq 2 ] || fail "sweep.sh $*: exit $rc, want 2: $(head -c 300 "$tmp/err")"
+  grep -qF -- "$fragment" "$tmp/err" || fail "sweep.sh $*: stderr lacks '$fragment': $(head -c 300 "$tmp/err")"
+  [ ! -e "$tmp/results" ] || [ -z "$(ls -A "$tmp/results")" ] || fail "sweep.sh $*: wrote a run"
+}
+expect "unknown scenario 'nosuch'; valid: platformer | dual_iterate" nosuch match
+expect "dual_iterate has no parameter 'size' to sweep; valid: match" dual_iterate size
+expect "has no parameter 'order' to sweep" dual_iterate order
+expect "platformer has no parameter 'match' to sweep; valid: (none: it declares only order)" platformer match
+expect "match takes a number 0.00390625 .. 1" dual_iterate match 0.5,3
+expect "want SCENARIO and PARAM" dual_iterate
+# make passes them through
+make -s --no-print-directory BUILD="${BUILD:-build}" sweep SCENARIO=dual_iterate PARAM=nosuch >"$tmp/out" 2>&1 &&
+  fail "make sweep with a bad PARAM succeeded"
+grep -q "has no parameter 'nosuch'" "$tmp/out" || fail "make sweep does not say what is wrong: $(tail -3 "$tmp/out")"
+[ "$failures" -eq 0 ]
