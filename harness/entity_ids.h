@@ -60,7 +60,7 @@ typedef struct ecsb_ids {
  * leaves the owner's contents as they were (its blocks may be larger). */
 typedef ecsb_status (*ecsb_ids_grow_fn)(void *owner, size_t old_cap, size_t cap);
 
-/* ---- set-up -------------------------------------------------------------------------------- */
+/* ---- set-up ---------------------------------------------------------------------------- */
 
 /*
  * Check config (ecsb_config_check) and set up empty ids with records of `stride` words.
@@ -118,7 +118,7 @@ static inline ecsb_status ecsb_ids_reserve(ecsb_ids *ids, const ecsb_world_confi
                             owner);
 }
 
-/* ---- the hot functions ------------------------------------------------------------------------ */
+/* ---- the hot functions ----------------------------------------------------------------- */
 
 /* Slot i's record: its id word, then the owner's stride - 1 words. */
 ECSB_INLINE uint64_t *ecsb_ids_record(const ecsb_ids *ids, uint32_t stride, uint32_t i)
@@ -203,7 +203,7 @@ static inline size_t ecsb_ids_bytes(const ecsb_ids *ids)
     return (size_t)ids->cap * ids->stride * sizeof(uint64_t);
 }
 
-/* ---- checks ---------------------------------------------------------------------------------- */
+/* ---- checks ---------------------------------------------------------------------------- */
 
 /* True when slot i (< slots) is live; for the owner's world_valid. */
 static inline bool ecsb_ids_slot_live(const ecsb_ids *ids, uint32_t i)

@@ -38,7 +38,10 @@ typedef struct world {
 
 #define ID_STRIDE 1 /* words per id record: the id word only (the per-slot data is below) */
 
-ECSB_INLINE bool live(const world *w, ecsb_entity e) { return ecsb_ids_alive(&w->ids, ID_STRIDE, e); }
+ECSB_INLINE bool live(const world *w, ecsb_entity e)
+{
+    return ecsb_ids_alive(&w->ids, ID_STRIDE, e);
+}
 
 /* The ids' grow hook: every per-slot array to cap slots; new slots hold nothing. */
 static ecsb_status grow(void *owner, size_t old_cap, size_t cap)
