@@ -39,6 +39,7 @@
     X(conformance_world_bytes_counts_the_world_and_its_allocations)                            \
     X(conformance_grows_to_4194304_entities)                                                   \
     X(conformance_generations_run_out_without_reissuing_a_handle)                              \
+    X(conformance_long_churn_of_one_entity_stays_bounded_and_rejects_the_last_life)            \
     X(conformance_world_valid_catches_every_world_corrupt_damage)                              \
     X(conformance_growth_asks_for_amortised_constant_bytes_per_entity)                         \
     X(conformance_joins_over_more_than_65536_shuffled_holders_visit_each_once)                 \
