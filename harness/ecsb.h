@@ -356,6 +356,14 @@ typedef struct ecsb_strategy {
      * Set with ECSB_STRATEGY_STABLE_POINTERS before including strategy_impl.h.
      */
     bool stable_pointers;
+    /*
+     * Lives of one entity slot after which its handles recur: versions that wrap, as EnTT's
+     * do (paged_sparse_set: 255), so a handle held that long aliases the slot's new entity
+     * and memory stays bounded under churn. 0 = handles never recur (a slot whose generation
+     * is used up is retired, or ids are never reused). Tests hold it to exactly that. Set
+     * with ECSB_STRATEGY_VERSIONS_WRAP <lives> before including strategy_impl.h.
+     */
+    uint32_t versions_wrap;
 } ecsb_strategy;
 
 /* Registered strategies, in strategies/strategies.def order (= legend order). */

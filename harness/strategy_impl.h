@@ -135,4 +135,7 @@ const ecsb_strategy ECSB_CAT(ecsb_strategy_, ECSB_STRATEGY_NAME) = {
 #ifdef ECSB_STRATEGY_STABLE_POINTERS
     .stable_pointers = true,
 #endif
+#ifdef ECSB_STRATEGY_VERSIONS_WRAP
+    .versions_wrap = ECSB_STRATEGY_VERSIONS_WRAP,
+#endif
 };

@@ -6,7 +6,7 @@
  * a column of entity handles and one column per type of the set, in one block, each column
  * starting on a 64-byte boundary (so every value is aligned for any type whose alignment
  * divides its size: every ecsb_type_align); row r of every column belongs to one entity. A
- * record per entity slot says where its entity lives: {generation, table, row, set}. Each
+ * record per entity slot says where its entity lives: {id word, table, row}. Each
  * table caches its edges: edge[t] = the table of its set with t toggled, found through a hash
  * map from set to table the first time it is taken and then cached both ways, so add and
  * remove are one edge load plus one row move: append a row to the new table, copy the values
@@ -19,8 +19,9 @@
  * query (config->queries) keeps the list of its matching tables, extended when add/remove
  * makes a table, with the non-empty ones first (a table crosses the boundary when its count
  * goes 0 <-> 1), so it never looks at an empty table; any other query compares each table's
- * set and count. Neither allocates. Slots: a LIFO free list threaded through the records,
- * generations from config->first_generation, a slot whose generation would wrap is retired.
+ * set and count. Neither allocates. Slots, generations, the free list and retirement come from
+ * the shared id unit harness/entity_ids.h; the record of slot i is its id record: the id word,
+ * then the table and row holding the entity (16 B, one line for "live?" and "where?").
  * Every allocation an operation needs (a new table's entry, the map, the query caches, the
  * destination's rows) is made before anything moves, so a failure changes nothing.
  *
@@ -34,7 +35,8 @@
  *           and 2k values copied (into the new row, and the last row into the hole).
  *   remove  the same with k - 1 values moving.
  *   get     record -> table header (column pointer) -> value: 3 dependent, 2 of them misses
- *           while the headers are cached.   has: 1 (the record holds the set).
+ *           while the headers are cached.   has: 1 miss (the record), then the set in its
+ *           table's (cached) header.
  *   query   per matching table its header; then per entity exactly the queried types' bytes,
  *           sequentially, and no handle: dual_iterate moves 12 B per pair, like the limit.
  *   each / join  each matching table's handle column and the type's (types') columns,
@@ -45,34 +47,31 @@
  * use: a 480 B header (column pointers, edges, places in the caches) and 16 B of map.
  * Wins: iteration. A query walks packed columns holding nothing but the matched values, the
  * least memory any layout can move, and the caller's loop over them vectorizes (at -O3; gcc
- * 12 at -O2 vectorizes none of these loops). has is one line; no per-type sparse arrays.
+ * 12 at -O2 vectorizes none of these loops). has is one record line; no per-type sparse
+ * arrays.
  * Loses: structural changes. Every add/remove moves all k values of the entity and touches
  * two tables (platformer: about 2x sparse_set per component op); remove may need memory
  * (ECSB_ERR_NOMEM) for the smaller set's table; a table grows by copying all of it at once;
  * and many distinct sets cut iteration into many short runs, one table header each.
  */
-#include "harness/strategy.h"
+#include "harness/entity_ids.h"
 
 #define ROOT 0u                      /* the table of the empty set: it never stores rows */
 #define NO_TABLE UINT32_MAX          /* an edge not taken yet; an empty hash-map entry */
 #define NO_ROW UINT32_MAX            /* the row of an entity in ROOT */
-#define SLOT_NONE UINT32_MAX         /* end of the free list */
-#define REC_FREE UINT32_MAX          /* record.table of a free slot (record.row: next free) */
-#define REC_RETIRED (UINT32_MAX - 1) /* record.table of a slot whose generations are used up */
-#define TABLES_MAX (UINT32_MAX - 2)  /* table indices stay below REC_RETIRED */
+#define TABLES_MAX (UINT32_MAX - 1)  /* table indices stay below NO_TABLE */
+#define ID_STRIDE 2                  /* words per id record: the id word, table and row */
 
 /*
- * Per entity slot. Live: the generation of its handle, the table and row holding its values,
- * and that table's component set (a copy, so has() and the PRESENT/ABSENT checks read one
- * line). Free: the generation the slot issues next, REC_FREE and the next free slot. Retired:
- * UINT32_MAX, REC_RETIRED, NO_ROW.
+ * Per entity slot, its id record (harness/entity_ids.h): the id word (the ids' own), then
+ * while live the table and row holding its values (meaningless while free or retired).
  */
 typedef struct record {
-    uint32_t generation;
+    uint64_t id;
     uint32_t table;
     uint32_t row;
-    uint32_t mask;
 } record;
+_Static_assert(sizeof(record) == ID_STRIDE * sizeof(uint64_t), "a record is an id record");
 
 /*
  * One component set. Its block: the handle of each row, then one column per type in the set
@@ -109,14 +108,8 @@ typedef struct cached_query {
 } cached_query;
 
 typedef struct world {
+    ecsb_ids ids;           /* entity slots and their records (harness/entity_ids.h) */
     const ecsb_allocator *alloc;
-    record *records;        /* per entity slot */
-    uint32_t slots;         /* slots ever used: [0, slots) */
-    uint32_t cap;           /* records allocated */
-    uint32_t live;          /* live entities */
-    uint32_t free_head;     /* first free slot, SLOT_NONE when none */
-    uint32_t max_entities;
-    uint32_t first_generation;
     uint32_t type_count;
     uint32_t type_size[ECSB_MAX_TYPES];
     table *tables;          /* [0, table_count); tables[ROOT] is the empty set */
@@ -127,6 +120,12 @@ typedef struct world {
     uint32_t query_count;   /* distinct declared sets */
     cached_query queries[ECSB_MAX_QUERIES];
 } world;
+
+/* Slot i's record. */
+ECSB_INLINE record *record_of(const world *w, uint32_t i)
+{
+    return (record *)ecsb_ids_record(&w->ids, ID_STRIDE, i);
+}
 
 /* ---- tables and their memory ------------------------------------------------------------- */
 
@@ -317,27 +316,14 @@ static __attribute__((noinline)) void table_cached_filled(world *w, uint32_t ti,
 
 static void world_fini(world *w)
 {
-    ecsb_release(w->alloc, w->records, (size_t)w->cap * sizeof *w->records);
     for (uint32_t ti = 0; ti < w->table_count; ti++)
         ecsb_release(w->alloc, w->tables[ti].entities, w->tables[ti].bytes);
     ecsb_release(w->alloc, w->tables, (size_t)w->table_cap * sizeof *w->tables);
     ecsb_release(w->alloc, w->map, (size_t)w->map_cap * sizeof *w->map);
     for (uint32_t k = 0; k < w->query_count; k++)
         ecsb_release(w->alloc, w->queries[k].tables, (size_t)w->queries[k].cap * sizeof(uint32_t));
+    ecsb_ids_fini(&w->ids);
     memset(w, 0, sizeof *w);
-}
-
-/* Grow the records to `cap` (> w->cap) slots; 0 means full. On failure nothing changed. */
-static ecsb_status grow_records(world *w, size_t cap)
-{
-    if (cap == 0)
-        return ECSB_ERR_CAPACITY;
-    void *block = w->records;
-    if (ecsb_resize(w->alloc, &block, sizeof(record), w->cap, cap) != ECSB_OK)
-        return ECSB_ERR_NOMEM;
-    w->records = block;
-    w->cap = (uint32_t)cap;
-    return ECSB_OK;
 }
 
 /*
@@ -346,14 +332,11 @@ static ecsb_status grow_records(world *w, size_t cap)
  */
 static ecsb_status world_init(world *w, const ecsb_world_config *config)
 {
-    ecsb_status st = ecsb_config_check(config);
+    memset(w, 0, sizeof *w);
+    ecsb_status st = ecsb_ids_init(&w->ids, config, ID_STRIDE);
     if (st != ECSB_OK)
         return st;
-    memset(w, 0, sizeof *w);
-    w->alloc = ecsb_allocator_or_default(config->allocator);
-    w->max_entities = config->max_entities ? config->max_entities : ECSB_MAX_ENTITIES;
-    w->first_generation = config->first_generation ? config->first_generation : 1;
-    w->free_head = SLOT_NONE;
+    w->alloc = w->ids.alloc;
     w->type_count = config->type_count;
     memcpy(w->type_size, config->type_size, sizeof w->type_size);
     for (uint32_t k = 0; k < config->query_count; k++) {
@@ -366,9 +349,8 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
     }
     uint32_t root;
     st = table_find_or_make(w, 0, &root);
-    if (st == ECSB_OK && config->initial_capacity)
-        st = grow_records(w, config->initial_capacity < w->max_entities
-                                 ? config->initial_capacity : w->max_entities);
+    if (st == ECSB_OK)
+        st = ecsb_ids_reserve(&w->ids, config, NULL, NULL);
     if (st != ECSB_OK)
         world_fini(w);
     return st;
@@ -379,38 +361,18 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
 /* The record of a live entity, or NULL. */
 ECSB_INLINE record *live_record(const world *w, ecsb_entity e)
 {
-    uint32_t i = ecsb_handle_index(e);
-    if (ECSB_UNLIKELY(i >= w->slots))
-        return NULL;
-    record *r = &w->records[i];
-    return ECSB_LIKELY(r->generation == ecsb_handle_generation(e) && r->table < REC_RETIRED)
-               ? r : NULL;
+    return ECSB_LIKELY(ecsb_ids_alive(&w->ids, ID_STRIDE, e)) ? record_of(w, ecsb_handle_index(e))
+                                                              : NULL;
 }
 
 ECSB_INLINE ecsb_status entity_create(world *w, ecsb_entity *out)
 {
-    *out = ECSB_ENTITY_NULL;
-    if (ECSB_UNLIKELY(w->live >= w->max_entities))
-        return ECSB_ERR_CAPACITY;
-    uint32_t i = w->free_head;
-    if (i != SLOT_NONE) {
-        w->free_head = w->records[i].row;
-    } else {
-        if (ECSB_UNLIKELY(w->slots == w->cap)) {
-            ecsb_status st = grow_records(
-                w, ecsb_grow_capacity(w->cap, (size_t)w->slots + 1, w->max_entities));
-            if (st != ECSB_OK)
-                return st;
-        }
-        i = w->slots++;
-        w->records[i].generation = w->first_generation;
-    }
-    record *r = &w->records[i];
+    ecsb_status st = ecsb_ids_create(&w->ids, ID_STRIDE, NULL, NULL, out);
+    if (ECSB_UNLIKELY(st != ECSB_OK))
+        return st;
+    record *r = record_of(w, ecsb_handle_index(*out));
     r->table = ROOT;
     r->row = NO_ROW;
-    r->mask = 0;
-    w->live++;
-    *out = ecsb_handle_make(i, r->generation);
     return ECSB_OK;
 }
 
@@ -440,7 +402,7 @@ ECSB_INLINE void row_swap_remove(world *w, uint32_t ti, uint32_t row)
         size_t size = w->type_size[t];
         copy_value(tb->col[t] + (size_t)row * size, tb->col[t] + (size_t)last * size, size);
     }
-    w->records[ecsb_handle_index(moved)].row = row;
+    record_of(w, ecsb_handle_index(moved))->row = row;
 }
 
 /*
@@ -468,7 +430,6 @@ ECSB_INLINE uint32_t row_move(world *w, record *r, ecsb_entity e, uint32_t to)
         row_swap_remove(w, r->table, r->row);
     r->table = to;
     r->row = row;
-    r->mask = dst->mask;
     return row;
 }
 
@@ -479,23 +440,13 @@ ECSB_INLINE ecsb_status entity_destroy(world *w, ecsb_entity e)
         return ECSB_ERR_STALE;
     if (r->table != ROOT)
         row_swap_remove(w, r->table, r->row);
-    r->mask = 0;
-    if (ECSB_UNLIKELY(r->generation == UINT32_MAX)) {
-        r->table = REC_RETIRED; /* never reused: a handle is never issued twice */
-        r->row = NO_ROW;
-    } else {
-        r->generation++;
-        r->table = REC_FREE;
-        r->row = w->free_head;
-        w->free_head = ecsb_handle_index(e);
-    }
-    w->live--;
+    ecsb_ids_free(&w->ids, ID_STRIDE, e);
     return ECSB_OK;
 }
 
 static bool entity_alive(const world *w, ecsb_entity e) { return live_record(w, e) != NULL; }
 
-static size_t entity_count(const world *w) { return w->live; }
+static size_t entity_count(const world *w) { return ecsb_ids_count(&w->ids); }
 
 /* ---- components -------------------------------------------------------------------------- */
 
@@ -507,7 +458,7 @@ ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void
     record *r = live_record(w, e);
     if (ECSB_UNLIKELY(!r))
         return ECSB_ERR_STALE;
-    if (ECSB_UNLIKELY(r->mask & (1u << t)))
+    if (ECSB_UNLIKELY(w->tables[r->table].mask & (1u << t)))
         return ECSB_ERR_PRESENT;
     uint32_t to;
     ecsb_status st = edge_follow(w, r->table, t, &to);
@@ -516,7 +467,7 @@ ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void
     const table *dst = &w->tables[to];
     if (ECSB_UNLIKELY(dst->count == dst->cap) &&
         (st = table_grow(w, to, ecsb_grow_capacity(dst->cap, (size_t)dst->count + 1,
-                                                   w->max_entities))) != ECSB_OK)
+                                                   w->ids.max_entities))) != ECSB_OK)
         return st;
     uint32_t row = row_move(w, r, e, to);
     *value_out = dst->col[t] + (size_t)row * w->type_size[t];
@@ -530,7 +481,7 @@ ECSB_INLINE ecsb_status component_remove(world *w, ecsb_entity e, ecsb_type t)
     record *r = live_record(w, e);
     if (ECSB_UNLIKELY(!r))
         return ECSB_ERR_STALE;
-    if (ECSB_UNLIKELY(!(r->mask & (1u << t))))
+    if (ECSB_UNLIKELY(!(w->tables[r->table].mask & (1u << t))))
         return ECSB_ERR_ABSENT;
     uint32_t to;
     ecsb_status st = edge_follow(w, r->table, t, &to);
@@ -539,7 +490,7 @@ ECSB_INLINE ecsb_status component_remove(world *w, ecsb_entity e, ecsb_type t)
     const table *dst = &w->tables[to];
     if (ECSB_UNLIKELY(to != ROOT && dst->count == dst->cap) &&
         (st = table_grow(w, to, ecsb_grow_capacity(dst->cap, (size_t)dst->count + 1,
-                                                   w->max_entities))) != ECSB_OK)
+                                                   w->ids.max_entities))) != ECSB_OK)
         return st;
     row_move(w, r, e, to);
     return ECSB_OK;
@@ -550,9 +501,12 @@ ECSB_INLINE void *component_get(world *w, ecsb_entity e, ecsb_type t)
     if (ECSB_UNLIKELY(t >= w->type_count))
         return NULL;
     const record *r = live_record(w, e);
-    if (ECSB_UNLIKELY(!r) || !(r->mask & (1u << t)))
+    if (ECSB_UNLIKELY(!r))
         return NULL;
-    return w->tables[r->table].col[t] + (size_t)r->row * w->type_size[t];
+    const table *tb = &w->tables[r->table];
+    if (!(tb->mask & (1u << t)))
+        return NULL;
+    return tb->col[t] + (size_t)r->row * w->type_size[t];
 }
 
 ECSB_INLINE bool component_has(const world *w, ecsb_entity e, ecsb_type t)
@@ -560,7 +514,7 @@ ECSB_INLINE bool component_has(const world *w, ecsb_entity e, ecsb_type t)
     if (t >= w->type_count)
         return false;
     const record *r = live_record(w, e);
-    return r && (r->mask & (1u << t));
+    return r && (w->tables[r->table].mask & (1u << t));
 }
 
 static size_t component_count(const world *w, ecsb_type t)
@@ -648,7 +602,7 @@ static bool table_valid(const world *w, uint32_t ti)
     const table *tb = &w->tables[ti];
     size_t off[ECSB_MAX_TYPES], bytes;
     uint32_t types = w->type_count == 32 ? UINT32_MAX : (1u << w->type_count) - 1;
-    if ((tb->mask & ~types) || tb->count > tb->cap || tb->cap > w->max_entities ||
+    if ((tb->mask & ~types) || tb->count > tb->cap || tb->cap > w->ids.max_entities ||
         (ti == ROOT && tb->cap) || !table_layout(w, tb->mask, tb->cap, &bytes, off) ||
         tb->bytes != bytes || (tb->cap != 0) != (tb->entities != NULL))
         return false;
@@ -667,53 +621,34 @@ static bool table_valid(const world *w, uint32_t ti)
     return true;
 }
 
-/* Records <-> rows, slot states, the free list; live entities in rows plus ROOT = live. */
+/* Records <-> rows: every live record names its row (ROOT: none), every row its entity. */
 static bool records_valid(const world *w)
 {
-    uint32_t live = 0, free_count = 0;
     size_t rows = 0;
     for (uint32_t ti = 1; ti < w->table_count; ti++) {
         const table *tb = &w->tables[ti];
         for (uint32_t row = 0; row < tb->count; row++) {
             ecsb_entity e = tb->entities[row];
-            uint32_t i = ecsb_handle_index(e);
-            if (i >= w->slots || w->records[i].generation != ecsb_handle_generation(e) ||
-                w->records[i].table != ti || w->records[i].row != row)
+            if (!ecsb_ids_alive(&w->ids, ID_STRIDE, e) ||
+                record_of(w, ecsb_handle_index(e))->table != ti ||
+                record_of(w, ecsb_handle_index(e))->row != row)
                 return false;
         }
         rows += tb->count;
     }
-    for (uint32_t i = 0; i < w->slots; i++) {
-        const record *r = &w->records[i];
-        if (r->generation == 0)
+    for (uint32_t i = 0; i < w->ids.slots; i++) {
+        const record *r = record_of(w, i);
+        if (!ecsb_ids_slot_live(&w->ids, i))
+            continue;
+        if (r->table >= w->table_count)
             return false;
-        if (r->table == REC_FREE) {
-            if (r->mask || (r->row != SLOT_NONE && r->row >= w->slots))
-                return false;
-            free_count++;
-        } else if (r->table == REC_RETIRED) {
-            if (r->mask || r->row != NO_ROW || r->generation != UINT32_MAX)
-                return false;
-        } else {
-            if (r->table >= w->table_count || r->mask != w->tables[r->table].mask)
-                return false;
-            if (r->table == ROOT ? r->row != NO_ROW
-                                 : r->row >= w->tables[r->table].count ||
-                                       w->tables[r->table].entities[r->row] !=
-                                           ecsb_handle_make(i, r->generation))
-                return false;
-            live++;
-            rows -= r->table != ROOT;
-        }
+        if (r->table == ROOT ? r->row != NO_ROW
+                             : r->row >= w->tables[r->table].count ||
+                                   w->tables[r->table].entities[r->row] != r->id)
+            return false;
+        rows -= r->table != ROOT;
     }
-    if (live != w->live || rows != 0)
-        return false;
-    /* The free list reaches every free slot exactly once (a cycle would exceed free_count). */
-    uint32_t reached = 0;
-    for (uint32_t i = w->free_head; i != SLOT_NONE; i = w->records[i].row, reached++)
-        if (i >= w->slots || reached == free_count || w->records[i].table != REC_FREE)
-            return false;
-    return reached == free_count;
+    return rows == 0;
 }
 
 /* The map holds every table's set under its index, and nothing else. */
@@ -763,8 +698,7 @@ static bool queries_valid(const world *w)
 
 static bool world_valid(const world *w)
 {
-    if (w->type_count == 0 || w->type_count > ECSB_MAX_TYPES || w->cap > w->max_entities ||
-        w->slots > w->cap || w->live > w->slots || w->first_generation == 0 ||
+    if (!ecsb_ids_valid(&w->ids) || w->type_count == 0 || w->type_count > ECSB_MAX_TYPES ||
         w->query_count > ECSB_MAX_QUERIES || w->table_count == 0 ||
         w->table_count > w->table_cap || w->tables[ROOT].mask != 0)
         return false;
@@ -776,7 +710,7 @@ static bool world_valid(const world *w)
 
 static size_t world_bytes(const world *w)
 {
-    size_t bytes = sizeof *w + (size_t)w->cap * sizeof *w->records +
+    size_t bytes = sizeof *w + ecsb_ids_bytes(&w->ids) +
                    (size_t)w->table_cap * sizeof *w->tables +
                    (size_t)w->map_cap * sizeof *w->map;
     for (uint32_t ti = 0; ti < w->table_count; ti++)
@@ -798,8 +732,8 @@ static table *table_with_rows(world *w, uint32_t rows, bool by_cap)
 /*
  * Damage number `which`, by an XOR (so applying it twice restores), to a target chosen by a
  * field the damage leaves alone (so the second application finds the same target):
- *   0 live count             1-4 the record of the first row of the first non-empty table:
- *   generation, table, row, mask     5 free-list head     6 a table's row count
+ *   0-2 the ids' (ecsb_ids_corrupt)   3-5 the record of the first row of the first non-empty
+ *   table: its id word's generation, table, row     6 a table's row count
  *   7 a row's entity handle  8 a column pointer  9 a table's set  10 an edge of ROOT
  *   11 a map entry's table   12 a declared query's first cached table   13 its filled count
  *   14 that table's place in the cache
@@ -808,14 +742,13 @@ static int world_corrupt(world *w, unsigned which)
 {
     table *full = table_with_rows(w, 1, false), *any = table_with_rows(w, 0, false);
     table *sized = table_with_rows(w, 1, true);
-    record *r = full ? &w->records[ecsb_handle_index(full->entities[0])] : NULL;
+    record *r = full ? record_of(w, ecsb_handle_index(full->entities[0])) : NULL;
+    if (which < ECSB_IDS_CORRUPT_COUNT)
+        return ecsb_ids_corrupt(&w->ids, which);
     switch (which) {
-    case 0: w->live ^= 1; return 1;
-    case 1: if (!r) return 0; r->generation ^= 1; return 1;
-    case 2: if (!r) return 0; r->table ^= 1; return 1;
-    case 3: if (!r) return 0; r->row ^= 1; return 1;
-    case 4: if (!r) return 0; r->mask ^= 1; return 1;
-    case 5: w->free_head ^= 1; return 1;
+    case 3: if (!r) return 0; r->id ^= (uint64_t)1 << 32; return 1;
+    case 4: if (!r) return 0; r->table ^= 1; return 1;
+    case 5: if (!r) return 0; r->row ^= 1; return 1;
     case 6: if (!sized) return 0; sized->count ^= 1; return 1;
     case 7: if (!full) return 0; full->entities[0] ^= (uint64_t)1 << 32; return 1;
     case 8:

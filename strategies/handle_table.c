@@ -8,15 +8,15 @@
  * both {index, generation}; freeing a slot bumps its generation, so a stale handle no longer
  * matches. Free slots form a LIFO list threaded through the slots themselves; slot 0 is
  * reserved (generation never 0) so the all-zero handle means "no component" and fails the
- * generation check without a branch of its own. An entity is a record holding one component
- * handle per type plus its own generation; the entity handle is record index + generation
- * (ecsb_handle_make), and destroyed records go on a LIFO free list threaded through them.
- * An entity generation that would wrap retires its record for good instead (an old entity
- * handle must never match again). A component slot's generation wraps past 0 to 1: component
+ * generation check without a branch of its own. An entity is a record holding its id word
+ * and one component handle per type: the record is the entity's id record in the shared id
+ * unit harness/entity_ids.h (entity handle = record index + generation; free list and
+ * retirement of a record whose generation would wrap: see there). A component slot's
+ * generation wraps past 0 to 1: component
  * handles live only in their owner's record, which forgets a handle when it lets it go, so no
  * stale component handle exists to match, and slots are never retired (add never runs out).
  *
- *   record r:   [head {free link, generation}] [handle type 0] ... [handle type K-1]
+ *   record r:   [id word (entity_ids.h)] [handle type 0] ... [handle type K-1]
  *   type t:     slots[h.index] = {dense position, generation}  (free: {next free, generation})
  *               values[pos], owners[pos] = r                   (packed, count of them)
  *
@@ -46,10 +46,8 @@
  * 8 + 8K bytes where sparse_set's sparse entries cost 4 per type, and joins over randomly
  * ordered entities are bounded by those misses (prefetching hides most of them at large N).
  */
-#include "harness/strategy.h"
+#include "harness/entity_ids.h"
 
-#define HT_END UINT32_MAX                 /* empty free list (records) / retired record link */
-#define HT_RECORD_LIMIT (UINT32_MAX - 1u) /* records at most: link i + 1 never equals HT_END */
 #define HT_RESERVED_GENERATION UINT32_MAX /* slot 0's: no handle carries it with index 0 */
 #define HT_PREFETCH_MIN 32768u            /* join elements from which prefetching pays */
 #define HT_AHEAD 8u                       /* prefetch distance per pipeline stage */
@@ -57,8 +55,7 @@
 /*
  * The one shape of this file: an index and a generation. As a component handle: {slot,
  * generation}, all zero = none. As a slot: {dense position, generation} while live, {next free
- * slot or 0, generation} while free. As a record head: {0, generation} while live, {next free
- * record + 1 or HT_END, generation} while free, {HT_END, 0} once retired.
+ * slot or 0, generation} while free.
  */
 typedef struct ht_ref {
     uint32_t index;
@@ -81,17 +78,11 @@ typedef struct ht_type {
 } ht_type;
 
 typedef struct world {
+    ecsb_ids ids;             /* entity records: id word + K handles (harness/entity_ids.h) */
     const ecsb_allocator *alloc;
-    ht_ref *records;          /* record i at records + i * stride: head, then K handles */
-    uint32_t stride;          /* ht_refs per record: 1 + type_count */
+    ht_ref *records;          /* = ids.word: record i at records + i * stride, its handles at 1.. */
+    uint32_t stride;          /* ht_refs per record: 1 + type_count (= ids.stride) */
     uint32_t type_count;
-    uint32_t max_entities;
-    uint32_t live;            /* live entities */
-    uint32_t records_used;    /* records ever handed out: [0, records_used) */
-    uint32_t record_cap;      /* records allocated */
-    uint32_t free_record;     /* first free record + 1, HT_END when none */
-    uint32_t retired_records; /* records whose generation ran out */
-    uint32_t first_generation; /* of a fresh record or slot: 1, or config->first_generation */
     ht_type types[ECSB_MAX_TYPES];
 } world;
 
@@ -107,37 +98,33 @@ ECSB_INLINE ht_ref *record_at(const world *w, uint32_t r)
     return w->records + (size_t)r * w->stride;
 }
 
+/* The handle of record r's live entity: its id word (read as the ids write it). */
+ECSB_INLINE ecsb_entity record_handle(const ht_ref *records, size_t stride, uint32_t r)
+{
+    return *(const uint64_t *)(const void *)(records + (size_t)r * stride);
+}
+
 /* The record a handle names, or NULL when it is not a live entity: one load, one compare. */
 ECSB_INLINE ht_ref *live_record(const world *w, ecsb_entity e)
 {
-    uint32_t r = ecsb_handle_index(e);
-    if (ECSB_UNLIKELY(r >= w->records_used))
-        return NULL;
-    ht_ref *rec = record_at(w, r);
-    ht_ref want = {0, ecsb_handle_generation(e)};
-    return ht_bits(rec[0]) == ht_bits(want) ? rec : NULL;
+    return ecsb_ids_alive(&w->ids, w->stride, e) ? record_at(w, ecsb_handle_index(e)) : NULL;
 }
 
 /* ---- growth: every array an operation needs is grown before anything changes -------------- */
 
-static ecsb_status grow_records(world *w, size_t needed)
+/* The ids' grow hook: the records moved; the new ones hold no component handle. */
+static ecsb_status grow_records(void *owner, size_t old_cap, size_t cap)
 {
-    size_t limit = (size_t)w->max_entities + w->retired_records;
-    size_t cap = ecsb_grow_capacity(w->record_cap, needed,
-                                    limit < HT_RECORD_LIMIT ? limit : HT_RECORD_LIMIT);
-    if (cap == 0)
-        return ECSB_ERR_CAPACITY;
-    if (ecsb_resize(w->alloc, (void **)&w->records, sizeof(ht_ref) * w->stride, w->record_cap,
-                    cap))
-        return ECSB_ERR_NOMEM;
-    w->record_cap = (uint32_t)cap;
+    world *w = owner;
+    w->records = (ht_ref *)(void *)w->ids.word;
+    memset(record_at(w, (uint32_t)old_cap), 0, (cap - old_cap) * w->stride * sizeof(ht_ref));
     return ECSB_OK;
 }
 
 /* Slots in use never exceed the holders plus slot 0, so `needed` is always within the limit. */
 static ecsb_status grow_slots(world *w, ht_type *ty, size_t needed)
 {
-    size_t cap = ecsb_grow_capacity(ty->slot_cap, needed, (size_t)w->max_entities + 1);
+    size_t cap = ecsb_grow_capacity(ty->slot_cap, needed, (size_t)w->ids.max_entities + 1);
     if (ecsb_resize(w->alloc, (void **)&ty->slots, sizeof(ht_ref), ty->slot_cap, cap))
         return ECSB_ERR_NOMEM;
     ty->slot_cap = (uint32_t)cap;
@@ -147,7 +134,7 @@ static ecsb_status grow_slots(world *w, ht_type *ty, size_t needed)
 /* Values and owners grow separately so each block's size stays exact when one fails. */
 static ecsb_status grow_dense(world *w, ht_type *ty, size_t needed)
 {
-    size_t cap = ecsb_grow_capacity(ty->dense_cap, needed, w->max_entities);
+    size_t cap = ecsb_grow_capacity(ty->dense_cap, needed, w->ids.max_entities);
     if (cap == 0)
         return ECSB_ERR_CAPACITY;
     if (ty->value_cap < cap) {
@@ -168,31 +155,27 @@ static ecsb_status grow_dense(world *w, ht_type *ty, size_t needed)
 
 static void world_fini(world *w)
 {
-    ecsb_release(w->alloc, w->records, (size_t)w->record_cap * w->stride * sizeof(ht_ref));
     for (uint32_t t = 0; t < w->type_count; t++) {
         ht_type *ty = &w->types[t];
         ecsb_release(w->alloc, ty->values, (size_t)ty->value_cap * ty->size);
         ecsb_release(w->alloc, ty->owners, (size_t)ty->owner_cap * sizeof(uint32_t));
         ecsb_release(w->alloc, ty->slots, (size_t)ty->slot_cap * sizeof(ht_ref));
     }
+    ecsb_ids_fini(&w->ids);
     memset(w, 0, sizeof *w);
 }
 
 static ecsb_status world_init(world *w, const ecsb_world_config *config)
 {
-    ecsb_status st = ecsb_config_check(config);
+    memset(w, 0, sizeof *w);
+    ecsb_status st = ecsb_ids_init(&w->ids, config, 1 + config->type_count);
     if (st != ECSB_OK)
         return st;
-    memset(w, 0, sizeof *w);
-    w->alloc = ecsb_allocator_or_default(config->allocator);
+    w->alloc = w->ids.alloc;
     w->type_count = config->type_count;
-    w->stride = 1 + config->type_count;
-    w->max_entities = config->max_entities ? config->max_entities : ECSB_MAX_ENTITIES;
-    w->free_record = HT_END;
-    w->first_generation = config->first_generation ? config->first_generation : 1;
-    size_t reserve = config->initial_capacity;
-    if (reserve)
-        st = grow_records(w, reserve);
+    w->stride = w->ids.stride;
+    st = ecsb_ids_reserve(&w->ids, config, grow_records, w);
+    size_t reserve = w->ids.cap;
     for (uint32_t t = 0; t < w->type_count && st == ECSB_OK; t++) {
         ht_type *ty = &w->types[t];
         ty->size = config->type_size[t];
@@ -211,42 +194,16 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
 
 /* ---- entities ---------------------------------------------------------------------------- */
 
+ECSB_INLINE ecsb_status entity_create(world *w, ecsb_entity *out)
+{
+    return ecsb_ids_create(&w->ids, w->stride, grow_records, w, out);
+}
+
 /*
  * The hot functions below read the world's fields into locals before their first store: a
  * store through a uint32_t or ht_ref pointer may alias those fields as far as the compiler
  * knows, and would otherwise force every later field to be loaded again.
  */
-ECSB_INLINE ecsb_status entity_create(world *w, ecsb_entity *out)
-{
-    *out = ECSB_ENTITY_NULL;
-    uint32_t live = w->live, head = w->free_record;
-    if (ECSB_UNLIKELY(live >= w->max_entities))
-        return ECSB_ERR_CAPACITY;
-    uint32_t r, generation;
-    if (head != HT_END) {
-        r = head - 1;
-        ht_ref *rec = record_at(w, r);
-        generation = rec[0].generation;
-        w->free_record = rec[0].index;
-        rec[0].index = 0; /* live; its handles were cleared when it was destroyed */
-    } else {
-        if (ECSB_UNLIKELY(w->records_used == w->record_cap)) {
-            ecsb_status st = grow_records(w, (size_t)w->records_used + 1);
-            if (st != ECSB_OK)
-                return st;
-        }
-        r = w->records_used;
-        ht_ref *rec = record_at(w, r);
-        size_t handles = w->type_count;
-        w->records_used = r + 1;
-        generation = w->first_generation;
-        rec[0] = (ht_ref){0, generation};
-        memset(rec + 1, 0, handles * sizeof *rec);
-    }
-    w->live = live + 1;
-    *out = ecsb_handle_make(r, generation);
-    return ECSB_OK;
-}
 
 /* Copy one value; the usual sizes become plain moves instead of a memcpy call. */
 ECSB_INLINE void copy_value(unsigned char *restrict dst, const unsigned char *restrict src,
@@ -295,22 +252,13 @@ ECSB_INLINE ecsb_status entity_destroy(world *w, ecsb_entity e)
         if (h.generation)
             detach(w, t, rec, h);
     }
-    uint32_t live = w->live, head = w->free_record;
-    uint32_t next = rec[0].generation + 1;
-    w->live = live - 1;
-    if (ECSB_LIKELY(next != 0)) {
-        rec[0] = (ht_ref){head, next};
-        w->free_record = ecsb_handle_index(e) + 1;
-    } else {
-        rec[0] = (ht_ref){HT_END, 0}; /* generation used up: retired, never reused */
-        w->retired_records++;
-    }
+    ecsb_ids_free(&w->ids, w->stride, e);
     return ECSB_OK;
 }
 
 static bool entity_alive(const world *w, ecsb_entity e) { return live_record(w, e) != NULL; }
 
-static size_t entity_count(const world *w) { return w->live; }
+static size_t entity_count(const world *w) { return ecsb_ids_count(&w->ids); }
 
 /* ---- components -------------------------------------------------------------------------- */
 
@@ -348,7 +296,7 @@ ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void
             slots = ty->slots;
         }
         s = ty->slots_used++;
-        generation = w->first_generation;
+        generation = w->ids.first_generation; /* of a fresh slot too */
     }
     uint32_t *owners = ty->owners;
     unsigned char *value = ty->values + (size_t)pos * ty->size;
@@ -415,8 +363,7 @@ ECSB_INLINE void each(world *w, ecsb_type t, ecsb_each_fn fn, void *ctx)
     size_t size = ty->size, stride = w->stride;
     for (uint32_t pos = 0, n = ty->count; pos < n; pos++) {
         uint32_t r = owners[pos];
-        fn(ctx, ecsb_handle_make(r, records[(size_t)r * stride].generation),
-           values + (size_t)pos * size);
+        fn(ctx, record_handle(records, stride, r), values + (size_t)pos * size);
     }
 }
 
@@ -436,7 +383,7 @@ ECSB_INLINE void join_step(const ht_ref *restrict records, size_t stride, uint32
     ht_ref slot = slots[h.index];
     if (slot.generation != h.generation)
         return;
-    ecsb_entity e = ecsb_handle_make(r, rec[0].generation);
+    ecsb_entity e = record_handle(records, stride, r);
     void *lead = lead_values + (size_t)pos * lead_size;
     void *peer = other_values + (size_t)slot.index * other_size;
     if (lead_is_a)
@@ -697,18 +644,18 @@ static bool type_valid(const world *w, uint32_t t)
     const ht_type *ty = &w->types[t];
     if (ty->slots_used < 1 || ty->slots_used > ty->slot_cap || ty->count > ty->dense_cap ||
         ty->dense_cap != (ty->value_cap < ty->owner_cap ? ty->value_cap : ty->owner_cap) ||
-        ty->count > w->live || (size_t)ty->count + 1 > ty->slots_used)
+        ty->count > w->ids.live || (size_t)ty->count + 1 > ty->slots_used)
         return false;
     if (ht_bits(ty->slots[0]) != ht_bits((ht_ref){0, HT_RESERVED_GENERATION}))
         return false;
     /* Dense -> owner record -> handle -> slot -> back to the same position. */
     for (uint32_t pos = 0; pos < ty->count; pos++) {
         uint32_t r = ty->owners[pos];
-        if (r >= w->records_used)
+        if (r >= w->ids.slots || !ecsb_ids_slot_live(&w->ids, r))
             return false;
         const ht_ref *rec = record_at(w, r);
         ht_ref h = rec[1 + t];
-        if (rec[0].index != 0 || rec[0].generation == 0 || h.index == 0 ||
+        if (h.index == 0 ||
             h.index >= ty->slots_used || h.generation == 0 ||
             ty->slots[h.index].generation != h.generation || ty->slots[h.index].index != pos)
             return false;
@@ -735,30 +682,19 @@ static bool type_valid(const world *w, uint32_t t)
 
 static bool world_valid(const world *w)
 {
-    if (w->stride != 1 + w->type_count || w->type_count == 0 ||
-        w->type_count > ECSB_MAX_TYPES || w->records_used > w->record_cap ||
-        w->live > w->max_entities || w->live > w->records_used)
+    if (!ecsb_ids_valid(&w->ids) || w->stride != 1 + w->type_count ||
+        w->stride != w->ids.stride || w->records != (const ht_ref *)(const void *)w->ids.word ||
+        w->type_count == 0 || w->type_count > ECSB_MAX_TYPES)
         return false;
-    /* Records: live (link 0), free (link != 0, generation != 0), retired ({HT_END, 0}). */
-    uint32_t live = 0, free_scan = 0, retired = 0;
+    /* Handles only on live records, each naming a slot that points back here. */
     size_t held[ECSB_MAX_TYPES] = {0};
-    for (uint32_t r = 0; r < w->records_used; r++) {
+    for (uint32_t r = 0; r < w->ids.slots; r++) {
         const ht_ref *rec = record_at(w, r);
-        bool is_live = rec[0].index == 0 && rec[0].generation != 0;
-        if (rec[0].generation == 0) {
-            if (rec[0].index != HT_END)
-                return false;
-            retired++;
-        } else if (is_live) {
-            live++;
-        } else {
-            free_scan++;
-        }
+        bool is_live = ecsb_ids_slot_live(&w->ids, r);
         for (uint32_t t = 0; t < w->type_count; t++) {
             ht_ref h = rec[1 + t];
             if (h.generation == 0 && h.index == 0)
                 continue;
-            /* A held handle: only on live records, and its slot must point back here. */
             const ht_type *ty = &w->types[t];
             if (!is_live || h.generation == 0 || h.index == 0 || h.index >= ty->slots_used ||
                 ty->slots[h.index].generation != h.generation ||
@@ -767,20 +703,6 @@ static bool world_valid(const world *w)
             held[t]++;
         }
     }
-    if (live != w->live || retired != w->retired_records)
-        return false;
-    size_t free_count = 0;
-    for (uint32_t link = w->free_record; link != HT_END; free_count++) {
-        uint32_t r = link - 1;
-        if (link == 0 || r >= w->records_used || free_count >= w->records_used)
-            return false;
-        const ht_ref *rec = record_at(w, r);
-        if (rec[0].index == 0 || rec[0].generation == 0)
-            return false;
-        link = rec[0].index;
-    }
-    if (free_count != free_scan)
-        return false;
     for (uint32_t t = 0; t < w->type_count; t++)
         if (held[t] != w->types[t].count || !type_valid(w, t))
             return false;
@@ -789,7 +711,7 @@ static bool world_valid(const world *w)
 
 static size_t world_bytes(const world *w)
 {
-    size_t bytes = sizeof *w + (size_t)w->record_cap * w->stride * sizeof(ht_ref);
+    size_t bytes = sizeof *w + ecsb_ids_bytes(&w->ids);
     for (uint32_t t = 0; t < w->type_count; t++) {
         const ht_type *ty = &w->types[t];
         bytes += (size_t)ty->value_cap * ty->size + (size_t)ty->owner_cap * sizeof(uint32_t) +
@@ -800,44 +722,32 @@ static size_t world_bytes(const world *w)
 
 /*
  * Testing aid (ecsb.h): each damage is an XOR, so applying it twice restores the world.
- *   0  the live count;  1  the last record's head link (live/free/retired);  2  type 0's
- *   reserved slot 0;  3  the first held type's first owner;  4  type 0's value count;
- *   5  type 0's free-slot list head;  6  the free-record list head.
+ *   0 .. 2  the ids' (ecsb_ids_corrupt);  3  type 0's reserved slot 0;  4  the first held
+ *   type's first owner;  5  type 0's value count;  6  type 0's free-slot list head.
  */
 static int world_corrupt(world *w, unsigned which)
 {
+    if (which < ECSB_IDS_CORRUPT_COUNT)
+        return ecsb_ids_corrupt(&w->ids, which);
     ht_type *held = NULL;
     for (uint32_t t = 0; t < w->type_count && !held; t++)
         held = w->types[t].count ? &w->types[t] : NULL;
     switch (which) {
-    case 0:
-        w->live ^= 1;
-        return 1;
-    case 1:
-        if (!w->records_used)
-            return 0;
-        record_at(w, w->records_used - 1)[0].index ^= 0x80000000u;
-        return 1;
-    case 2:
+    case 3:
         w->types[0].slots[0].generation ^= 1;
         return 1;
-    case 3:
+    case 4:
         if (!held)
             return 0;
         held->owners[0] ^= 0x80000000u;
         return 1;
-    case 4:
+    case 5:
         w->types[0].count ^= 1;
         return 1;
-    case 5:
+    case 6:
         if (!w->types[0].free_slot)
             return 0;
         w->types[0].free_slot ^= 0x80000000u;
-        return 1;
-    case 6:
-        if (w->free_record == HT_END)
-            return 0;
-        w->free_record ^= 0x80000000u;
         return 1;
     default:
         return -1;

@@ -4,9 +4,8 @@
  * flat hash map can be.
  *
  * Idea: an entity is a slot index plus a 32-bit generation (handle = ecsb_handle_make(slot,
- * generation)); one 64-bit word per slot holds the generation and SLOT_LIVE, or the next free
- * slot (a LIFO free list threaded through the slots); a never-used slot starts at
- * config->first_generation, and a slot whose generation would wrap is retired, never reused.
+ * generation)), from the shared id unit harness/entity_ids.h (one 64-bit id word per slot, a
+ * LIFO free list, retirement of a slot whose generation would wrap).
  * Per type t a table of cap = 2^b positions (16 at least; none before the first add): keys[cap],
  * the full 64-bit handle of the holder stored there (0, never a live handle, = free), and
  * values[cap * size] after them in the same block (cap * 8 is a multiple of 64, so every value
@@ -60,12 +59,9 @@
  * its bytes plus 8 B of key; slots that are multiples of a table's size share a home (no
  * scenario here makes them).
  */
-#include "harness/strategy.h"
+#include "harness/entity_ids.h"
 
-#define SLOT_GEN_MASK 0xffffffff00000000ull /* the generation half of a slot word */
-#define SLOT_NONE UINT32_MAX                /* free-list end / empty free list */
-#define SLOT_LIVE (UINT32_MAX - 1)          /* low half of a live slot's word */
-#define SLOT_RETIRED (UINT32_MAX - 2)       /* low half of a slot whose generation is used up */
+#define ID_STRIDE 1                     /* words per id record: the id word only */
 
 #define KEY_EMPTY ECSB_ENTITY_NULL      /* a free table position: no live handle is 0 */
 #define TABLE_MIN_LOG2 4u               /* the smallest table: 16 positions */
@@ -86,14 +82,8 @@ typedef struct table {
 } table;
 
 typedef struct world {
+    ecsb_ids ids;              /* entity slots, generations, free list (harness/entity_ids.h) */
     const ecsb_allocator *alloc;
-    uint64_t *slot;            /* per entity slot: generation << 32 | SLOT_LIVE / next free */
-    uint32_t slots;            /* slots ever used: [0, slots) */
-    uint32_t cap;              /* slot words allocated */
-    uint32_t live;             /* live entities */
-    uint32_t free_head;        /* first free slot, SLOT_NONE when empty */
-    uint32_t max_entities;
-    uint32_t first_generation; /* generation of a never-used slot */
     uint32_t type_count;
     table tables[ECSB_MAX_TYPES];
 } world;
@@ -229,25 +219,11 @@ static uint32_t table_bits_for(size_t n)
 
 /* ---- memory ------------------------------------------------------------------------------ */
 
-/* Grow the slot words to `cap` (> w->cap) slots; 0 means the world is full. */
-static ecsb_status grow_slots(world *w, size_t cap)
-{
-    if (cap == 0)
-        return ECSB_ERR_CAPACITY;
-    void *block = w->slot;
-    ecsb_status st = ecsb_resize(w->alloc, &block, sizeof(uint64_t), w->cap, cap);
-    if (st != ECSB_OK)
-        return st;
-    w->slot = block;
-    w->cap = (uint32_t)cap;
-    return ECSB_OK;
-}
-
 static void world_fini(world *w)
 {
-    ecsb_release(w->alloc, w->slot, (size_t)w->cap * sizeof(uint64_t));
     for (uint32_t t = 0; t < w->type_count; t++)
         ecsb_release(w->alloc, w->tables[t].keys, table_bytes(&w->tables[t]));
+    ecsb_ids_fini(&w->ids);
     memset(w, 0, sizeof *w);
 }
 
@@ -258,18 +234,15 @@ static void world_fini(world *w)
  */
 static ecsb_status world_init(world *w, const ecsb_world_config *config)
 {
-    ecsb_status st = ecsb_config_check(config);
+    memset(w, 0, sizeof *w);
+    ecsb_status st = ecsb_ids_init(&w->ids, config, ID_STRIDE);
     if (st != ECSB_OK)
         return st;
-    memset(w, 0, sizeof *w);
-    w->alloc = ecsb_allocator_or_default(config->allocator);
-    w->max_entities = config->max_entities ? config->max_entities : ECSB_MAX_ENTITIES;
-    w->first_generation = config->first_generation ? config->first_generation : 1;
+    w->alloc = w->ids.alloc;
     w->type_count = config->type_count;
-    w->free_head = SLOT_NONE;
     for (uint32_t t = 0; t < w->type_count; t++)
         w->tables[t].size = config->type_size[t];
-    if (config->initial_capacity && (st = grow_slots(w, config->initial_capacity)) != ECSB_OK) {
+    if ((st = ecsb_ids_reserve(&w->ids, config, NULL, NULL)) != ECSB_OK) {
         world_fini(w);
         return st;
     }
@@ -281,35 +254,13 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
 /* True when the handle names a live entity; its slot index into *slot. */
 ECSB_INLINE bool live_slot(const world *w, ecsb_entity e, uint32_t *slot)
 {
-    uint32_t i = ecsb_handle_index(e);
-    *slot = i;
-    return i < w->slots && w->slot[i] == ((e & SLOT_GEN_MASK) | SLOT_LIVE);
+    *slot = ecsb_handle_index(e);
+    return ecsb_ids_alive(&w->ids, ID_STRIDE, e);
 }
 
 ECSB_INLINE ecsb_status entity_create(world *w, ecsb_entity *out)
 {
-    *out = ECSB_ENTITY_NULL;
-    if (ECSB_UNLIKELY(w->live >= w->max_entities))
-        return ECSB_ERR_CAPACITY;
-    uint32_t i = w->free_head;
-    uint64_t gen;
-    if (i != SLOT_NONE) {
-        gen = w->slot[i] & SLOT_GEN_MASK;
-        w->free_head = (uint32_t)w->slot[i];
-    } else {
-        if (ECSB_UNLIKELY(w->slots == w->cap)) {
-            ecsb_status st =
-                grow_slots(w, ecsb_grow_capacity(w->cap, (size_t)w->slots + 1, w->max_entities));
-            if (st != ECSB_OK)
-                return st;
-        }
-        i = w->slots++;
-        gen = (uint64_t)w->first_generation << 32;
-    }
-    w->slot[i] = gen | SLOT_LIVE;
-    w->live++;
-    *out = gen | i;
-    return ECSB_OK;
+    return ecsb_ids_create(&w->ids, ID_STRIDE, NULL, NULL, out);
 }
 
 ECSB_INLINE ecsb_status entity_destroy(world *w, ecsb_entity e)
@@ -322,14 +273,7 @@ ECSB_INLINE ecsb_status entity_destroy(world *w, ecsb_entity e)
         if (p != NOT_FOUND)
             table_erase(&w->tables[t], p);
     }
-    uint32_t gen = ecsb_handle_generation(e);
-    if (ECSB_UNLIKELY(gen == UINT32_MAX)) {
-        w->slot[i] = (e & SLOT_GEN_MASK) | SLOT_RETIRED; /* never reused: no wrap to old ids */
-    } else {
-        w->slot[i] = ((uint64_t)(gen + 1) << 32) | w->free_head;
-        w->free_head = i;
-    }
-    w->live--;
+    ecsb_ids_free(&w->ids, ID_STRIDE, e);
     return ECSB_OK;
 }
 
@@ -339,7 +283,7 @@ static bool entity_alive(const world *w, ecsb_entity e)
     return live_slot(w, e, &i);
 }
 
-static size_t entity_count(const world *w) { return w->live; }
+static size_t entity_count(const world *w) { return ecsb_ids_count(&w->ids); }
 
 /* ---- components -------------------------------------------------------------------------- */
 
@@ -522,7 +466,7 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
 /* One table: its shape, its count, and every key live, unique and reachable from its home. */
 static bool table_valid(const world *w, const table *t)
 {
-    if (t->size == 0 || t->size > ECSB_MAX_TYPE_SIZE || t->count > w->live)
+    if (t->size == 0 || t->size > ECSB_MAX_TYPE_SIZE || t->count > w->ids.live)
         return false;
     if (t->limit == 0)
         return t->count == 0 && !t->keys;
@@ -554,41 +498,7 @@ static bool table_valid(const world *w, const table *t)
 
 static bool world_valid(const world *w)
 {
-    if (w->type_count == 0 || w->type_count > ECSB_MAX_TYPES || w->cap > w->max_entities ||
-        w->slots > w->cap || w->live > w->slots || w->live > w->max_entities ||
-        w->first_generation == 0 || (w->cap && !w->slot))
-        return false;
-    /* Slots: every word is live, retired or free; generations start at first_generation. */
-    uint32_t live = 0, free_count = 0;
-    for (uint32_t i = 0; i < w->slots; i++) {
-        uint64_t word = w->slot[i];
-        uint32_t low = (uint32_t)word, gen = (uint32_t)(word >> 32);
-        if (gen < w->first_generation)
-            return false;
-        if (low == SLOT_LIVE)
-            live++;
-        else if (low == SLOT_RETIRED) {
-            if (gen != UINT32_MAX)
-                return false;
-        } else {
-            if (low != SLOT_NONE && low >= w->slots)
-                return false;
-            free_count++;
-        }
-    }
-    if (live != w->live)
-        return false;
-    /* The free list reaches every free slot exactly once (a cycle would exceed free_count). */
-    uint32_t reached = 0;
-    for (uint32_t i = w->free_head; i != SLOT_NONE; i = (uint32_t)w->slot[i]) {
-        if (i >= w->slots || reached == free_count)
-            return false;
-        uint32_t low = (uint32_t)w->slot[i];
-        if (low == SLOT_LIVE || low == SLOT_RETIRED)
-            return false;
-        reached++;
-    }
-    if (reached != free_count)
+    if (!ecsb_ids_valid(&w->ids) || w->type_count == 0 || w->type_count > ECSB_MAX_TYPES)
         return false;
     for (uint32_t t = 0; t < w->type_count; t++)
         if (!table_valid(w, &w->tables[t]))
@@ -598,7 +508,7 @@ static bool world_valid(const world *w)
 
 static size_t world_bytes(const world *w)
 {
-    size_t bytes = sizeof *w + (size_t)w->cap * sizeof(uint64_t);
+    size_t bytes = sizeof *w + ecsb_ids_bytes(&w->ids);
     for (uint32_t t = 0; t < w->type_count; t++)
         bytes += table_bytes(&w->tables[t]);
     return bytes;
@@ -618,26 +528,21 @@ static void table_swap(table *t, size_t a, size_t b)
 
 /*
  * Damage, each its own inverse (world_valid catches every one):
- *   0 the live count, off by one;
- *   1 the entity free list's head, pointing elsewhere (or past the slots when empty);
- *   2 a key's generation: the first key of the first filled table names no live entity;
- *   3 reachability: the first key sitting at its home with a free position just before it
+ *   0 .. 2 the ids' (ecsb_ids_corrupt); then
+ *   3 a key's generation: the first key of the first filled table names no live entity;
+ *   4 reachability: the first key sitting at its home with a free position just before it
  *     moves there, before its home, where a lookup from the home never reaches it;
- *   4 type 0's key count, off by one;
- *   5 order: the first cluster opening with two keys each at its own home (a free position,
+ *   5 type 0's key count, off by one;
+ *   6 order: the first cluster opening with two keys each at its own home (a free position,
  *     then keys homed at p - 1 and p) has them trade places; either order of the two is
  *     found first, so a second call swaps back.
  */
 static int world_corrupt(world *w, unsigned which)
 {
-    switch (which) {
+    if (which < ECSB_IDS_CORRUPT_COUNT)
+        return ecsb_ids_corrupt(&w->ids, which);
+    switch (which - ECSB_IDS_CORRUPT_COUNT) {
     case 0:
-        w->live ^= 1;
-        return 1;
-    case 1:
-        w->free_head ^= 1;
-        return 1;
-    case 2:
         for (uint32_t j = 0; j < w->type_count; j++) {
             table *t = &w->tables[j];
             if (t->count == 0)
@@ -652,7 +557,7 @@ static int world_corrupt(world *w, unsigned which)
             return 1;
         }
         return 0;
-    case 3:
+    case 1:
         /* The first p with exactly one of p - 1 and p free and the other's key homed at p:
          * the same p before and after the swap, so a second call swaps back. */
         for (uint32_t j = 0; j < w->type_count; j++) {
@@ -667,10 +572,10 @@ static int world_corrupt(world *w, unsigned which)
             }
         }
         return 0;
-    case 4:
+    case 2:
         w->tables[0].count ^= 1;
         return 1;
-    case 5:
+    case 3:
         for (uint32_t j = 0; j < w->type_count; j++) {
             table *t = &w->tables[j];
             for (size_t p = 2; p < table_cap(t); p++) {

@@ -2,11 +2,10 @@
  * index_is_id — article 002's "Approach 1": the entity's slot index is the index into every
  * component array.
  *
- * Idea: an entity is a slot (handle = slot index + 32-bit generation). Each slot keeps one
- * 64-bit word: while the slot is live it equals the live entity's handle exactly, so "is this
- * handle live" is one load and one compare; while it is free it holds the next generation and
- * the next free slot (a LIFO free list threaded through the slot array); a slot whose
- * generation is used up is retired (generation 0) and never reused. Per component type, a
+ * Idea: an entity is a slot (handle = slot index + 32-bit generation), from the shared id
+ * unit harness/entity_ids.h: one 64-bit id word per slot, equal to the live entity's handle,
+ * so "is this handle live" is one load and one compare (free list and retirement: see
+ * there). Per component type, a
  * value array indexed by slot (element size from the configuration, columns 64-byte aligned)
  * and a presence bitmap of 64-bit words, plus a holder count. `each` walks the presence words
  * and visits set bits with count-trailing-zeros and `w &= w - 1`; `join` does the same on the
@@ -14,8 +13,9 @@
  *
  * Costs (K = component types, S = highest slot ever used + 1):
  *   create   O(1): pop the free list (one slot word) or append a slot. Amortised O(1)
- *            growth: when full, all 2K + 1 arrays are allocated afresh at double size and
- *            the used part copied (transactional: a failed allocation changes nothing).
+ *            growth: when full, the id words are reallocated and all 2K arrays allocated
+ *            afresh at double size and the used part copied (a failed allocation changes
+ *            nothing).
  *   destroy  O(K): the slot word, and one presence word per type (cleared without branches).
  *   add      O(1): slot word + presence word; no allocation (arrays already cover every slot).
  *   remove   O(1): slot word + presence word.
@@ -35,17 +35,15 @@
  * brings its own cache line of values), and memory: every type pays for every slot, and a
  * spike of entities leaves the arrays at their high-water mark (holes are never compacted).
  */
-#include "harness/strategy.h"
+#include "harness/entity_ids.h"
 
-#define IDX_NONE UINT32_MAX              /* end of the free list */
-#define IDX_RETIRED ((uint64_t)UINT32_MAX) /* slot word of a retired slot: generation 0 */
+#define ID_STRIDE 1                      /* words per id record: the id word only */
 #define IDX_ALIGN 64u                    /* column alignment, bytes */
 
-/* Columns: the slot words, then per type its presence bits and its values. */
-#define IDX_COL_SLOT 0u
-#define IDX_COL_BITS(t) (1u + 2u * (t))
-#define IDX_COL_VALUES(t) (2u + 2u * (t))
-#define IDX_COLUMNS(type_count) (1u + 2u * (type_count))
+/* Columns: per type its presence bits and its values. */
+#define IDX_COL_BITS(t) (2u * (t))
+#define IDX_COL_VALUES(t) (1u + 2u * (t))
+#define IDX_COLUMNS(type_count) (2u * (type_count))
 
 /* One allocation, as the allocator saw it (data pointers are kept apart, in the hot part). */
 typedef struct idx_block {
@@ -55,14 +53,8 @@ typedef struct idx_block {
 
 typedef struct world {
     /* hot: every operation reads these */
-    uint64_t *slot;        /* per slot: live -> its handle; free -> gen << 32 | next free */
-    uint32_t slots;        /* slots ever used: [0, slots) */
-    uint32_t free_head;    /* first free slot, IDX_NONE when none */
-    uint32_t live;         /* live entities */
-    uint32_t max_entities; /* live entities at most, and slots at most */
+    ecsb_ids ids;          /* entity slots, generations, free list (harness/entity_ids.h) */
     uint32_t type_count;
-    uint32_t capacity;     /* slots every array has room for */
-    uint32_t first_generation; /* of a fresh slot: 1, or config->first_generation (tests) */
     uint64_t *bits[ECSB_MAX_TYPES];          /* per type: presence bitmap, ceil(capacity/64) */
     unsigned char *values[ECSB_MAX_TYPES];   /* per type: capacity values of type_size bytes */
     size_t held[ECSB_MAX_TYPES];             /* per type: holders (= set bits) */
@@ -89,22 +81,20 @@ static void *column_alloc(const ecsb_allocator *a, idx_block *block, size_t coun
 }
 
 /*
- * Make room for at least `needed` slots in every array. Every new column is allocated before
- * anything is copied or freed, so a failure leaves the world exactly as it was.
+ * The ids' grow hook: every array from old_cap to cap slots. Every new column is allocated
+ * before anything is copied or freed, so a failure leaves the arrays exactly as they were.
  */
-static ecsb_status grow(world *w, size_t needed)
+static ecsb_status grow(void *owner, size_t old_cap, size_t cap)
 {
-    size_t cap = ecsb_grow_capacity(w->capacity, needed, w->max_entities);
-    if (cap == 0)
-        return ECSB_ERR_CAPACITY;
-    size_t old_words = words_for(w->capacity), new_words = words_for(cap);
+    world *w = owner;
+    size_t old_words = words_for(old_cap), new_words = words_for(cap);
     uint32_t columns = IDX_COLUMNS(w->type_count), c;
     idx_block block[IDX_COLUMNS(ECSB_MAX_TYPES)];
     void *data[IDX_COLUMNS(ECSB_MAX_TYPES)];
     for (c = 0; c < columns; c++) {
-        bool values = c != IDX_COL_SLOT && c % 2 == 0;
-        size_t count = c == IDX_COL_SLOT || values ? cap : new_words;
-        size_t size = values ? w->type_size[(c - 2) / 2] : 8;
+        bool values = c % 2 == 1;
+        size_t count = values ? cap : new_words;
+        size_t size = values ? w->type_size[c / 2] : 8;
         if (!(data[c] = column_alloc(w->alloc, &block[c], count, size)))
             break;
     }
@@ -114,26 +104,23 @@ static ecsb_status grow(world *w, size_t needed)
         return ECSB_ERR_NOMEM;
     }
     /* Keep the used part; bits beyond the slot count stay clear, so new words start empty. */
-    if (w->slots)
-        memcpy(data[IDX_COL_SLOT], w->slot, (size_t)w->slots * 8);
     for (uint32_t t = 0; t < w->type_count; t++) {
         uint64_t *bits = data[IDX_COL_BITS(t)];
         if (old_words)
             memcpy(bits, w->bits[t], old_words * 8);
         memset(bits + old_words, 0, (new_words - old_words) * 8);
-        if (w->slots)
-            memcpy(data[IDX_COL_VALUES(t)], w->values[t], (size_t)w->slots * w->type_size[t]);
+        if (w->ids.slots)
+            memcpy(data[IDX_COL_VALUES(t)], w->values[t],
+                   (size_t)w->ids.slots * w->type_size[t]);
     }
     for (c = 0; c < columns; c++) {
         ecsb_release(w->alloc, w->block[c].ptr, w->block[c].bytes);
         w->block[c] = block[c];
     }
-    w->slot = data[IDX_COL_SLOT];
     for (uint32_t t = 0; t < w->type_count; t++) {
         w->bits[t] = data[IDX_COL_BITS(t)];
         w->values[t] = data[IDX_COL_VALUES(t)];
     }
-    w->capacity = (uint32_t)cap;
     return ECSB_OK;
 }
 
@@ -141,22 +128,20 @@ static void world_fini(world *w)
 {
     for (uint32_t c = 0; c < IDX_COLUMNS(w->type_count); c++)
         ecsb_release(w->alloc, w->block[c].ptr, w->block[c].bytes);
+    ecsb_ids_fini(&w->ids);
     memset(w, 0, sizeof *w);
 }
 
 static ecsb_status world_init(world *w, const ecsb_world_config *config)
 {
-    ecsb_status st = ecsb_config_check(config);
+    memset(w, 0, sizeof *w);
+    ecsb_status st = ecsb_ids_init(&w->ids, config, ID_STRIDE);
     if (st != ECSB_OK)
         return st;
-    memset(w, 0, sizeof *w);
-    w->alloc = ecsb_allocator_or_default(config->allocator);
+    w->alloc = w->ids.alloc;
     w->type_count = config->type_count;
     memcpy(w->type_size, config->type_size, sizeof w->type_size);
-    w->max_entities = config->max_entities ? config->max_entities : ECSB_MAX_ENTITIES;
-    w->free_head = IDX_NONE;
-    w->first_generation = config->first_generation ? config->first_generation : 1;
-    if (config->initial_capacity && (st = grow(w, config->initial_capacity)) != ECSB_OK) {
+    if ((st = ecsb_ids_reserve(&w->ids, config, grow, w)) != ECSB_OK) {
         world_fini(w);
         return st;
     }
@@ -166,37 +151,15 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
 /* True when the handle names a live entity: its slot word is exactly the handle. */
 ECSB_INLINE bool is_live(const world *w, ecsb_entity e)
 {
-    uint32_t i = ecsb_handle_index(e);
-    return i < w->slots && w->slot[i] == e;
+    return ecsb_ids_alive(&w->ids, ID_STRIDE, e);
 }
 
 ECSB_INLINE uint64_t bit_of(uint32_t i) { return (uint64_t)1 << (i & 63); }
 
+/* A fresh slot's presence bits are clear: beyond the slots in use all are. */
 ECSB_INLINE ecsb_status entity_create(world *w, ecsb_entity *out)
 {
-    *out = ECSB_ENTITY_NULL;
-    if (ECSB_UNLIKELY(w->live >= w->max_entities))
-        return ECSB_ERR_CAPACITY;
-    uint32_t i = w->free_head;
-    uint64_t generation;
-    if (i != IDX_NONE) {
-        uint64_t word = w->slot[i];
-        w->free_head = (uint32_t)word;
-        generation = word >> 32;
-    } else {
-        if (ECSB_UNLIKELY(w->slots == w->capacity)) {
-            ecsb_status st = grow(w, (size_t)w->slots + 1);
-            if (st != ECSB_OK)
-                return st;
-        }
-        i = w->slots++;
-        generation = w->first_generation; /* its presence bits are clear: beyond `slots` all are */
-    }
-    ecsb_entity e = generation << 32 | i;
-    w->slot[i] = e;
-    w->live++;
-    *out = e;
-    return ECSB_OK;
+    return ecsb_ids_create(&w->ids, ID_STRIDE, grow, w, out);
 }
 
 ECSB_INLINE ecsb_status entity_destroy(world *w, ecsb_entity e)
@@ -210,20 +173,13 @@ ECSB_INLINE ecsb_status entity_destroy(world *w, ecsb_entity e)
         w->held[t] -= (word & bit) != 0;
         w->bits[t][k] = word & ~bit;
     }
-    w->live--;
-    uint32_t generation = ecsb_handle_generation(e);
-    if (ECSB_UNLIKELY(generation == UINT32_MAX)) {
-        w->slot[i] = IDX_RETIRED; /* the next generation would wrap to 0: never reuse */
-        return ECSB_OK;
-    }
-    w->slot[i] = (uint64_t)(generation + 1) << 32 | w->free_head;
-    w->free_head = i;
+    ecsb_ids_free(&w->ids, ID_STRIDE, e);
     return ECSB_OK;
 }
 
 static bool entity_alive(const world *w, ecsb_entity e) { return is_live(w, e); }
 
-static size_t entity_count(const world *w) { return w->live; }
+static size_t entity_count(const world *w) { return ecsb_ids_count(&w->ids); }
 
 ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void **value_out)
 {
@@ -281,9 +237,9 @@ ECSB_INLINE void each(world *w, ecsb_type t, ecsb_each_fn fn, void *ctx)
     if (t >= w->type_count)
         return;
     const uint64_t *bits = w->bits[t];
-    const uint64_t *slot = w->slot;
+    const uint64_t *slot = w->ids.word;
     unsigned char *values = w->values[t];
-    size_t size = w->type_size[t], words = words_for(w->slots);
+    size_t size = w->type_size[t], words = words_for(w->ids.slots);
     for (size_t k = 0; k < words; k++) {
         uint64_t m = bits[k];
         size_t base = k * 64;
@@ -305,9 +261,9 @@ ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void 
     if (a >= w->type_count || b >= w->type_count)
         return;
     const uint64_t *bits_a = w->bits[a], *bits_b = w->bits[b];
-    const uint64_t *slot = w->slot;
+    const uint64_t *slot = w->ids.word;
     unsigned char *va = w->values[a], *vb = w->values[b];
-    size_t sa = w->type_size[a], sb = w->type_size[b], words = words_for(w->slots);
+    size_t sa = w->type_size[a], sb = w->type_size[b], words = words_for(w->ids.slots);
     for (size_t k = 0; k < words; k++) {
         uint64_t m = bits_a[k] & bits_b[k];
         size_t base = k * 64;
@@ -365,7 +321,7 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
         c.size[j] = w->type_size[q->types[j]];
     }
     size_t start = 0, len = 0; /* the stretch held back: it reached the top of its word */
-    for (size_t wd = 0, words = words_for(w->slots); wd < words; wd++) {
+    for (size_t wd = 0, words = words_for(w->ids.slots); wd < words; wd++) {
         uint64_t m = c.bits[0][wd];
 #pragma GCC unroll 8
         for (uint32_t j = 1; j < k; j++)
@@ -415,67 +371,37 @@ static bool column_ok(const idx_block *block, const void *data, size_t data_byte
 
 static bool world_valid(const world *w)
 {
-    if (w->type_count == 0 || w->type_count > ECSB_MAX_TYPES || !w->alloc ||
-        w->max_entities == 0 || w->max_entities > ECSB_MAX_ENTITIES ||
-        w->capacity > w->max_entities || w->slots > w->capacity || w->live > w->slots)
+    if (!ecsb_ids_valid(&w->ids) || w->type_count == 0 || w->type_count > ECSB_MAX_TYPES ||
+        !w->alloc)
         return false;
-    size_t words = words_for(w->capacity);
-    if (!column_ok(&w->block[IDX_COL_SLOT], w->slot, (size_t)w->capacity * 8))
-        return false;
+    size_t words = words_for(w->ids.cap);
     for (uint32_t t = 0; t < w->type_count; t++)
         if (w->type_size[t] == 0 || w->type_size[t] > ECSB_MAX_TYPE_SIZE ||
             !column_ok(&w->block[IDX_COL_BITS(t)], w->bits[t], words * 8) ||
             !column_ok(&w->block[IDX_COL_VALUES(t)], w->values[t],
-                       (size_t)w->capacity * w->type_size[t]))
+                       (size_t)w->ids.cap * w->type_size[t]))
             return false;
-
-    /* Slot words: live (low half = own index, generation != 0), free, or retired. */
-    size_t live = 0, free_slots = 0, held[ECSB_MAX_TYPES] = {0};
+    /* Presence only on live slots (which also keeps bits beyond the slots in use clear). */
+    size_t held[ECSB_MAX_TYPES] = {0};
     for (size_t k = 0; k < words; k++) {
         uint64_t live_mask = 0;
-        for (uint32_t j = 0; j < 64 && k * 64 + j < w->slots; j++) {
-            uint32_t i = (uint32_t)(k * 64 + j);
-            uint64_t word = w->slot[i];
-            uint32_t low = (uint32_t)word, generation = (uint32_t)(word >> 32);
-            if (low == i) {
-                if (generation == 0)
-                    return false;
-                live_mask |= (uint64_t)1 << j;
-                live++;
-            } else if (word != IDX_RETIRED) {
-                if (generation == 0 || (low != IDX_NONE && low >= w->slots))
-                    return false;
-                free_slots++;
-            }
-        }
-        /* Presence only on live slots (which also keeps bits beyond `slots` clear). */
+        for (uint32_t j = 0; j < 64 && k * 64 + j < w->ids.slots; j++)
+            live_mask |= (uint64_t)ecsb_ids_slot_live(&w->ids, (uint32_t)(k * 64 + j)) << j;
         for (uint32_t t = 0; t < w->type_count; t++) {
             if (w->bits[t][k] & ~live_mask)
                 return false;
             held[t] += (size_t)__builtin_popcountll(w->bits[t][k]);
         }
     }
-    if (live != w->live)
-        return false;
     for (uint32_t t = 0; t < w->type_count; t++)
         if (held[t] != w->held[t])
             return false;
-
-    /* The free list visits exactly the free slots, each once (a cycle would run too long). */
-    size_t listed = 0;
-    for (uint32_t i = w->free_head; i != IDX_NONE; i = (uint32_t)w->slot[i]) {
-        if (i >= w->slots || listed++ == free_slots)
-            return false;
-        uint64_t word = w->slot[i];
-        if ((uint32_t)word == i || word == IDX_RETIRED)
-            return false;
-    }
-    return listed == free_slots;
+    return true;
 }
 
 static size_t world_bytes(const world *w)
 {
-    size_t bytes = sizeof *w;
+    size_t bytes = sizeof *w + ecsb_ids_bytes(&w->ids);
     for (uint32_t c = 0; c < IDX_COLUMNS(w->type_count); c++)
         bytes += w->block[c].bytes;
     return bytes;
@@ -483,35 +409,23 @@ static size_t world_bytes(const world *w)
 
 /*
  * Testing aid (ecsb.h): each damage is an XOR, so applying it twice restores the world.
- *   0  the live count;  1  type 0's holder count;  2  the last slot word's low half
- *   (live/free link/retired mark);  3  type 0's presence bit of the first slot never used;
- *   4  the free-list head;  5  type 0's value size (above ECSB_MAX_TYPE_SIZE).
+ *   0 .. 2  the ids' (ecsb_ids_corrupt);  3  type 0's holder count;  4  type 0's presence
+ *   bit of the first slot never used;  5  type 0's value size (above ECSB_MAX_TYPE_SIZE).
  */
 static int world_corrupt(world *w, unsigned which)
 {
-    switch (which) {
+    if (which < ECSB_IDS_CORRUPT_COUNT)
+        return ecsb_ids_corrupt(&w->ids, which);
+    switch (which - ECSB_IDS_CORRUPT_COUNT) {
     case 0:
-        w->live ^= 1;
-        return 1;
-    case 1:
         w->held[0] ^= 1;
         return 1;
+    case 1:
+        if (w->ids.slots == w->ids.cap)
+            return 0;
+        w->bits[0][w->ids.slots >> 6] ^= bit_of(w->ids.slots);
+        return 1;
     case 2:
-        if (!w->slots)
-            return 0;
-        w->slot[w->slots - 1] ^= 0x80000000u; /* low half out of range whatever it was */
-        return 1;
-    case 3:
-        if (w->slots == w->capacity)
-            return 0;
-        w->bits[0][w->slots >> 6] ^= bit_of(w->slots);
-        return 1;
-    case 4:
-        if (w->free_head == IDX_NONE)
-            return 0;
-        w->free_head ^= 0x80000000u;
-        return 1;
-    case 5:
         w->type_size[0] ^= 2 * ECSB_MAX_TYPE_SIZE;
         return 1;
     default:

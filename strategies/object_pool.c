@@ -15,12 +15,11 @@
  *   across every other operation, growth included. ecsb.h promises every strategy's pointers
  *   only until the next structural change; this one promises more.
  *
- * An entity is a slot index plus a 32-bit generation (handle = ecsb_handle_make); slot i has a
- * record of 8 + 4K bytes (rounded up to 8): its slot word (generation and SLOT_LIVE, or the
- * next free slot: a LIFO free list; a never-used slot starts at config->first_generation; a
- * slot whose generation would wrap is retired, never reused) and, per type, the index of the
- * object holding its value or OBJ_NONE: article 001's entity with a lookup table type ->
- * component. Destroy clears the entries it releases, so a free record names nothing.
+ * An entity is a slot index plus a 32-bit generation (handle = ecsb_handle_make), from the
+ * shared id unit harness/entity_ids.h; slot i has an id record of 8 + 4K bytes (rounded up to
+ * 8): its id word (free list, retirement: see there) and, per type, the index of the object
+ * holding its value or OBJ_NONE: article 001's entity with a lookup table type -> component.
+ * Destroy clears the entries it releases, so a free record names nothing.
  *
  * Costs, in cache lines touched (steady state; K = type count):
  *   create  1: the record (free-list head, or the next fresh one).
@@ -54,12 +53,8 @@
  * pair to sparse_set's 40 and about 56 bytes moved per pair to its 32, 1.9-2.8x its time at
  * 4000 and 1M. (Ratios: medians of 7 pinned runs on a loaded 2-core VM.)
  */
-#include "harness/strategy.h"
+#include "harness/entity_ids.h"
 
-#define SLOT_GEN_MASK 0xffffffff00000000ull /* the generation half of a record's word */
-#define SLOT_NONE UINT32_MAX                /* free-list end / empty free list */
-#define SLOT_LIVE (UINT32_MAX - 1)          /* low half of a live slot's word */
-#define SLOT_RETIRED (UINT32_MAX - 2)       /* low half of a slot whose generation is used up */
 #define OBJ_NONE UINT32_MAX /* a record's entry for a type it does not hold; free-list end */
 
 #define CHUNK_BYTES 16384u   /* values per chunk: about this many bytes... */
@@ -86,20 +81,12 @@ typedef struct pool {
 } pool;
 
 /*
- * Entity slot i has a record of `stride` words at records + i * stride: the slot word
- * (generation << 32 | SLOT_LIVE, or the next free slot while free), then one uint32 per type:
- * the object holding the entity's value of that type, or OBJ_NONE.
+ * Entity slot i has an id record of ids.stride = 1 + ceil(type_count / 2) words: the id word,
+ * then one uint32 per type: the object holding the entity's value of that type, or OBJ_NONE.
  */
 typedef struct world {
+    ecsb_ids ids;              /* entity slots and their records (harness/entity_ids.h) */
     const ecsb_allocator *alloc;
-    uint64_t *records;
-    uint32_t stride;           /* words per record: 1 + ceil(type_count / 2) */
-    uint32_t slots;            /* slots ever used: [0, slots) */
-    uint32_t cap;              /* records allocated */
-    uint32_t live;             /* live entities */
-    uint32_t free_head;        /* first free slot, SLOT_NONE when empty */
-    uint32_t max_entities;
-    uint32_t first_generation; /* generation of a never-used slot */
     uint32_t type_count;
     pool pools[ECSB_MAX_TYPES];
 } world;
@@ -108,7 +95,7 @@ typedef struct world {
 
 ECSB_INLINE uint64_t *record(const world *w, uint32_t i)
 {
-    return w->records + (size_t)i * w->stride;
+    return ecsb_ids_record(&w->ids, w->ids.stride, i);
 }
 ECSB_INLINE uint32_t *record_objects(const world *w, uint32_t i)
 {
@@ -118,7 +105,7 @@ ECSB_INLINE uint32_t *record_objects(const world *w, uint32_t i)
 /* The handle of live slot i. */
 ECSB_INLINE ecsb_entity slot_handle(const world *w, uint32_t i)
 {
-    return (*record(w, i) & SLOT_GEN_MASK) | i;
+    return ecsb_ids_handle(&w->ids, w->ids.stride, i);
 }
 
 /* ---- pools ------------------------------------------------------------------------------- */
@@ -220,30 +207,24 @@ ECSB_INLINE void pool_give(pool *p, uint32_t o)
 
 /* ---- memory ------------------------------------------------------------------------------ */
 
-/* Grow the records to `cap` (> w->cap) slots; 0 means the world is full. */
-static ecsb_status grow_records(world *w, size_t cap)
+/* The ids' grow hook: new records name no object (their id words are the ids' own). */
+static ecsb_status clear_records(void *owner, size_t old_cap, size_t cap)
 {
-    if (cap == 0)
-        return ECSB_ERR_CAPACITY;
-    void *block = w->records;
-    ecsb_status st =
-        ecsb_resize(w->alloc, &block, (size_t)w->stride * sizeof(uint64_t), w->cap, cap);
-    if (st != ECSB_OK)
-        return st;
-    w->records = block;
-    w->cap = (uint32_t)cap;
+    world *w = owner;
+    memset(record(w, (uint32_t)old_cap), 0xff,
+           (cap - old_cap) * w->ids.stride * sizeof(uint64_t)); /* = OBJ_NONE */
     return ECSB_OK;
 }
 
 static void world_fini(world *w)
 {
-    ecsb_release(w->alloc, w->records, (size_t)w->cap * w->stride * sizeof(uint64_t));
     for (uint32_t t = 0; t < w->type_count; t++) {
         pool *p = &w->pools[t];
         for (uint32_t c = 0; c < p->chunk_count; c++)
             ecsb_release(w->alloc, p->chunks[c] - p->values_off, chunk_bytes(p));
         ecsb_release(w->alloc, p->chunks, (size_t)p->chunk_cap * sizeof *p->chunks);
     }
+    ecsb_ids_fini(&w->ids);
     memset(w, 0, sizeof *w);
 }
 
@@ -254,16 +235,12 @@ static void world_fini(world *w)
  */
 static ecsb_status world_init(world *w, const ecsb_world_config *config)
 {
-    ecsb_status st = ecsb_config_check(config);
+    memset(w, 0, sizeof *w);
+    ecsb_status st = ecsb_ids_init(&w->ids, config, 1 + (config->type_count + 1) / 2);
     if (st != ECSB_OK)
         return st;
-    memset(w, 0, sizeof *w);
-    w->alloc = ecsb_allocator_or_default(config->allocator);
-    w->max_entities = config->max_entities ? config->max_entities : ECSB_MAX_ENTITIES;
-    w->first_generation = config->first_generation ? config->first_generation : 1;
+    w->alloc = w->ids.alloc;
     w->type_count = config->type_count;
-    w->stride = 1 + (w->type_count + 1) / 2;
-    w->free_head = SLOT_NONE;
     for (uint32_t t = 0; t < w->type_count; t++) {
         pool *p = &w->pools[t];
         p->size = config->type_size[t];
@@ -273,7 +250,7 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
         p->free_head = OBJ_NONE;
     }
     if (config->initial_capacity) {
-        st = grow_records(w, config->initial_capacity);
+        st = ecsb_ids_reserve(&w->ids, config, clear_records, w);
         for (uint32_t t = 0; st == ECSB_OK && t < w->type_count; t++) {
             pool *p = &w->pools[t];
             size_t chunks = ((size_t)config->initial_capacity + p->mask) >> p->log2;
@@ -292,36 +269,13 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
 /* True when the handle names a live entity; its slot index into *slot. */
 ECSB_INLINE bool live_slot(const world *w, ecsb_entity e, uint32_t *slot)
 {
-    uint32_t i = ecsb_handle_index(e);
-    *slot = i;
-    return i < w->slots && *record(w, i) == ((e & SLOT_GEN_MASK) | SLOT_LIVE);
+    *slot = ecsb_handle_index(e);
+    return ecsb_ids_alive(&w->ids, w->ids.stride, e);
 }
 
 ECSB_INLINE ecsb_status entity_create(world *w, ecsb_entity *out)
 {
-    *out = ECSB_ENTITY_NULL;
-    if (ECSB_UNLIKELY(w->live >= w->max_entities))
-        return ECSB_ERR_CAPACITY;
-    uint32_t i = w->free_head;
-    uint64_t gen;
-    if (i != SLOT_NONE) {
-        gen = *record(w, i) & SLOT_GEN_MASK;
-        w->free_head = (uint32_t)*record(w, i);
-    } else {
-        if (ECSB_UNLIKELY(w->slots == w->cap)) {
-            ecsb_status st = grow_records(
-                w, ecsb_grow_capacity(w->cap, (size_t)w->slots + 1, w->max_entities));
-            if (st != ECSB_OK)
-                return st;
-        }
-        i = w->slots++;
-        gen = (uint64_t)w->first_generation << 32;
-        memset(record_objects(w, i), 0xff, (w->stride - 1) * sizeof(uint64_t)); /* OBJ_NONE */
-    }
-    *record(w, i) = gen | SLOT_LIVE;
-    w->live++;
-    *out = gen | i;
-    return ECSB_OK;
+    return ecsb_ids_create(&w->ids, w->ids.stride, clear_records, w, out);
 }
 
 ECSB_INLINE ecsb_status entity_destroy(world *w, ecsb_entity e)
@@ -335,14 +289,7 @@ ECSB_INLINE ecsb_status entity_destroy(world *w, ecsb_entity e)
             pool_give(&w->pools[t], objects[t]);
             objects[t] = OBJ_NONE; /* a free record holds nothing: create needs not clear it */
         }
-    uint32_t gen = ecsb_handle_generation(e);
-    if (ECSB_UNLIKELY(gen == UINT32_MAX)) {
-        *record(w, i) = (e & SLOT_GEN_MASK) | SLOT_RETIRED; /* never reused: no wrap to old ids */
-    } else {
-        *record(w, i) = ((uint64_t)(gen + 1) << 32) | w->free_head;
-        w->free_head = i;
-    }
-    w->live--;
+    ecsb_ids_free(&w->ids, w->ids.stride, e);
     return ECSB_OK;
 }
 
@@ -352,7 +299,7 @@ static bool entity_alive(const world *w, ecsb_entity e)
     return live_slot(w, e, &i);
 }
 
-static size_t entity_count(const world *w) { return w->live; }
+static size_t entity_count(const world *w) { return ecsb_ids_count(&w->ids); }
 
 /* ---- components -------------------------------------------------------------------------- */
 
@@ -596,7 +543,7 @@ static bool pool_valid(const world *w, const pool *p, ecsb_type t)
     if (p->size == 0 || p->size > ECSB_MAX_TYPE_SIZE || p->log2 != chunk_log2_for(p->size) ||
         p->mask != (1u << p->log2) - 1 ||
         p->values_off != ((chunk_objects(p) / 8 + chunk_objects(p) * 4 + 63) & ~63u) ||
-        p->chunk_count > p->chunk_cap || (p->chunk_cap && !p->chunks) || p->count > w->live)
+        p->chunk_count > p->chunk_cap || (p->chunk_cap && !p->chunks) || p->count > w->ids.live)
         return false;
     size_t total = (size_t)p->chunk_count << p->log2, live = 0;
     for (uint32_t c = 0; c < p->chunk_count; c++) {
@@ -608,7 +555,7 @@ static bool pool_valid(const world *w, const pool *p, ecsb_type t)
             if (!object_live(p, o))
                 continue;
             live++;
-            if (i >= w->slots || (uint32_t)*record(w, i) != SLOT_LIVE ||
+            if (i >= w->ids.slots || !ecsb_ids_slot_live(&w->ids, i) ||
                 record_objects(w, i)[t] != o)
                 return false;
         }
@@ -626,53 +573,21 @@ static bool pool_valid(const world *w, const pool *p, ecsb_type t)
 
 static bool world_valid(const world *w)
 {
-    if (w->type_count == 0 || w->type_count > ECSB_MAX_TYPES ||
-        w->stride != 1 + (w->type_count + 1) / 2 || w->cap > w->max_entities ||
-        w->slots > w->cap || w->live > w->slots || w->live > w->max_entities ||
-        w->first_generation == 0 || (w->cap && !w->records))
+    if (!ecsb_ids_valid(&w->ids) || w->type_count == 0 || w->type_count > ECSB_MAX_TYPES ||
+        w->ids.stride != 1 + (w->type_count + 1) / 2)
         return false;
-    /* Records: every word is live, retired or free; generations start at first_generation;
-     * a live record names only live objects of which it is the owner, others name none. */
-    uint32_t live = 0, free_count = 0;
-    for (uint32_t i = 0; i < w->slots; i++) {
-        uint64_t word = *record(w, i);
-        uint32_t low = (uint32_t)word, gen = (uint32_t)(word >> 32);
-        if (gen < w->first_generation)
-            return false;
+    /* A live record names only live objects of which it is the owner, others name none. */
+    for (uint32_t i = 0; i < w->ids.slots; i++) {
+        bool live = ecsb_ids_slot_live(&w->ids, i);
         for (uint32_t t = 0; t < w->type_count; t++) {
             const pool *p = &w->pools[t];
             uint32_t o = record_objects(w, i)[t];
             if (o != OBJ_NONE &&
-                (low != SLOT_LIVE || o >= ((size_t)p->chunk_count << p->log2) ||
-                 !object_live(p, o) ||
+                (!live || o >= ((size_t)p->chunk_count << p->log2) || !object_live(p, o) ||
                  chunk_owner(p, p->chunks[o >> p->log2])[o & p->mask] != i))
                 return false;
         }
-        if (low == SLOT_LIVE) {
-            live++;
-        } else if (low == SLOT_RETIRED) {
-            if (gen != UINT32_MAX)
-                return false;
-        } else {
-            if (low != SLOT_NONE && low >= w->slots)
-                return false;
-            free_count++;
-        }
     }
-    if (live != w->live)
-        return false;
-    /* The free list reaches every free slot exactly once (a cycle would exceed free_count). */
-    uint32_t reached = 0;
-    for (uint32_t i = w->free_head; i != SLOT_NONE; i = (uint32_t)*record(w, i)) {
-        if (i >= w->slots || reached == free_count)
-            return false;
-        uint32_t low = (uint32_t)*record(w, i);
-        if (low == SLOT_LIVE || low == SLOT_RETIRED)
-            return false;
-        reached++;
-    }
-    if (reached != free_count)
-        return false;
     for (uint32_t t = 0; t < w->type_count; t++)
         if (!pool_valid(w, &w->pools[t], t))
             return false;
@@ -681,7 +596,7 @@ static bool world_valid(const world *w)
 
 static size_t world_bytes(const world *w)
 {
-    size_t bytes = sizeof *w + (size_t)w->cap * w->stride * sizeof(uint64_t);
+    size_t bytes = sizeof *w + ecsb_ids_bytes(&w->ids);
     for (uint32_t t = 0; t < w->type_count; t++) {
         const pool *p = &w->pools[t];
         bytes += (size_t)p->chunk_cap * sizeof *p->chunks + p->chunk_count * chunk_bytes(p);
@@ -700,30 +615,26 @@ static pool *first_pool(world *w, bool live)
 
 /*
  * Damage, each its own inverse (world_valid catches every one):
- *   0 the live count, off by one;
- *   1 the entity free list's head, pointing elsewhere (or past the slots when empty);
- *   2 records: the first two holders of the first type with two swap their objects;
- *   3 occupancy: the first object of the first pool with a chunk flips live/free;
- *   4 a pool's free list: its head points elsewhere;
- *   5 an owner: the first live object of the first non-empty pool names the next slot;
- *   6 type 0's live object count, off by one.
+ *   0 .. 2 the ids' (ecsb_ids_corrupt); then
+ *   3 records: the first two holders of the first type with two swap their objects;
+ *   4 occupancy: the first object of the first pool with a chunk flips live/free;
+ *   5 a pool's free list: its head points elsewhere;
+ *   6 an owner: the first live object of the first non-empty pool names the next slot;
+ *   7 type 0's live object count, off by one.
  */
 static int world_corrupt(world *w, unsigned which)
 {
-    pool *p = first_pool(w, which == 5);
+    if (which < ECSB_IDS_CORRUPT_COUNT)
+        return ecsb_ids_corrupt(&w->ids, which);
+    which -= ECSB_IDS_CORRUPT_COUNT;
+    pool *p = first_pool(w, which == 3);
     switch (which) {
     case 0:
-        w->live ^= 1;
-        return 1;
-    case 1:
-        w->free_head ^= 1;
-        return 1;
-    case 2:
         for (uint32_t t = 0; t < w->type_count; t++) {
             uint32_t *first = NULL;
-            for (uint32_t i = 0; i < w->slots; i++) {
+            for (uint32_t i = 0; i < w->ids.slots; i++) {
                 uint32_t *objects = record_objects(w, i);
-                if ((uint32_t)*record(w, i) != SLOT_LIVE || objects[t] == OBJ_NONE)
+                if (!ecsb_ids_slot_live(&w->ids, i) || objects[t] == OBJ_NONE)
                     continue;
                 if (!first) {
                     first = &objects[t];
@@ -736,17 +647,17 @@ static int world_corrupt(world *w, unsigned which)
             }
         }
         return 0;
-    case 3:
+    case 1:
         if (!p)
             return 0;
         chunk_bits(p, p->chunks[0])[0] ^= 1;
         return 1;
-    case 4:
+    case 2:
         if (!p)
             return 0;
         p->free_head ^= 1;
         return 1;
-    case 5: {
+    case 3: {
         if (!p)
             return 0;
         uint32_t o = 0;
@@ -755,7 +666,7 @@ static int world_corrupt(world *w, unsigned which)
         chunk_owner(p, p->chunks[o >> p->log2])[o & p->mask] ^= 1;
         return 1;
     }
-    case 6:
+    case 4:
         w->pools[0].count ^= 1;
         return 1;
     default:

@@ -41,6 +41,8 @@
 #define PAGED_OWNING_GROUPS 1
 #include "strategies/paged_sparse_set.h"
 
+#define ECSB_STRATEGY_VERSIONS_WRAP ID_VERSION_MAX /* lives per slot: see the .h */
+
 #define ECSB_STRATEGY_NAME owning_group
 #define ECSB_STRATEGY_SUMMARY "paged_sparse_set + EnTT owning groups for the declared queries: owned pools keep the full matches packed in step at the front; such a query is one run"
 #include "harness/strategy_impl.h"

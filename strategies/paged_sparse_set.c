@@ -45,13 +45,16 @@
  * Wins: has/get/remove touch one line fewer than sparse_set and reject stale handles without
  * reading the ids; rare types cost only their pages; ids are half sparse_set's handles.
  * Loses: every lookup goes through the page table (about 3 instructions more than a flat
- * sparse map); a page with one holder costs 16 KB; at most 16,777,215 live entities and 255
- * lives per slot before it retires (2^32 ids per world in all); views walk entity by entity
+ * sparse map); a page with one holder costs 16 KB; at most 16,777,215 live entities, and
+ * versions wrap after 255 lives of a slot (EnTT's risk: a handle kept that long aliases the
+ * slot's new entity; memory stays bounded under churn); views walk entity by entity
  * with a lookup per other type, so a query over several types never beats a packed loop (see
  * owning_group).
  */
 #define PAGED_OWNING_GROUPS 0
 #include "strategies/paged_sparse_set.h"
+
+#define ECSB_STRATEGY_VERSIONS_WRAP ID_VERSION_MAX /* lives per slot: see the .h */
 
 #define ECSB_STRATEGY_NAME paged_sparse_set
 #define ECSB_STRATEGY_SUMMARY "EnTT sparse sets: 24+8-bit versioned ids, sparse arrays in 4096-entry pages on demand with the version in each entry; views lead with the smallest pool"

@@ -7,14 +7,18 @@
  * Ids. An entity is a 32-bit id: index in the low ID_INDEX_BITS (24) bits, version in the high
  * 8; the handle is the id itself (high 32 bits of ecsb_entity zero). EnTT splits 20 + 12; the
  * suite's sizes need more than 2^20 live entities (its sweep reaches 4,194,304 + 2, its growth
- * test 4,194,307) and a split only moves ids between indexes and versions: slots * versions is
- * 2^32 either way, since a slot whose version would wrap is retired, never reused. So 24 + 8:
- * 16,777,215 live entities, 255 lives per slot. Versions start at config->first_generation when
- * it is 1..255; a larger one keeps its distance to the top of the 32-bit range when that is
- * shorter than 255 lives (UINT32_MAX - 3 gives four lives, as 32-bit generations would), else
- * starts at 1. Version 0 never lives.
+ * test 4,194,307). So 24 + 8: 16,777,215 live entities, and versions 1..255 that wrap, as
+ * EnTT's do: after version 255 a slot lives again at version 1. Memory stays bounded however
+ * many entities a world spawns and destroys (a slot is never retired, so churn reuses the
+ * same slots), at EnTT's stated risk: a handle held across 255 lives of its slot aliases the
+ * entity then living there (with 32-bit generations, harness/entity_ids.h, it would take 2^32
+ * lives; this layout keeps its own ids because its point is the 32-bit id with the version in
+ * every sparse entry). Versions start at config->first_generation when it is 1..255; a larger
+ * one keeps its distance to the top of the 32-bit range when that is shorter than 255 lives
+ * (UINT32_MAX - 3 gives four lives before the wrap), else starts at 1. Version 0 never lives:
+ * it marks an absent sparse entry.
  * ids[index] is the live id (low bits = its own index), or for a free slot the next version
- * and the next free index (a LIFO free list), or SLOT_RETIRED.
+ * and the next free index (a LIFO free list).
  *
  * Pools. Per type: dense[0..count) the ids holding it and values[0..count) in one block
  * (values start on a 64-byte boundary, so every value is aligned to its type's alignment), and
@@ -56,9 +60,8 @@
 
 #define ID_INDEX_BITS 24u
 #define ID_INDEX_MASK 0x00ffffffu            /* the index bits of an id or a sparse entry */
-#define ID_VERSION_MAX 255u                  /* the last version a slot lives; then retired */
+#define ID_VERSION_MAX 255u                  /* the last version before the wrap to 1 */
 #define INDEX_NONE ID_INDEX_MASK             /* free-list end; indexes are below it */
-#define SLOT_RETIRED INDEX_NONE              /* ids[] word of a retired slot: version 0 */
 #define PAGE_BITS 12u
 #define PAGE_SIZE (1u << PAGE_BITS)          /* sparse entries per page */
 #define PAGE_MASK (PAGE_SIZE - 1)
@@ -96,7 +99,7 @@ typedef struct world {
     const ecsb_allocator *alloc;
     uint32_t **tables;        /* the entity block: type_count page tables, the empty table,
                                * then ids */
-    uint32_t *ids;            /* per slot: the live id, or next version | next free, or retired */
+    uint32_t *ids;            /* per slot: the live id, or next version | next free */
     uint32_t slots;           /* slots ever used: [0, slots) */
     uint32_t cap;             /* slots allocated */
     uint32_t page_count;      /* pages per page table: cover [0, cap) */
@@ -483,12 +486,9 @@ ECSB_INLINE ecsb_status entity_destroy(world *w, ecsb_entity e)
     for (; t < types; t++, table += stride)
         if ((*table)[slot] != SPARSE_ABSENT)
             component_drop(w, &w->pools[t], id, &(*table)[slot]);
-    if (ECSB_UNLIKELY(version == ID_VERSION_MAX)) {
-        w->ids[i] = SLOT_RETIRED; /* never reused: no wrap to old ids */
-    } else {
-        w->ids[i] = (version + 1) << ID_INDEX_BITS | w->free_head;
-        w->free_head = i;
-    }
+    uint32_t next = ECSB_UNLIKELY(version == ID_VERSION_MAX) ? 1 : version + 1; /* wraps */
+    w->ids[i] = next << ID_INDEX_BITS | w->free_head;
+    w->free_head = i;
     w->live--;
     return ECSB_OK;
 }
@@ -1050,21 +1050,18 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
 
 /* ---- checks ------------------------------------------------------------------------------ */
 
-/* Slots: each live (its own index), free (on the free list) or retired; versions in range. */
+/* Slots: each live (its own index) or free (on the free list); versions 1..255 (wrapping). */
 static bool slots_valid(const world *w)
 {
     uint32_t live = 0, free_count = 0;
     for (uint32_t i = 0; i < w->slots; i++) {
         uint32_t word = w->ids[i], version = id_version(word), low = id_index(word);
-        if (word == SLOT_RETIRED)
-            continue;
-        if (version < w->first_version)
+        if (version == 0)
             return false;
         if (low == i) {
             live++;
         } else {
-            /* A free slot lived at least once: its next version is past the first. */
-            if (version == w->first_version || (low != INDEX_NONE && low >= w->slots))
+            if (low != INDEX_NONE && low >= w->slots)
                 return false;
             free_count++;
         }
@@ -1074,8 +1071,7 @@ static bool slots_valid(const world *w)
     /* The free list reaches every free slot exactly once (a cycle would exceed free_count). */
     uint32_t reached = 0;
     for (uint32_t i = w->free_head; i != INDEX_NONE; i = id_index(w->ids[i])) {
-        if (i >= w->slots || reached == free_count || w->ids[i] == SLOT_RETIRED ||
-            id_index(w->ids[i]) == i)
+        if (i >= w->slots || reached == free_count || id_index(w->ids[i]) == i)
             return false;
         reached++;
     }

@@ -3,11 +3,10 @@
  * component bitmask (its signature), values in per-type arrays indexed by entity slot, and for
  * every declared query a roster of the entities whose signature holds all of its types.
  *
- * Idea: an entity is a slot (handle = slot index + 32-bit generation). Each slot keeps one
- * 64-bit word: while live it equals the entity's handle, so "is this handle live" is one load
- * and one compare; while free it holds the next generation and the next free slot (a LIFO
- * list threaded through the slots); a slot whose generation is used up is retired and never
- * reused. Fresh slots start at config->first_generation (default 1). Beside it the slot's
+ * Idea: an entity is a slot (handle = slot index + 32-bit generation), from the shared id
+ * unit harness/entity_ids.h: one 64-bit id word per slot, equal to the live entity's handle,
+ * so "is this handle live" is one load and one compare (free list and retirement: see
+ * there). Beside it the slot's
  * signature: a uint32_t with bit t set while the entity holds type t (32 types at most). A
  * value of type t lives at values[t] + slot * size, whoever holds it; each values array is an
  * allocator block of its own (64-byte aligned), so every value is aligned as configured.
@@ -26,9 +25,9 @@
  * and join use a roster when a declared query has exactly their set, else scan.
  *
  * Costs, in cache lines touched (R = declared queries holding the type, K = type count):
- *   create   the free-list head's slot word and signature (pop) or the next fresh ones; a
- *            fresh slot also writes its roster entries (at). Growth copies every array to a
- *            new block of twice the size (transactional: a failed allocation changes nothing).
+ *   create   the free-list head's slot word (pop) or the next fresh one. Growth copies every
+ *            array to a new block of twice the size and clears the new slots' signatures and
+ *            roster entries (transactional: a failed allocation changes nothing).
  *   destroy  slot word + signature, then per roster the entity is in: at[slot], the hole in
  *            members, the last member and its at entry: 3 random lines each.
  *   add      slot word + signature (+ the value the caller writes); per roster it now
@@ -56,10 +55,10 @@
  * article 004), after which its walk reads values in random order; undeclared queries and
  * each scan every slot's signature.
  */
-#include "harness/strategy.h"
+#include "harness/entity_ids.h"
 
-#define SIG_NONE UINT32_MAX                /* end of the free list; at[] of a non-member */
-#define SIG_RETIRED ((uint64_t)UINT32_MAX) /* slot word of a retired slot: generation 0 */
+#define ID_STRIDE 1                        /* words per id record: the id word only */
+#define SIG_NONE UINT32_MAX                /* at[] of a non-member */
 #define SIG_BLOCK 256u                     /* roster entries per break count */
 #define SIG_PREFETCH_MIN 65536u            /* rosters from this size prefetch scattered blocks */
 #define SIG_PREFETCH_AHEAD 16u             /* members ahead whose values are prefetched */
@@ -86,22 +85,16 @@ typedef struct roster {
 
 typedef struct world {
     /* hot */
-    uint64_t *slot;         /* per slot: live -> its handle; free -> gen << 32 | next free */
+    ecsb_ids ids;           /* entity slots, generations, free list (harness/entity_ids.h) */
     uint32_t *mask;         /* per slot: the signature (types held); 0 unless live */
     unsigned char *values[ECSB_MAX_TYPES]; /* per type, per slot */
     uint32_t type_size[ECSB_MAX_TYPES];
     uint32_t type_rosters[ECSB_MAX_TYPES]; /* per type: bit r set when roster r holds it */
-    uint32_t slots;         /* slots ever used: [0, slots) */
-    uint32_t free_head;     /* first free slot, SIG_NONE when none */
-    uint32_t live;
     uint32_t type_count;
     uint32_t roster_count;
     roster rosters[ECSB_MAX_QUERIES];
     size_t held[ECSB_MAX_TYPES]; /* per type: holders */
     /* cold */
-    uint32_t capacity;      /* slots every array has room for */
-    uint32_t max_entities;
-    uint32_t first_generation;
     const ecsb_allocator *alloc;
 } world;
 
@@ -110,28 +103,31 @@ ECSB_INLINE size_t blocks_for(size_t slots) { return (slots + SIG_BLOCK - 1) / S
 /* ---- memory ------------------------------------------------------------------------------ */
 
 /*
- * The world's arrays as columns, in one order: 0 slot words, 1 signatures, 2 .. 2 + K - 1 the
- * types' values, then per roster its members, at and blocks. All but blocks hold one element
- * per slot; blocks one roster_block per SIG_BLOCK slots.
+ * The world's arrays beside the ids as columns, in one order: 0 signatures, 1 .. K the types'
+ * values, then per roster its members, at and blocks. All but blocks hold one element per
+ * slot; blocks one roster_block per SIG_BLOCK slots.
  */
-#define SIG_COLUMNS (2 + ECSB_MAX_TYPES + 3 * ECSB_MAX_QUERIES)
+#define SIG_COLUMNS (1 + ECSB_MAX_TYPES + 3 * ECSB_MAX_QUERIES)
 
-static uint32_t column_count(const world *w) { return 2 + w->type_count + 3 * w->roster_count; }
+static uint32_t column_count(const world *w) { return 1 + w->type_count + 3 * w->roster_count; }
 
 static bool column_is_blocks(const world *w, uint32_t c)
 {
-    return c >= 2 + w->type_count && (c - 2 - w->type_count) % 3 == 2;
+    return c >= 1 + w->type_count && (c - 1 - w->type_count) % 3 == 2;
+}
+
+static bool column_is_at(const world *w, uint32_t c)
+{
+    return c >= 1 + w->type_count && (c - 1 - w->type_count) % 3 == 1;
 }
 
 /* Bytes of column c for cap slots. */
 static size_t column_bytes(const world *w, uint32_t c, size_t cap)
 {
     if (c == 0)
-        return cap * sizeof(uint64_t);
-    if (c < 2)
         return cap * sizeof(uint32_t);
-    if (c < 2 + w->type_count)
-        return cap * w->type_size[c - 2];
+    if (c < 1 + w->type_count)
+        return cap * w->type_size[c - 1];
     return column_is_blocks(w, c) ? blocks_for(cap) * sizeof(roster_block)
                                   : cap * sizeof(uint32_t);
 }
@@ -139,7 +135,6 @@ static size_t column_bytes(const world *w, uint32_t c, size_t cap)
 static void columns_get(const world *w, void **p)
 {
     uint32_t n = 0;
-    p[n++] = w->slot;
     p[n++] = w->mask;
     for (uint32_t t = 0; t < w->type_count; t++)
         p[n++] = w->values[t];
@@ -153,7 +148,6 @@ static void columns_get(const world *w, void **p)
 static void columns_set(world *w, void *const *p)
 {
     uint32_t n = 0;
-    w->slot = p[n++];
     w->mask = p[n++];
     for (uint32_t t = 0; t < w->type_count; t++)
         w->values[t] = p[n++];
@@ -165,16 +159,14 @@ static void columns_set(world *w, void *const *p)
 }
 
 /*
- * Make room for at least `needed` slots. Every array is allocated afresh at the new capacity
- * before anything is copied or freed, so a failure leaves the world exactly as it was. Per-slot
- * arrays keep their first `slots` entries (later ones are written when a slot is first used);
- * roster blocks keep every block, and the new ones start zeroed.
+ * The ids' grow hook: every array from old_cap to cap slots. Every array is allocated afresh
+ * before anything is copied or freed, so a failure leaves the arrays exactly as they were.
+ * New slots hold nothing and belong to no roster (signature 0, at SIG_NONE), so create needs
+ * not touch them; new roster blocks start zeroed.
  */
-static ecsb_status grow(world *w, size_t needed)
+static ecsb_status grow(void *owner, size_t old_cap, size_t cap)
 {
-    size_t cap = ecsb_grow_capacity(w->capacity, needed, w->max_entities);
-    if (cap == 0)
-        return ECSB_ERR_CAPACITY;
+    world *w = owner;
     if (cap > SIZE_MAX / ECSB_MAX_TYPE_SIZE) /* no column's size may overflow */
         return ECSB_ERR_NOMEM;
     uint32_t n = column_count(w), c;
@@ -189,16 +181,15 @@ static ecsb_status grow(world *w, size_t needed)
     }
     columns_get(w, old);
     for (c = 0; c < n; c++) {
-        bool blocks = column_is_blocks(w, c);
-        size_t used = column_bytes(w, c, blocks ? w->capacity : w->slots);
+        size_t used = column_bytes(w, c, old_cap);
         if (used)
             memcpy(fresh[c], old[c], used);
-        if (blocks)
-            memset((unsigned char *)fresh[c] + used, 0, column_bytes(w, c, cap) - used);
-        ecsb_release(w->alloc, old[c], column_bytes(w, c, w->capacity));
+        if (c == 0 || column_is_blocks(w, c) || column_is_at(w, c)) /* 0, or SIG_NONE */
+            memset((unsigned char *)fresh[c] + used, c == 0 || column_is_blocks(w, c) ? 0 : 0xff,
+                   column_bytes(w, c, cap) - used);
+        ecsb_release(w->alloc, old[c], column_bytes(w, c, old_cap));
     }
     columns_set(w, fresh);
-    w->capacity = (uint32_t)cap;
     return ECSB_OK;
 }
 
@@ -207,23 +198,21 @@ static void world_fini(world *w)
     void *p[SIG_COLUMNS];
     columns_get(w, p);
     for (uint32_t c = 0; c < column_count(w); c++)
-        ecsb_release(w->alloc, p[c], column_bytes(w, c, w->capacity));
+        ecsb_release(w->alloc, p[c], column_bytes(w, c, w->ids.cap));
+    ecsb_ids_fini(&w->ids);
     memset(w, 0, sizeof *w);
 }
 
 /* One roster per distinct declared type set; type_rosters says which rosters hold each type. */
 static ecsb_status world_init(world *w, const ecsb_world_config *config)
 {
-    ecsb_status st = ecsb_config_check(config);
+    memset(w, 0, sizeof *w);
+    ecsb_status st = ecsb_ids_init(&w->ids, config, ID_STRIDE);
     if (st != ECSB_OK)
         return st;
-    memset(w, 0, sizeof *w);
-    w->alloc = ecsb_allocator_or_default(config->allocator);
+    w->alloc = w->ids.alloc;
     w->type_count = config->type_count;
     memcpy(w->type_size, config->type_size, sizeof w->type_size);
-    w->max_entities = config->max_entities ? config->max_entities : ECSB_MAX_ENTITIES;
-    w->first_generation = config->first_generation ? config->first_generation : 1;
-    w->free_head = SIG_NONE;
     for (uint32_t q = 0; q < config->query_count; q++) {
         uint32_t mask, r = 0;
         ecsb_query_check(&config->queries[q], w->type_count, &mask); /* passed config_check */
@@ -236,7 +225,7 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
             if (mask >> t & 1)
                 w->type_rosters[t] |= 1u << r;
     }
-    if (config->initial_capacity && (st = grow(w, config->initial_capacity)) != ECSB_OK) {
+    if ((st = ecsb_ids_reserve(&w->ids, config, grow, w)) != ECSB_OK) {
         world_fini(w);
         return st;
     }
@@ -318,38 +307,14 @@ ECSB_INLINE const roster *roster_of(const world *w, uint32_t mask)
 
 ECSB_INLINE bool is_live(const world *w, ecsb_entity e)
 {
-    uint32_t i = ecsb_handle_index(e);
-    return i < w->slots && w->slot[i] == e;
+    return ecsb_ids_alive(&w->ids, ID_STRIDE, e);
 }
 
+/* A reused slot's signature is 0 and it is in no roster since its destroy; a fresh one's too
+ * since the grow hook. */
 ECSB_INLINE ecsb_status entity_create(world *w, ecsb_entity *out)
 {
-    *out = ECSB_ENTITY_NULL;
-    if (ECSB_UNLIKELY(w->live >= w->max_entities))
-        return ECSB_ERR_CAPACITY;
-    uint32_t i = w->free_head;
-    uint64_t generation;
-    if (i != SIG_NONE) { /* its signature is 0 and it is in no roster since its destroy */
-        uint64_t word = w->slot[i];
-        w->free_head = (uint32_t)word;
-        generation = word >> 32;
-    } else {
-        if (ECSB_UNLIKELY(w->slots == w->capacity)) {
-            ecsb_status st = grow(w, (size_t)w->slots + 1);
-            if (st != ECSB_OK)
-                return st;
-        }
-        i = w->slots++;
-        w->mask[i] = 0;
-        for (uint32_t r = 0; r < w->roster_count; r++)
-            w->rosters[r].at[i] = SIG_NONE;
-        generation = w->first_generation;
-    }
-    ecsb_entity e = generation << 32 | i;
-    w->slot[i] = e;
-    w->live++;
-    *out = e;
-    return ECSB_OK;
+    return ecsb_ids_create(&w->ids, ID_STRIDE, grow, w, out);
 }
 
 ECSB_INLINE ecsb_status entity_destroy(world *w, ecsb_entity e)
@@ -363,20 +328,13 @@ ECSB_INLINE ecsb_status entity_destroy(world *w, ecsb_entity e)
     for (uint32_t held = m; held; held &= held - 1)
         w->held[__builtin_ctz(held)]--;
     w->mask[i] = 0;
-    w->live--;
-    uint32_t generation = ecsb_handle_generation(e);
-    if (ECSB_UNLIKELY(generation == UINT32_MAX)) {
-        w->slot[i] = SIG_RETIRED; /* the next generation would wrap to 0: never reuse */
-        return ECSB_OK;
-    }
-    w->slot[i] = (uint64_t)(generation + 1) << 32 | w->free_head;
-    w->free_head = i;
+    ecsb_ids_free(&w->ids, ID_STRIDE, e);
     return ECSB_OK;
 }
 
 static bool entity_alive(const world *w, ecsb_entity e) { return is_live(w, e); }
 
-static size_t entity_count(const world *w) { return w->live; }
+static size_t entity_count(const world *w) { return ecsb_ids_count(&w->ids); }
 
 /* ---- components -------------------------------------------------------------------------- */
 
@@ -450,13 +408,13 @@ ECSB_INLINE void each(world *w, ecsb_type t, ecsb_each_fn fn, void *ctx)
     if (r) {
         for (uint32_t p = 0; p < r->count; p++) {
             const uint32_t i = r->members[p];
-            fn(ctx, w->slot[i], values + i * size);
+            fn(ctx, w->ids.word[i], values + i * size);
         }
         return;
     }
-    for (size_t i = 0; i < w->slots; i++)
+    for (size_t i = 0; i < w->ids.slots; i++)
         if (w->mask[i] >> t & 1)
-            fn(ctx, w->slot[i], values + i * size);
+            fn(ctx, w->ids.word[i], values + i * size);
 }
 
 ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void *ctx)
@@ -470,13 +428,13 @@ ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void 
     if (r) {
         for (uint32_t p = 0; p < r->count; p++) {
             const uint32_t i = r->members[p];
-            fn(ctx, w->slot[i], va + i * sa, vb + i * sb);
+            fn(ctx, w->ids.word[i], va + i * sa, vb + i * sb);
         }
         return;
     }
-    for (size_t i = 0; i < w->slots; i++)
+    for (size_t i = 0; i < w->ids.slots; i++)
         if ((w->mask[i] & want) == want)
-            fn(ctx, w->slot[i], va + i * sa, vb + i * sb);
+            fn(ctx, w->ids.word[i], va + i * sa, vb + i * sb);
 }
 
 /*
@@ -600,7 +558,7 @@ ECSB_INLINE void query_scan(const world *w, const query_cols *c, uint32_t k, uin
                             ecsb_query_fn fn, void *ctx)
 {
     const uint32_t *mask = w->mask;
-    for (size_t i = 0, n = w->slots; i < n;) {
+    for (size_t i = 0, n = w->ids.slots; i < n;) {
         while (i < n && (mask[i] & want) != want)
             i++;
         const size_t first = i;
@@ -637,12 +595,12 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
 /* Roster r against the signatures: members are exactly the live slots matching its set. */
 static bool roster_valid(const world *w, const roster *r)
 {
-    if (!r->mask || (uint64_t)r->mask >> w->type_count || r->count > w->live)
+    if (!r->mask || (uint64_t)r->mask >> w->type_count || r->count > w->ids.live)
         return false;
     size_t matching = 0;
-    for (uint32_t i = 0; i < w->slots; i++) {
-        const bool member = w->slot[i] == ((w->slot[i] >> 32) << 32 | i) &&
-                            (w->mask[i] & r->mask) == r->mask;
+    for (uint32_t i = 0; i < w->ids.slots; i++) {
+        const bool member =
+            ecsb_ids_slot_live(&w->ids, i) && (w->mask[i] & r->mask) == r->mask;
         matching += member;
         const uint32_t p = r->at[i];
         if (member ? p >= r->count || r->members[p] != i : p != SIG_NONE)
@@ -650,7 +608,7 @@ static bool roster_valid(const world *w, const roster *r)
     }
     if (matching != r->count)
         return false;
-    for (uint32_t b = 0; b < blocks_for(w->capacity); b++) {
+    for (uint32_t b = 0; b < blocks_for(w->ids.cap); b++) {
         const uint32_t d = b * SIG_BLOCK;
         const roster_block *blk = &r->blocks[b];
         if (d + 1 >= r->count) { /* fewer than two entries */
@@ -669,63 +627,34 @@ static bool roster_valid(const world *w, const roster *r)
 
 static bool world_valid(const world *w)
 {
-    if (w->type_count == 0 || w->type_count > ECSB_MAX_TYPES || !w->alloc ||
-        w->max_entities == 0 || w->max_entities > ECSB_MAX_ENTITIES ||
-        w->capacity > w->max_entities || w->slots > w->capacity || w->live > w->slots ||
-        w->first_generation == 0 || w->roster_count > ECSB_MAX_QUERIES ||
-        (w->capacity && (!w->slot || !w->mask)))
+    if (!ecsb_ids_valid(&w->ids) || w->type_count == 0 || w->type_count > ECSB_MAX_TYPES ||
+        !w->alloc || w->roster_count > ECSB_MAX_QUERIES || (w->ids.cap && !w->mask))
         return false;
     for (uint32_t t = 0; t < w->type_count; t++) {
         uint32_t rosters = 0;
         for (uint32_t r = 0; r < w->roster_count; r++)
             rosters |= (w->rosters[r].mask >> t & 1) << r;
         if (w->type_size[t] == 0 || w->type_size[t] > ECSB_MAX_TYPE_SIZE ||
-            w->type_rosters[t] != rosters || (w->capacity && !w->values[t]))
+            w->type_rosters[t] != rosters || (w->ids.cap && !w->values[t]))
             return false;
     }
-    /* Slot words: live (low half = own index, generation != 0), free, or retired. */
-    size_t live = 0, free_slots = 0, held[ECSB_MAX_TYPES] = {0};
-    for (uint32_t i = 0; i < w->slots; i++) {
-        const uint64_t word = w->slot[i];
-        const uint32_t low = (uint32_t)word, generation = (uint32_t)(word >> 32);
+    /* Signatures: only live slots hold types, and only configured ones. */
+    size_t held[ECSB_MAX_TYPES] = {0};
+    for (uint32_t i = 0; i < w->ids.slots; i++) {
         const uint32_t m = w->mask[i];
-        if (low == i) {
-            if (generation == 0 || (uint64_t)m >> w->type_count)
-                return false;
-            live++;
-            for (uint32_t bits = m; bits; bits &= bits - 1)
-                held[__builtin_ctz(bits)]++;
-        } else {
-            if (m != 0)
-                return false; /* free and retired slots hold nothing */
-            if (word != SIG_RETIRED) {
-                if (generation == 0 || (low != SIG_NONE && low >= w->slots))
-                    return false;
-                free_slots++;
-            }
-        }
+        if ((uint64_t)m >> w->type_count || (m && !ecsb_ids_slot_live(&w->ids, i)))
+            return false;
+        for (uint32_t bits = m; bits; bits &= bits - 1)
+            held[__builtin_ctz(bits)]++;
     }
-    if (live != w->live)
-        return false;
     for (uint32_t t = 0; t < w->type_count; t++)
         if (held[t] != w->held[t])
             return false;
-    /* The free list visits exactly the free slots, each once (a cycle would run too long). */
-    size_t listed = 0;
-    for (uint32_t i = w->free_head; i != SIG_NONE; i = (uint32_t)w->slot[i]) {
-        if (i >= w->slots || listed++ == free_slots)
-            return false;
-        const uint64_t word = w->slot[i];
-        if ((uint32_t)word == i || word == SIG_RETIRED)
-            return false;
-    }
-    if (listed != free_slots)
-        return false;
     for (uint32_t r = 0; r < w->roster_count; r++) {
         for (uint32_t s = 0; s < r; s++)
             if (w->rosters[s].mask == w->rosters[r].mask)
                 return false;
-        if ((w->capacity && (!w->rosters[r].members || !w->rosters[r].at ||
+        if ((w->ids.cap && (!w->rosters[r].members || !w->rosters[r].at ||
                              !w->rosters[r].blocks)) ||
             !roster_valid(w, &w->rosters[r]))
             return false;
@@ -735,16 +664,15 @@ static bool world_valid(const world *w)
 
 static size_t world_bytes(const world *w)
 {
-    size_t bytes = sizeof *w;
-    for (uint32_t c = 0; w->capacity && c < column_count(w); c++)
-        bytes += column_bytes(w, c, w->capacity);
+    size_t bytes = sizeof *w + ecsb_ids_bytes(&w->ids);
+    for (uint32_t c = 0; w->ids.cap && c < column_count(w); c++)
+        bytes += column_bytes(w, c, w->ids.cap);
     return bytes;
 }
 
 /*
  * Damage for the tests, each undone by applying it again (XOR or swap):
- *   0  the live count;  1  type 0's holder count;  2  the last slot word's low half;
- *   3  the free-list head (points elsewhere: a slot off the list, or out of range);
+ *   0 .. 2  the ids' (ecsb_ids_corrupt);  3  type 0's holder count;
  *   4  the first live slot's signature, type 0's bit (holder count and rosters disagree);
  *   5  the first roster with two members: its first two swapped (at[] disagrees);
  *   6  the first non-empty roster: its first member's at entry;
@@ -760,26 +688,15 @@ static int world_corrupt(world *w, unsigned which)
         if (w->rosters[r].count >= 2)
             with[2] = &w->rosters[r];
     }
+    if (which < ECSB_IDS_CORRUPT_COUNT)
+        return ecsb_ids_corrupt(&w->ids, which);
     switch (which) {
-    case 0:
-        w->live ^= 1;
-        return 1;
-    case 1:
+    case 3:
         w->held[0] ^= 1;
         return 1;
-    case 2:
-        if (!w->slots)
-            return 0;
-        w->slot[w->slots - 1] ^= 0x80000000u; /* low half out of range whatever it was */
-        return 1;
-    case 3:
-        if (w->free_head == SIG_NONE)
-            return 0;
-        w->free_head ^= 1; /* a later free slot (the list then misses the head), or not free */
-        return 1;
     case 4:
-        for (uint32_t i = 0; i < w->slots; i++)
-            if ((uint32_t)w->slot[i] == i) {
+        for (uint32_t i = 0; i < w->ids.slots; i++)
+            if (ecsb_ids_slot_live(&w->ids, i)) {
                 w->mask[i] ^= 1;
                 return 1;
             }

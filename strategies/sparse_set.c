@@ -3,19 +3,18 @@
  * value (the roster) and an entity-to-dense map (the sparse map); swap-remove keeps it packed.
  *
  * Idea (articles 003 and 004): an entity is a slot index plus a 32-bit generation (handle =
- * ecsb_handle_make(slot, generation)). Each slot is one 64-bit word: generation in the high
- * half; in the low half SLOT_LIVE while the entity lives, or the next free slot while it is
- * free (a LIFO free list threaded through the slots, as article 003's EntityService), so
- * "is this handle live" is one load and one 64-bit compare. A slot whose generation would wrap
- * is retired (SLOT_RETIRED) and never reused.
+ * ecsb_handle_make(slot, generation)), from the shared id unit harness/entity_ids.h: one
+ * 64-bit id word per slot, a LIFO free list threaded through the free slots (as article 003's
+ * EntityService), "is this handle live" one load and one 64-bit compare, retirement of a slot
+ * whose generation would wrap.
  * Per type t: values[0..count) and roster[0..count) (the slot holding each value) in one
  * block, and sparse[slot] = the value's dense index, or SPARSE_ABSENT (UINT32_MAX) when the
  * slot does not hold t. The sentinel makes has/get one sparse load without touching the roster;
  * world_valid checks both directions (roster[sparse[s]] == s and sparse[roster[k]] == k).
  * Remove moves the LAST value (count - 1) into the hole, re-points its sparse entry, then
- * shrinks. All K sparse maps and the slot words live in one block sized by the entity
- * capacity; each type's roster + values in another; every grow is a single realloc made before
- * anything is mutated, so a failure leaves the world untouched.
+ * shrinks. All K sparse maps live in one block sized by the entity capacity (grown with the
+ * ids by their grow hook); each type's roster + values in another; every grow is a single
+ * realloc made before anything is mutated, so a failure leaves the world untouched.
  *
  * Costs, in cache lines touched (steady state, K = type count, "random" = anywhere):
  *   create  1: the free-list head's slot word (pop) or the next fresh slot word (append).
@@ -48,12 +47,9 @@
  * handle lookups) go from sequential to one cache miss each (prefetching hides most of it at
  * DRAM scale).
  */
-#include "harness/strategy.h"
+#include "harness/entity_ids.h"
 
-#define SLOT_GEN_MASK 0xffffffff00000000ull /* the generation half of a slot word */
-#define SLOT_NONE UINT32_MAX                /* free-list end / empty free list */
-#define SLOT_LIVE (UINT32_MAX - 1)          /* low half of a live slot's word */
-#define SLOT_RETIRED (UINT32_MAX - 2)       /* low half of a slot whose generation is used up */
+#define ID_STRIDE 1                         /* words per id record: the id word only */
 #define SPARSE_ABSENT UINT32_MAX            /* sparse entry of a slot not holding the type */
 
 /*
@@ -79,24 +75,19 @@ typedef struct pool {
 } pool;
 
 typedef struct world {
+    ecsb_ids ids;             /* entity slots, generations, free list (harness/entity_ids.h) */
     const ecsb_allocator *alloc;
-    uint64_t *slot;           /* per entity slot: generation << 32 | SLOT_LIVE / next free */
-    uint32_t slots;           /* slots ever used: [0, slots) */
-    uint32_t cap;             /* entity slots allocated (slot words and every sparse map) */
-    uint32_t live;            /* live entities */
-    uint32_t free_head;       /* first free slot, SLOT_NONE when empty */
-    uint32_t max_entities;
+    uint32_t *maps;           /* the sparse maps, type after type, ids.cap entries each */
     uint32_t type_count;
-    uint32_t first_generation; /* of a fresh slot: 1, or config->first_generation (tests) */
     pool pools[ECSB_MAX_TYPES];
 } world;
 
 /* ---- memory ------------------------------------------------------------------------------ */
 
-/* Bytes of the entity block for cap slots: slot words, then type_count sparse maps. */
-static size_t entity_block_bytes(const world *w, size_t cap)
+/* Bytes of the sparse maps for cap slots. */
+static size_t maps_bytes(const world *w, size_t cap)
 {
-    return cap * (sizeof(uint64_t) + (size_t)w->type_count * sizeof(uint32_t));
+    return cap * w->type_count * sizeof(uint32_t);
 }
 
 /* Offset of a pool's values in its block: after the roster, rounded up to a cache line. */
@@ -106,31 +97,26 @@ static size_t pool_values_offset(size_t cap)
 }
 
 /*
- * Grow the entity block to `cap` (> w->cap) slots; 0 means the world is full. The sparse maps
- * move to their new offsets (last first: each moves up) and their new entries start
- * SPARSE_ABSENT, so create never has to touch them. One realloc: on failure nothing changed.
+ * The ids' grow hook: the sparse maps from old to cap slots. The maps move to their new
+ * offsets (last first: each moves up) and their new entries start SPARSE_ABSENT, so create
+ * never has to touch them. One realloc: on failure nothing changed.
  */
-static ecsb_status grow_entities(world *w, size_t cap)
+static ecsb_status grow_maps(void *owner, size_t old, size_t cap)
 {
-    if (cap == 0)
-        return ECSB_ERR_CAPACITY;
-    if (cap > SIZE_MAX / entity_block_bytes(w, 1))
+    world *w = owner;
+    if (cap > SIZE_MAX / maps_bytes(w, 1))
         return ECSB_ERR_NOMEM;
-    size_t old = w->cap;
-    void *block = w->slot;
-    ecsb_status st = ecsb_resize(w->alloc, &block, 1, entity_block_bytes(w, old),
-                                 entity_block_bytes(w, cap));
+    void *block = w->maps;
+    ecsb_status st = ecsb_resize(w->alloc, &block, 1, maps_bytes(w, old), maps_bytes(w, cap));
     if (st != ECSB_OK)
         return st;
-    w->slot = block;
-    uint32_t *old_maps = (uint32_t *)(w->slot + old), *maps = (uint32_t *)(w->slot + cap);
+    w->maps = block;
     for (uint32_t t = w->type_count; t-- > 0;) {
-        uint32_t *sparse = maps + t * cap;
-        memmove(sparse, old_maps + t * old, old * sizeof *sparse);
+        uint32_t *sparse = w->maps + t * cap;
+        memmove(sparse, w->maps + t * old, old * sizeof *sparse);
         memset(sparse + old, 0xff, (cap - old) * sizeof *sparse); /* = SPARSE_ABSENT */
         w->pools[t].sparse = sparse;
     }
-    w->cap = (uint32_t)cap;
     return ECSB_OK;
 }
 
@@ -158,9 +144,10 @@ static ecsb_status grow_pool(world *w, pool *p, size_t cap)
 
 static void world_fini(world *w)
 {
-    ecsb_release(w->alloc, w->slot, entity_block_bytes(w, w->cap));
+    ecsb_release(w->alloc, w->maps, maps_bytes(w, w->ids.cap));
     for (uint32_t t = 0; t < w->type_count; t++)
         ecsb_release(w->alloc, w->pools[t].roster, w->pools[t].bytes);
+    ecsb_ids_fini(&w->ids);
     memset(w, 0, sizeof *w);
 }
 
@@ -170,23 +157,18 @@ static void world_fini(world *w)
  */
 static ecsb_status world_init(world *w, const ecsb_world_config *config)
 {
-    ecsb_status st = ecsb_config_check(config);
+    memset(w, 0, sizeof *w);
+    ecsb_status st = ecsb_ids_init(&w->ids, config, ID_STRIDE);
     if (st != ECSB_OK)
         return st;
-    memset(w, 0, sizeof *w);
-    w->alloc = ecsb_allocator_or_default(config->allocator);
-    w->max_entities = config->max_entities ? config->max_entities : ECSB_MAX_ENTITIES;
+    w->alloc = w->ids.alloc;
     w->type_count = config->type_count;
-    w->free_head = SLOT_NONE;
-    w->first_generation = config->first_generation ? config->first_generation : 1;
     for (uint32_t t = 0; t < w->type_count; t++)
         w->pools[t].size = config->type_size[t];
     if (config->initial_capacity) {
-        size_t cap = config->initial_capacity < w->max_entities ? config->initial_capacity
-                                                                : w->max_entities;
-        st = grow_entities(w, cap);
+        st = ecsb_ids_reserve(&w->ids, config, grow_maps, w);
         for (uint32_t t = 0; st == ECSB_OK && t < w->type_count; t++)
-            st = grow_pool(w, &w->pools[t], cap);
+            st = grow_pool(w, &w->pools[t], w->ids.cap);
         if (st != ECSB_OK) {
             world_fini(w);
             return st;
@@ -200,41 +182,19 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
 /* True when the handle names a live entity; its slot index into *slot. */
 ECSB_INLINE bool live_slot(const world *w, ecsb_entity e, uint32_t *slot)
 {
-    uint32_t i = ecsb_handle_index(e);
-    *slot = i;
-    return i < w->slots && w->slot[i] == ((e & SLOT_GEN_MASK) | SLOT_LIVE);
+    *slot = ecsb_handle_index(e);
+    return ecsb_ids_alive(&w->ids, ID_STRIDE, e);
 }
 
 /* The handle of live slot i. */
 ECSB_INLINE ecsb_entity slot_handle(const world *w, uint32_t i)
 {
-    return (w->slot[i] & SLOT_GEN_MASK) | i;
+    return ecsb_ids_handle(&w->ids, ID_STRIDE, i);
 }
 
 ECSB_INLINE ecsb_status entity_create(world *w, ecsb_entity *out)
 {
-    *out = ECSB_ENTITY_NULL;
-    if (ECSB_UNLIKELY(w->live >= w->max_entities))
-        return ECSB_ERR_CAPACITY;
-    uint32_t i = w->free_head;
-    uint64_t gen;
-    if (i != SLOT_NONE) {
-        gen = w->slot[i] & SLOT_GEN_MASK;
-        w->free_head = (uint32_t)w->slot[i];
-    } else {
-        if (ECSB_UNLIKELY(w->slots == w->cap)) {
-            ecsb_status st = grow_entities(
-                w, ecsb_grow_capacity(w->cap, (size_t)w->slots + 1, w->max_entities));
-            if (st != ECSB_OK)
-                return st;
-        }
-        i = w->slots++;
-        gen = (uint64_t)w->first_generation << 32; /* never 0: no handle is ECSB_ENTITY_NULL */
-    }
-    w->slot[i] = gen | SLOT_LIVE;
-    w->live++;
-    *out = gen | i;
-    return ECSB_OK;
+    return ecsb_ids_create(&w->ids, ID_STRIDE, grow_maps, w, out);
 }
 
 /* Swap-remove dense entry j of slot i from pool p: the last entry fills the hole. */
@@ -265,14 +225,7 @@ ECSB_INLINE ecsb_status entity_destroy(world *w, ecsb_entity e)
         if (j != SPARSE_ABSENT)
             pool_remove(&w->pools[t], i, j);
     }
-    uint32_t gen = ecsb_handle_generation(e);
-    if (ECSB_UNLIKELY(gen == UINT32_MAX)) {
-        w->slot[i] = (e & SLOT_GEN_MASK) | SLOT_RETIRED; /* never reused: no wrap to old ids */
-    } else {
-        w->slot[i] = ((uint64_t)(gen + 1) << 32) | w->free_head;
-        w->free_head = i;
-    }
-    w->live--;
+    ecsb_ids_free(&w->ids, ID_STRIDE, e);
     return ECSB_OK;
 }
 
@@ -282,7 +235,7 @@ static bool entity_alive(const world *w, ecsb_entity e)
     return live_slot(w, e, &i);
 }
 
-static size_t entity_count(const world *w) { return w->live; }
+static size_t entity_count(const world *w) { return ecsb_ids_count(&w->ids); }
 
 /* ---- components -------------------------------------------------------------------------- */
 
@@ -299,7 +252,8 @@ ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void
         return ECSB_ERR_PRESENT;
     if (ECSB_UNLIKELY(p->count == p->cap)) {
         ecsb_status st =
-            grow_pool(w, p, ecsb_grow_capacity(p->cap, (size_t)p->count + 1, w->max_entities));
+            grow_pool(w, p,
+                      ecsb_grow_capacity(p->cap, (size_t)p->count + 1, w->ids.max_entities));
         if (st != ECSB_OK)
             return st;
     }
@@ -640,60 +594,27 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
 
 static bool world_valid(const world *w)
 {
-    if (w->type_count == 0 || w->type_count > ECSB_MAX_TYPES || w->cap > w->max_entities ||
-        w->slots > w->cap || w->live > w->slots || w->live > w->max_entities ||
-        (w->cap && !w->slot))
-        return false;
-    /* Slots: every word is live, retired or free; generations are never 0. */
-    uint32_t live = 0, free_count = 0;
-    for (uint32_t i = 0; i < w->slots; i++) {
-        uint64_t word = w->slot[i];
-        uint32_t low = (uint32_t)word, gen = (uint32_t)(word >> 32);
-        if (gen == 0)
-            return false;
-        if (low == SLOT_LIVE)
-            live++;
-        else if (low == SLOT_RETIRED) {
-            if (gen != UINT32_MAX)
-                return false;
-        } else {
-            if (low != SLOT_NONE && low >= w->slots)
-                return false;
-            free_count++;
-        }
-    }
-    if (live != w->live)
-        return false;
-    /* The free list reaches every free slot exactly once (a cycle would exceed free_count). */
-    uint32_t reached = 0;
-    for (uint32_t i = w->free_head; i != SLOT_NONE; i = (uint32_t)w->slot[i]) {
-        if (i >= w->slots || reached == free_count)
-            return false;
-        uint32_t low = (uint32_t)w->slot[i];
-        if (low == SLOT_LIVE || low == SLOT_RETIRED)
-            return false;
-        reached++;
-    }
-    if (reached != free_count)
+    if (!ecsb_ids_valid(&w->ids) || w->type_count == 0 || w->type_count > ECSB_MAX_TYPES ||
+        (w->ids.cap && !w->maps))
         return false;
     /* Types: roster -> sparse and sparse -> roster agree; holders are live. */
     for (uint32_t t = 0; t < w->type_count; t++) {
         const pool *p = &w->pools[t];
         if (p->size == 0 || p->size > ECSB_MAX_TYPE_SIZE || p->count > p->cap ||
-            p->count > w->live || p->cap > w->max_entities ||
+            p->count > w->ids.live || p->cap > w->ids.max_entities ||
             (p->cap && (!p->roster || p->bytes != pool_values_offset(p->cap) +
                                                       (size_t)p->cap * p->size)))
             return false;
-        if (w->cap && p->sparse != (const uint32_t *)(w->slot + w->cap) + (size_t)t * w->cap)
+        if (w->ids.cap && p->sparse != w->maps + (size_t)t * w->ids.cap)
             return false;
         for (uint32_t k = 0; k < p->count; k++) {
             uint32_t i = p->roster[k];
-            if (i >= w->slots || (uint32_t)w->slot[i] != SLOT_LIVE || p->sparse[i] != k)
+            if (i >= w->ids.slots || !ecsb_ids_slot_live(&w->ids, i) || p->sparse[i] != k)
                 return false;
         }
-        for (uint32_t i = 0; i < w->cap; i++) {
+        for (uint32_t i = 0; i < w->ids.cap; i++) {
             uint32_t j = p->sparse[i];
-            if (j != SPARSE_ABSENT && (i >= w->slots || j >= p->count || p->roster[j] != i))
+            if (j != SPARSE_ABSENT && (i >= w->ids.slots || j >= p->count || p->roster[j] != i))
                 return false;
         }
     }
@@ -702,7 +623,7 @@ static bool world_valid(const world *w)
 
 static size_t world_bytes(const world *w)
 {
-    size_t bytes = sizeof *w + entity_block_bytes(w, w->cap);
+    size_t bytes = sizeof *w + ecsb_ids_bytes(&w->ids) + maps_bytes(w, w->ids.cap);
     for (uint32_t t = 0; t < w->type_count; t++)
         bytes += w->pools[t].bytes;
     return bytes;
@@ -719,47 +640,35 @@ static pool *first_held_pool(world *w)
 
 /*
  * Testing aid (ecsb.h): each damage is an XOR, so applying it twice restores the world.
- *   0  the live count;  1  the last slot word's low half (live/free link/retired mark);
- *   2  the first held type's first roster entry;  3  its sparse entry;  4  type 0's count;
- *   5  the free-list head;  6  type 0's sparse entry of the last slot;  7  type 0's sparse
- *   map pointer (one cache line off).
+ *   0 .. 2  the ids' (ecsb_ids_corrupt);  then 3  the first held type's first roster entry;
+ *   4  its sparse entry;  5  type 0's count;  6  type 0's sparse entry of the last slot;
+ *   7  type 0's sparse map pointer (one cache line off).
  */
 static int world_corrupt(world *w, unsigned which)
 {
+    if (which < ECSB_IDS_CORRUPT_COUNT)
+        return ecsb_ids_corrupt(&w->ids, which);
     pool *p = first_held_pool(w);
-    switch (which) {
+    switch (which - ECSB_IDS_CORRUPT_COUNT) {
     case 0:
-        w->live ^= 1;
-        return 1;
     case 1:
-        if (!w->slots)
-            return 0;
-        w->slot[w->slots - 1] ^= 0x80000000u; /* low half out of range whatever it was */
-        return 1;
-    case 2:
-    case 3:
         if (!p)
             return 0;
-        if (which == 2)
+        if (which == ECSB_IDS_CORRUPT_COUNT)
             p->roster[0] ^= 0x80000000u;
         else
             p->sparse[p->roster[0]] ^= 0x80000000u;
         return 1;
-    case 4: /* type 0's: not "the first held", which this very damage may change */
+    case 2: /* type 0's: not "the first held", which this very damage may change */
         w->pools[0].count ^= 1;
         return 1;
-    case 5:
-        if (w->free_head == SLOT_NONE)
+    case 3:
+        if (!w->ids.slots)
             return 0;
-        w->free_head ^= 0x80000000u;
+        w->pools[0].sparse[w->ids.slots - 1] ^= 0x80000000u;
         return 1;
-    case 6:
-        if (!w->slots)
-            return 0;
-        w->pools[0].sparse[w->slots - 1] ^= 0x80000000u;
-        return 1;
-    case 7:
-        if (!w->cap)
+    case 4:
+        if (!w->ids.cap)
             return 0;
         w->pools[0].sparse = (uint32_t *)((uintptr_t)w->pools[0].sparse ^ 64);
         return 1;

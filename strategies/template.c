@@ -1,14 +1,15 @@
 /*
  * template — the simplest correct strategy: copy this file to start a new one.
  *
- * Idea: entity slots with a generation each (handle = slot index + generation); per component
- * type, a value array indexed by slot and a byte per slot saying "present". Destroyed slots go
- * on a LIFO free list threaded through `next_free`.
+ * Idea: entity slots with a generation each (handle = slot index + generation), from the shared
+ * id unit harness/entity_ids.h (its free list, retirement and checks); per component type, a
+ * value array indexed by slot and a byte per slot saying "present", grown with the slots by
+ * the ids' grow hook.
  *
  * Costs: create/destroy O(1) (destroy also clears K presence bytes); add/remove/get/has O(1),
  * one generation check plus one presence byte; each/join walk every slot ever used,
  * O(highest slot), whether or not it holds the type.
- * Memory per entity: 8 B (generation + free link) + per type (size + 1) B, for every slot ever
+ * Memory per entity: 8 B (the id word) + per type (size + 1) B, for every slot ever
  * used, live or not.
  * Wins: nothing in particular, it is the readable baseline. Loses: sparse types and joins over
  * few holders, since it scans every slot.
@@ -23,79 +24,60 @@
  * This file itself is compiled and tested by make test (as strategy "template") but is not
  * in the benchmark registry.
  */
-#include "harness/strategy.h"
-
-#define TEMPLATE_RETIRED UINT32_MAX /* a slot whose generation is used up is never reused */
-#define TEMPLATE_NO_SLOT UINT32_MAX
+#include "harness/entity_ids.h"
 
 typedef struct world {
+    ecsb_ids ids;         /* entity slots, generations, free list (harness/entity_ids.h) */
     const ecsb_allocator *alloc;
     uint32_t type_count;
     uint32_t type_size[ECSB_MAX_TYPES];
-    uint32_t max_entities;
-    uint32_t slots;       /* slots ever used: [0, slots) */
-    uint32_t capacity;    /* slots allocated */
-    uint32_t live;        /* live entities */
-    uint32_t free_head;   /* first free slot, TEMPLATE_NO_SLOT if none */
-    uint32_t first_generation; /* of a fresh slot: 1, or config->first_generation (tests) */
-    uint32_t *generation; /* per slot; the live entity's generation, bumped on destroy */
-    uint32_t *next_free;  /* per slot: next free slot while free */
     uint8_t *present[ECSB_MAX_TYPES]; /* per type, per slot: 1 when held */
     unsigned char *values[ECSB_MAX_TYPES]; /* per type, per slot: the value */
     size_t held[ECSB_MAX_TYPES];          /* per type: holders */
 } world;
 
-/* The slot a handle names, or TEMPLATE_NO_SLOT when it is not a live entity. */
-ECSB_INLINE uint32_t live_slot(const world *w, ecsb_entity e)
+#define ID_STRIDE 1 /* words per id record: the id word only (the per-slot data is below) */
+
+ECSB_INLINE bool live(const world *w, ecsb_entity e)
 {
-    uint32_t i = ecsb_handle_index(e);
-    if (i >= w->slots || w->generation[i] != ecsb_handle_generation(e) || w->next_free[i] != 0)
-        return TEMPLATE_NO_SLOT;
-    return i;
+    return ecsb_ids_alive(&w->ids, ID_STRIDE, e);
 }
 
-static ecsb_status grow(world *w, size_t needed)
+/* The ids' grow hook: every per-slot array to cap slots; new slots hold nothing. */
+static ecsb_status grow(void *owner, size_t old_cap, size_t cap)
 {
-    size_t cap = ecsb_grow_capacity(w->capacity, needed, w->max_entities);
-    if (cap == 0)
-        return ECSB_ERR_CAPACITY;
-    /* Grow every array; a failure part-way leaves larger blocks but capacity unchanged. */
-    if (ecsb_resize(w->alloc, (void **)&w->generation, 4, w->capacity, cap) ||
-        ecsb_resize(w->alloc, (void **)&w->next_free, 4, w->capacity, cap))
-        return ECSB_ERR_NOMEM;
-    for (uint32_t t = 0; t < w->type_count; t++)
-        if (ecsb_resize(w->alloc, (void **)&w->present[t], 1, w->capacity, cap) ||
-            ecsb_resize(w->alloc, (void **)&w->values[t], w->type_size[t], w->capacity, cap))
+    world *w = owner;
+    /* A failure part-way leaves larger blocks but the capacity unchanged. */
+    for (uint32_t t = 0; t < w->type_count; t++) {
+        if (ecsb_resize(w->alloc, (void **)&w->present[t], 1, old_cap, cap) ||
+            ecsb_resize(w->alloc, (void **)&w->values[t], w->type_size[t], old_cap, cap))
             return ECSB_ERR_NOMEM;
-    w->capacity = (uint32_t)cap;
+        memset(w->present[t] + old_cap, 0, cap - old_cap);
+    }
     return ECSB_OK;
 }
 
 static void world_fini(world *w)
 {
     /* The blocks may be larger than capacity after a failed grow; free needs no exact size. */
-    ecsb_release(w->alloc, w->generation, (size_t)w->capacity * 4);
-    ecsb_release(w->alloc, w->next_free, (size_t)w->capacity * 4);
     for (uint32_t t = 0; t < w->type_count; t++) {
-        ecsb_release(w->alloc, w->present[t], w->capacity);
-        ecsb_release(w->alloc, w->values[t], (size_t)w->capacity * w->type_size[t]);
+        ecsb_release(w->alloc, w->present[t], w->ids.cap);
+        ecsb_release(w->alloc, w->values[t], (size_t)w->ids.cap * w->type_size[t]);
     }
+    ecsb_ids_fini(&w->ids);
     memset(w, 0, sizeof *w);
 }
 
 static ecsb_status world_init(world *w, const ecsb_world_config *config)
 {
-    ecsb_status st = ecsb_config_check(config);
+    memset(w, 0, sizeof *w);
+    ecsb_status st = ecsb_ids_init(&w->ids, config, ID_STRIDE);
     if (st != ECSB_OK)
         return st;
-    memset(w, 0, sizeof *w);
-    w->alloc = ecsb_allocator_or_default(config->allocator);
+    w->alloc = w->ids.alloc;
     w->type_count = config->type_count;
     memcpy(w->type_size, config->type_size, sizeof w->type_size);
-    w->max_entities = config->max_entities ? config->max_entities : ECSB_MAX_ENTITIES;
-    w->free_head = TEMPLATE_NO_SLOT;
-    w->first_generation = config->first_generation ? config->first_generation : 1;
-    if (config->initial_capacity && (st = grow(w, config->initial_capacity)) != ECSB_OK) {
+    if ((st = ecsb_ids_reserve(&w->ids, config, grow, w)) != ECSB_OK) {
         world_fini(w);
         return st;
     }
@@ -104,65 +86,34 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
 
 ECSB_INLINE ecsb_status entity_create(world *w, ecsb_entity *out)
 {
-    *out = ECSB_ENTITY_NULL;
-    if (w->live >= w->max_entities)
-        return ECSB_ERR_CAPACITY;
-    uint32_t i = w->free_head;
-    if (i != TEMPLATE_NO_SLOT) {
-        w->free_head = w->next_free[i] == TEMPLATE_NO_SLOT - 1 ? TEMPLATE_NO_SLOT
-                                                                : w->next_free[i] - 1;
-    } else {
-        if (w->slots == w->capacity) {
-            ecsb_status st = grow(w, (size_t)w->slots + 1);
-            if (st != ECSB_OK)
-                return st;
-        }
-        i = w->slots++;
-        w->generation[i] = w->first_generation; /* never 0, so no handle is null */
-        for (uint32_t t = 0; t < w->type_count; t++)
-            w->present[t][i] = 0;
-    }
-    w->next_free[i] = 0; /* 0 = live; a free slot stores (next free + 1) */
-    w->live++;
-    *out = ecsb_handle_make(i, w->generation[i]);
-    return ECSB_OK;
+    return ecsb_ids_create(&w->ids, ID_STRIDE, grow, w, out);
 }
 
 ECSB_INLINE ecsb_status entity_destroy(world *w, ecsb_entity e)
 {
-    uint32_t i = live_slot(w, e);
-    if (i == TEMPLATE_NO_SLOT)
+    if (!live(w, e))
         return ECSB_ERR_STALE;
+    uint32_t i = ecsb_handle_index(e);
     for (uint32_t t = 0; t < w->type_count; t++) {
         w->held[t] -= w->present[t][i];
         w->present[t][i] = 0;
     }
-    w->live--;
-    if (w->generation[i] == UINT32_MAX) { /* the next would wrap to 0 */
-        w->next_free[i] = TEMPLATE_RETIRED; /* not live, never reused */
-        return ECSB_OK;
-    }
-    w->generation[i]++;
-    w->next_free[i] = w->free_head == TEMPLATE_NO_SLOT ? TEMPLATE_NO_SLOT - 1 : w->free_head + 1;
-    w->free_head = i;
+    ecsb_ids_free(&w->ids, ID_STRIDE, e);
     return ECSB_OK;
 }
 
-static bool entity_alive(const world *w, ecsb_entity e)
-{
-    return live_slot(w, e) != TEMPLATE_NO_SLOT;
-}
+static bool entity_alive(const world *w, ecsb_entity e) { return live(w, e); }
 
-static size_t entity_count(const world *w) { return w->live; }
+static size_t entity_count(const world *w) { return ecsb_ids_count(&w->ids); }
 
 ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void **value_out)
 {
     *value_out = NULL;
     if (t >= w->type_count)
         return ECSB_ERR_TYPE;
-    uint32_t i = live_slot(w, e);
-    if (i == TEMPLATE_NO_SLOT)
+    if (!live(w, e))
         return ECSB_ERR_STALE;
+    uint32_t i = ecsb_handle_index(e);
     if (w->present[t][i])
         return ECSB_ERR_PRESENT;
     w->present[t][i] = 1;
@@ -175,9 +126,9 @@ ECSB_INLINE ecsb_status component_remove(world *w, ecsb_entity e, ecsb_type t)
 {
     if (t >= w->type_count)
         return ECSB_ERR_TYPE;
-    uint32_t i = live_slot(w, e);
-    if (i == TEMPLATE_NO_SLOT)
+    if (!live(w, e))
         return ECSB_ERR_STALE;
+    uint32_t i = ecsb_handle_index(e);
     if (!w->present[t][i])
         return ECSB_ERR_ABSENT;
     w->present[t][i] = 0;
@@ -189,8 +140,8 @@ ECSB_INLINE void *component_get(world *w, ecsb_entity e, ecsb_type t)
 {
     if (t >= w->type_count)
         return NULL;
-    uint32_t i = live_slot(w, e);
-    if (i == TEMPLATE_NO_SLOT || !w->present[t][i])
+    uint32_t i = ecsb_handle_index(e);
+    if (!live(w, e) || !w->present[t][i])
         return NULL;
     return w->values[t] + (size_t)i * w->type_size[t];
 }
@@ -199,8 +150,7 @@ ECSB_INLINE bool component_has(const world *w, ecsb_entity e, ecsb_type t)
 {
     if (t >= w->type_count)
         return false;
-    uint32_t i = live_slot(w, e);
-    return i != TEMPLATE_NO_SLOT && w->present[t][i];
+    return live(w, e) && w->present[t][ecsb_handle_index(e)];
 }
 
 static size_t component_count(const world *w, ecsb_type t)
@@ -215,9 +165,9 @@ ECSB_INLINE void each(world *w, ecsb_type t, ecsb_each_fn fn, void *ctx)
     const uint8_t *present = w->present[t];
     unsigned char *values = w->values[t];
     size_t size = w->type_size[t];
-    for (uint32_t i = 0; i < w->slots; i++)
+    for (uint32_t i = 0; i < w->ids.slots; i++)
         if (present[i])
-            fn(ctx, ecsb_handle_make(i, w->generation[i]), values + i * size);
+            fn(ctx, ecsb_ids_handle(&w->ids, ID_STRIDE, i), values + i * size);
 }
 
 ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void *ctx)
@@ -227,9 +177,9 @@ ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void 
     const uint8_t *pa = w->present[a], *pb = w->present[b];
     unsigned char *va = w->values[a], *vb = w->values[b];
     size_t sa = w->type_size[a], sb = w->type_size[b];
-    for (uint32_t i = 0; i < w->slots; i++)
+    for (uint32_t i = 0; i < w->ids.slots; i++)
         if (pa[i] & pb[i])
-            fn(ctx, ecsb_handle_make(i, w->generation[i]), va + i * sa, vb + i * sb);
+            fn(ctx, ecsb_ids_handle(&w->ids, ID_STRIDE, i), va + i * sa, vb + i * sb);
 }
 
 /* Every slot in order; an entity holding every type of q is a run of one. */
@@ -240,7 +190,7 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
     if (st != ECSB_OK)
         return st;
     void *columns[ECSB_MAX_QUERY_TYPES];
-    for (uint32_t i = 0; i < w->slots; i++) {
+    for (uint32_t i = 0; i < w->ids.slots; i++) {
         bool all = true;
         for (uint32_t j = 0; j < q->count; j++)
             all = all && w->present[q->types[j]][i];
@@ -255,63 +205,49 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
 
 static bool world_valid(const world *w)
 {
-    if (w->slots > w->capacity || w->live > w->slots || w->live > w->max_entities)
+    if (!ecsb_ids_valid(&w->ids))
         return false;
-    size_t live = 0, free_count = 0, held[ECSB_MAX_TYPES] = {0};
-    for (uint32_t i = 0; i < w->slots; i++) {
-        bool is_live = w->next_free[i] == 0;
-        live += is_live;
+    size_t held[ECSB_MAX_TYPES] = {0};
+    for (uint32_t i = 0; i < w->ids.slots; i++)
         for (uint32_t t = 0; t < w->type_count; t++) {
-            if (w->present[t][i] > 1 || (w->present[t][i] && !is_live))
+            uint8_t p = w->present[t][i];
+            if (p > 1 || (p && !ecsb_ids_slot_live(&w->ids, i)))
                 return false;
-            held[t] += w->present[t][i];
+            held[t] += p;
         }
-    }
-    for (uint32_t i = w->free_head; i != TEMPLATE_NO_SLOT; free_count++) {
-        if (i >= w->slots || w->next_free[i] == 0 || w->next_free[i] == TEMPLATE_RETIRED ||
-            free_count > w->slots)
-            return false;
-        i = w->next_free[i] == TEMPLATE_NO_SLOT - 1 ? TEMPLATE_NO_SLOT : w->next_free[i] - 1;
-    }
     for (uint32_t t = 0; t < w->type_count; t++)
         if (held[t] != w->held[t])
             return false;
-    return live == w->live;
+    return true;
 }
 
 static size_t world_bytes(const world *w)
 {
-    size_t per_slot = 8;
+    size_t per_slot = 0;
     for (uint32_t t = 0; t < w->type_count; t++)
         per_slot += 1 + w->type_size[t];
-    return sizeof *w + per_slot * w->capacity;
+    return sizeof *w + ecsb_ids_bytes(&w->ids) + per_slot * w->ids.cap;
 }
 
 /*
  * Testing aid (ecsb.h): damage invariant `which` so that world_valid sees it; each damage is
  * an XOR, so applying it twice restores the world. Returns 1 when applied, 0 when this world
  * has nothing to damage that way, -1 past the last number.
- *   0  the live count;  1  type 0's holder count;  2  type 0's presence byte of the last
- *   slot (2 or 3: not a flag);  3  the free list's first link (out of range).
+ *   0 .. 2  the ids' (ecsb_ids_corrupt);  3  type 0's holder count;  4  type 0's presence
+ *   byte of the last slot (2 or 3: not a flag).
  */
 static int world_corrupt(world *w, unsigned which)
 {
-    switch (which) {
+    if (which < ECSB_IDS_CORRUPT_COUNT)
+        return ecsb_ids_corrupt(&w->ids, which);
+    switch (which - ECSB_IDS_CORRUPT_COUNT) {
     case 0:
-        w->live ^= 1;
-        return 1;
-    case 1:
         w->held[0] ^= 1;
         return 1;
-    case 2:
-        if (!w->slots)
+    case 1:
+        if (!w->ids.slots)
             return 0;
-        w->present[0][w->slots - 1] ^= 2;
-        return 1;
-    case 3:
-        if (w->free_head == TEMPLATE_NO_SLOT)
-            return 0;
-        w->next_free[w->free_head] ^= 0x80000000u;
+        w->present[0][w->ids.slots - 1] ^= 2;
         return 1;
     default:
         return -1;

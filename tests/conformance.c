@@ -1019,6 +1019,64 @@ void conformance_generations_run_out_without_reissuing_a_handle(void **state)
 }
 
 /*
+ * A short-lived entity spawned and destroyed 2^20 times beside a bystander: the world stays
+ * bounded (world_bytes after the churn is at most what it was after the first 1024 lives:
+ * slots are reused, not used up), the previous life's handle is rejected after every create,
+ * and the bystander keeps its value. Over the first CHURN_CHECKED lives each handle is new to
+ * the CHURN_RING - 1 lives before it, except that where versions wrap
+ * (ecsb_strategy.versions_wrap = n) it equals the handles of exactly n, 2n, ... lives before:
+ * EnTT's stated risk, held to exactly what the strategy declares.
+ */
+#define CHURN_LIVES (1u << 20)
+#define CHURN_RING 512u
+#define CHURN_CHECKED 8192u
+void conformance_long_churn_of_one_entity_stays_bounded_and_rejects_the_last_life(void **state)
+{
+    (void)state;
+    uint32_t wrap = tst_strategy->versions_wrap;
+    TST_CHECK(wrap < CHURN_RING, "versions_wrap %u: the test's ring is too short", wrap);
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    tw_init(&tw, &c);
+    tw.check_valid = false; /* checked every 65536 lives below */
+    const ecsb_vtable *ops = tw.ops;
+    ecsb_entity bystander = tw_create(&tw);
+    tw_add(&tw, bystander, 1, 77);
+    static ecsb_entity ring[CHURN_RING];
+    size_t bytes_warm = 0;
+    for (uint32_t life = 0; life < CHURN_LIVES; life++) {
+        ecsb_entity e;
+        TST_STATUS(ops->entity_create(tw.w, &e), ECSB_OK, "entity_create");
+        if (life > 0)
+            TST_CHECK(!ops->entity_alive(tw.w, ring[(life - 1) % CHURN_RING]),
+                      "life %u: the previous life's handle 0x%llx is alive", life,
+                      (unsigned long long)ring[(life - 1) % CHURN_RING]);
+        for (uint32_t j = 1; life < CHURN_CHECKED && j <= life && j < CHURN_RING; j++) {
+            bool same = ring[(life - j) % CHURN_RING] == e;
+            TST_CHECK(same == (wrap && j % wrap == 0), "life %u: handle 0x%llx %s the one %u "
+                      "lives before (versions_wrap %u)", life, (unsigned long long)e,
+                      same ? "repeats" : "differs from", j, wrap);
+        }
+        ring[life % CHURN_RING] = e;
+        void *v;
+        TST_STATUS(ops->component_add(tw.w, e, 0, &v), ECSB_OK, "component_add");
+        memcpy(v, &life, sizeof life);
+        TST_STATUS(ops->entity_destroy(tw.w, e), ECSB_OK, "entity_destroy");
+        if (life == 1023)
+            bytes_warm = ops->world_bytes(tw.w);
+        if (life % 65536 == 65535)
+            TST_CHECK(ops->world_valid(tw.w), "world_valid false after %u lives", life + 1);
+    }
+    size_t bytes = ops->world_bytes(tw.w);
+    TST_CHECK(bytes <= bytes_warm, "world_bytes grew from %zu after 1024 lives to %zu after %u: "
+              "the churn uses up slots", bytes_warm, bytes, CHURN_LIVES);
+    TST_CHECK(ops->entity_count(tw.w) == 1, "entity_count %zu, want 1",
+              ops->entity_count(tw.w));
+    tw_expect_value(&tw, bystander, 1, 77);
+    tw_fini(&tw);
+}
+
+/*
  * world_corrupt (a testing aid) damages one invariant at a time: world_valid must then say
  * false, and the same damage again must restore the world exactly. On an empty world and on
  * one with every kind of state; each strategy must have at least 3 kinds of damage.

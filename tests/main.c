@@ -1,7 +1,7 @@
 /*
  * main.c — runs every test suite on every strategy: one cmocka group per strategy (each entry
- * of ecsb_strategies[] plus the unregistered template), named "strategy <name>", and one
- * group for the floor.
+ * of ecsb_strategies[] plus the unregistered template), named "strategy <name>", one
+ * group for the floor and one for the shared entity-id unit ("entity_ids").
  *
  * Isolation: each test runs in a child process of its own (fork) under a time limit (CPU
  * seconds, so a loaded machine does not fail it, and a wall-clock backstop 6 times as long),
@@ -11,8 +11,8 @@
  * A test that does not apply to a strategy (a property it does not declare) skips itself with
  * tst_skip: cmocka lists it as skipped, and the last line counts it apart.
  *
- * Usage: ecsbench_tests [<strategy>|floor|all [<test-pattern>]]
- *   <strategy>     run only that strategy's group ("floor": only the floor's)
+ * Usage: ecsbench_tests [<strategy>|floor|entity_ids|all [<test-pattern>]]
+ *   <strategy>     run only that strategy's group ("floor", "entity_ids": only that group)
  *   <test-pattern> run only tests whose name matches (cmocka pattern, * and ?)
  * Environment: ECSB_SEED=<n> [ECSB_OPS=<n>] replays one differential run (the failure message
  * prints both); ECSB_OPS alone sets the operations of every default differential run.
@@ -170,6 +170,7 @@ static const struct CMUnitTest strategy_tests[] = {
 };
 
 static const struct CMUnitTest floor_tests[] = {ECSB_FLOOR_TESTS(STRATEGY_TEST)};
+static const struct CMUnitTest entity_ids_tests[] = {ECSB_ENTITY_IDS_TESTS(STRATEGY_TEST)};
 
 /* Registered strategies, then the template unless it is registered too. */
 static size_t strategies_to_test(const ecsb_strategy **out)
@@ -203,7 +204,7 @@ static bool env_u64(const char *name, uint64_t *out)
 
 static void usage(FILE *f, const ecsb_strategy **list, size_t n)
 {
-    fprintf(f, "usage: ecsbench_tests [<strategy>|floor|all [<test-pattern>]]\n"
+    fprintf(f, "usage: ecsbench_tests [<strategy>|floor|entity_ids|all [<test-pattern>]]\n"
                "  env ECSB_SEED=<n> ECSB_OPS=<n>: replay one differential run\n"
                "strategies:");
     for (size_t i = 0; i < n; i++)
@@ -211,9 +212,19 @@ static void usage(FILE *f, const ecsb_strategy **list, size_t n)
     fprintf(f, "\n");
 }
 
-/* One group: the floor's (strategy NULL) or a strategy's. Returns its failures; *ran = its tests. */
+/* The group of the shared entity-id unit; a strategy pointer that names no strategy. */
+static const ecsb_strategy entity_ids_group = {.name = "entity_ids"};
+
+/* One group: the floor's (strategy NULL), the entity-id unit's, or a strategy's. Returns its
+ * failures; *ran = its tests. */
 static int run_group(const ecsb_strategy *strategy, int *ran)
 {
+    if (strategy == &entity_ids_group) {
+        tst_strategy = NULL;
+        printf("[==========] entity_ids: the shared entity-id unit\n");
+        *ran = (int)(sizeof entity_ids_tests / sizeof entity_ids_tests[0]);
+        return cmocka_run_group_tests_name("entity_ids", entity_ids_tests, NULL, NULL);
+    }
     tst_strategy = strategy;
     if (!strategy) {
         printf("[==========] floor: each scenario's arithmetic on packed arrays\n");
@@ -349,7 +360,7 @@ int main(int argc, char **argv)
         usage(argc > 3 ? stderr : stdout, list, n);
         return argc > 3 ? 2 : 0;
     }
-    bool known = !only || strcmp(only, "floor") == 0;
+    bool known = !only || strcmp(only, "floor") == 0 || strcmp(only, "entity_ids") == 0;
     for (size_t i = 0; i < n && !known; i++)
         known = strcmp(list[i]->name, only) == 0;
     if (!known) {
@@ -377,10 +388,12 @@ int main(int argc, char **argv)
     tst_under_cmocka = true;
 
     /* cmocka's standard output does not name groups: name each one, and the failed ones. */
-    group_job groups[64 + 1];
+    group_job groups[64 + 2]; /* the floor, the entity ids, the strategies */
     size_t group_count = 0;
     if (!only || strcmp(only, "floor") == 0)
         groups[group_count++] = (group_job){.strategy = NULL};
+    if (!only || strcmp(only, "entity_ids") == 0)
+        groups[group_count++] = (group_job){.strategy = &entity_ids_group};
     for (size_t i = 0; i < n; i++)
         if (!only || strcmp(list[i]->name, only) == 0)
             groups[group_count++] = (group_job){.strategy = list[i]};

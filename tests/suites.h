@@ -39,6 +39,7 @@
     X(conformance_world_bytes_counts_the_world_and_its_allocations)                            \
     X(conformance_grows_to_4194304_entities)                                                   \
     X(conformance_generations_run_out_without_reissuing_a_handle)                              \
+    X(conformance_long_churn_of_one_entity_stays_bounded_and_rejects_the_last_life)            \
     X(conformance_world_valid_catches_every_world_corrupt_damage)                              \
     X(conformance_growth_asks_for_amortised_constant_bytes_per_entity)                         \
     X(conformance_joins_over_more_than_65536_shuffled_holders_visit_each_once)                 \
@@ -75,6 +76,16 @@
     X(bad_input_each_failed_allocation_returns_nomem_and_changes_nothing)                      \
     X(bad_input_allocations_failing_from_then_on_return_nomem_and_change_nothing)              \
     X(bad_input_id_space_wrap_keeps_handles_unique_and_stale_ones_rejected)
+
+/* tests/entity_ids.c, run once: the shared entity-id unit (harness/entity_ids.h) on its own. */
+#define ECSB_ENTITY_IDS_TESTS(X)                                                               \
+    X(entity_ids_create_destroy_and_lifo_reuse)                                                \
+    X(entity_ids_handles_of_earlier_lives_stay_stale)                                          \
+    X(entity_ids_exhausted_generation_retires_the_slot)                                        \
+    X(entity_ids_capacity_counts_live_and_retired_slots)                                       \
+    X(entity_ids_growth_keeps_records_and_calls_the_owners_hook)                               \
+    X(entity_ids_failed_growth_returns_nomem_and_changes_nothing)                              \
+    X(entity_ids_valid_catches_every_corrupt_damage)
 
 /* tests/scenarios.c: every scenario's checksum equals the floor's (one test per scenario). */
 void scenario_checksum_equals_the_floor(void **state);
@@ -120,6 +131,7 @@ ECSB_POINTER_TESTS(ECSB_DECLARE_TEST)
 ECSB_DIFFERENTIAL_TESTS(ECSB_DECLARE_TEST)
 ECSB_BAD_INPUT_TESTS(ECSB_DECLARE_TEST)
 ECSB_FLOOR_TESTS(ECSB_DECLARE_TEST)
+ECSB_ENTITY_IDS_TESTS(ECSB_DECLARE_TEST)
 #undef ECSB_DECLARE_TEST
 
 /* The differential suite's replay settings, from ECSB_SEED and ECSB_OPS (0 = unset), and its
