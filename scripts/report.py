@@ -6,8 +6,8 @@ Usage: report.py RUN_DIR [--findings FILE] [-o FILE | -o -] [--strict]
 
 The run is read as summary.py reads it (scripts/ecsb_rundata.py); the leaders and their
 significance come from scripts/ecsb_overview.py's choices() (SciPy's U test, Holm-adjusted
-over every (case, N) of the report). A case is a scenario with one parameter string (the
-params column of results.csv, "name=value;..."; none when the column is missing). Sections:
+over every (case, N) of the report). A case is a scenario run with one parameter set: its
+defaults, or a variant (scenario~name=value,..., shown as "scenario (name=value,...)"). Sections:
   - the hand-written findings, each claim marked: holds / does not hold / not checked;
   - per case: at every N who leads, by how much over the runner-up and whether that is
     significant, then a table per N (median time per item, min–max, x fastest, x floor);
@@ -20,7 +20,7 @@ Claims are lines of the findings file (optionally list items) of two forms:
   claim: SCENARIO [name=value ...] N=SIZE fastest is S [significantly]
         S leads there (and, with "significantly", its lead over the runner-up is significant
         after Holm's correction over the report's cells)
-name=value words pick the case whose parameters include them. Every other line of the file is
+name=value words pick the case whose parameters include them; without any, the defaults. Every other line of the file is
 copied as written.
 
 Writes RUN_DIR/report.md (by default; -o - for stdout), whatever the claims say. Exit status:
@@ -37,7 +37,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ecsb_overview import WITHIN, choices  # noqa: E402
-from ecsb_rundata import FLOOR, LIMIT, RunError, label, load_run  # noqa: E402
+from ecsb_rundata import FLOOR, LIMIT, RunError, base_scenario, label, load_run  # noqa: E402
 from ecsb_stats import fmt_p, geomean  # noqa: E402
 from summary import fmt_ns, md_cell, n_text  # noqa: E402
 
@@ -69,8 +69,12 @@ def cases(run):
 
 
 def case_name(case):
+    """A variant (scenario~name=value,...) as "scenario (name=value,...)"; the defaults plain."""
     sc, params = case
-    return f"{sc} ({params})" if params else sc
+    if "~" in sc:
+        base, changed = sc.split("~", 1)
+        return f"{base} ({changed})"
+    return sc
 
 
 def param_set(params):
@@ -128,8 +132,11 @@ def parse_claim(text, where):
 
 def check_claim(run, all_cases, lead, claim):
     """(state, what this run says): state "holds", "fails" or "unchecked"."""
-    matching = [c for c in all_cases if c[0] == claim["scenario"]
-                and claim["params"] <= param_set(c[1])]
+    matching = [c for c in all_cases if base_scenario(c[0]) == claim["scenario"]
+                and (claim["params"] <= param_set(c[1]) or
+                     claim["params"] <= param_set(c[0].partition("~")[2].replace(",", ";")))]
+    if len(matching) > 1 and not claim["params"]:
+        matching = [c for c in matching if "~" not in c[0]] or matching  # the defaults
     if not matching:
         return "unchecked", f"the run has no {claim['scenario']}" + (
             f" with {' '.join(sorted(claim['params']))}" if claim["params"] else "")

@@ -6,6 +6,7 @@ handle_table 2.2; 9 repetitions a side entirely apart (p = 4.1e-05, x 10 cells f
 Also: the committed docs/findings.md holds on the reference run it names.
 """
 import csv
+import json
 import os
 import re
 import shutil
@@ -152,17 +153,23 @@ class Report(unittest.TestCase):
                       md)
 
     def with_params(self, name, params_of):
-        """A copy of the run whose results.csv has a params column: params_of(row)."""
+        """A copy of the run whose benchmarks named [scenario, strategy] ran with the parameters
+        params_of([scenario, strategy]) ("name=value,..." in the benchmark name, as bench.c
+        names them), its results.csv written again by json_to_csv.py."""
         run = os.path.join(self.tmp, name)
         shutil.copytree(self.run_dir, run)
-        path = os.path.join(run, "results.csv")
-        with open(path, newline="") as f:
-            rows = list(csv.reader(f))
-        rows[0].insert(3, "params")
-        for r in rows[1:]:
-            r.insert(3, params_of(r))
-        with open(path, "w", newline="") as f:
-            csv.writer(f).writerows(rows)
+        raw = os.path.join(run, "raw.json")
+        with open(raw) as f:
+            doc = json.load(f)
+        for b in doc["benchmarks"]:
+            for field in ("name", "run_name"):
+                parts = b[field].split("/")
+                params = params_of(parts[:2])
+                b[field] = "/".join(parts[:3] + ([params] if params else []) + parts[3:])
+        with open(raw, "w") as f:
+            json.dump(doc, f)
+        subprocess.run([PYTHON, os.path.join(TOP, "scripts", "json_to_csv.py"), raw,
+                        "-o", os.path.join(run, "results.csv")], check=True)
         return run
 
     def test_cases_follow_the_params_column(self):
