@@ -280,7 +280,7 @@ static bool add_strategy(const char *item, ecsb_bench_settings *s)
             s->strategy_on[i] = true;
             return true;
         }
-    snprintf(bad_name, sizeof bad_name, "%s", item);
+    snprintf(bad_name, sizeof bad_name, "%.120s", item);
     return false;
 }
 

@@ -44,7 +44,7 @@ else
 fi
 
 # an undeclared function is an error
-sed 's/^static size_t entity_count(const world \*w) { return w->live; }/static size_t entity_count(const world *w) { return live_entities(w); }/' \
+sed 's/^\(static size_t entity_count(const world \*w) {\) return [^;]*; }/\1 return live_entities(w); }/' \
   "$top/strategies/template.c" >"$tmp/implicit.c"
 if ! grep -q "live_entities(w)" "$tmp/implicit.c"; then
   fail "could not plant an undeclared call in the template (template changed?)"
