@@ -212,7 +212,7 @@ report: ## write a run's report.md, checking docs/findings.md against it: make r
 	@$(SETUP) compare
 	@$(PYTHON) scripts/report.py "$(RUN)"
 
-compare: ## compare runs A= and B=, or strategies inside run A (STRATEGIES=s1,s2)
+compare: ## compare runs A= and B= (table + heat map of B÷A in plots/compare/), or strategies in run A (STRATEGIES=s1,s2)
 	@$(SETUP) compare
 	@PYTHON=$(PYTHON) scripts/compare.sh $(if $(STRATEGIES),--strategies "$(STRATEGIES)") "$(A)" "$(B)"
 

@@ -12,6 +12,7 @@ export PYTHON=${PYTHON:-/usr/bin/python3}
 unset STRATEGIES
 tmp=$(mktemp -d /tmp/test_compare.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
+export COMPARE_PLOTS_DIR=$tmp/cplots  # heat maps go here, never into the repository
 fail=0
 "$PYTHON" tests/scripts/fixture_runs.py "$tmp/runs" || { echo "  not ok: fixture_runs.py failed" >&2; exit 1; }
 a=$tmp/runs/20261101T090000Z-fixture
@@ -55,6 +56,25 @@ expect_json "geometric mean (0.6 * 1.5) ** (1/4) over the 40 rows without floor 
 expect_json "the floor did not move" 'abs(r["summary"]["floor_geomean"] - 1) < 0.01'
 expect_json "counts" 'r["summary"]["verdicts"] == {"faster": 10, "slower": 10, "within noise": 35, "too few repetitions": 0, "untested": 0}'
 expect_json "same machine: nothing flagged" 'r["summary"]["machine_differences"] == []'
+# its picture: B ÷ A per strategy and scenario, black where a size changed, grey where none did
+heat=$tmp/cplots/20261101T090000Z-fixture_vs_20261102T090000Z-fixture
+for f in compare_heatmap.png compare_heatmap.svg; do
+  [ -s "$heat/$f" ] || { echo "  not ok: compare A B drew no $f" >&2; fail=1; }
+done
+expect_out "it says where the heat map is" "^heat map of B ÷ A: $heat/compare_heatmap.png"
+"$PYTHON" - "$heat/compare_heatmap.dat" "$heat/compare_heatmap.vars.gp" <<'PY' || { echo "  not ok: the heat map's cells" >&2; fail=1; }
+import re, sys
+rows = [l.split() for l in open(sys.argv[1]) if l[0].isdigit() and not l.startswith("1e9")]
+names = re.search(r'row_names\[\d+\] = \[(.*)\]', open(sys.argv[2]).read()).group(1)
+names = [n.strip(' "') for n in names.split(",")]
+cell = {(int(r[0]), names[int(r[1])]): (float(r[2]), r[3], int(r[4])) for r in rows}
+want = {"flat_map": ("0.60", 0xFFFFFF), "handle_table": ("1.50", 0x111111),
+        "index_is_id": ("1.00", 0x8a8a8a), "floor": ("1.00", 0x8a8a8a)}
+bad = [(x, st, cell.get((x, st))) for x in (0, 1) for st, (text, colour) in want.items()
+       if cell.get((x, st), (0, "", 0))[1:] != ('"%s"' % text, colour)]
+assert names[-2:] == ["floor", "limit"], names
+assert not bad, bad
+PY
 expect_out "the correction is named" '^p = two-sided Mann-Whitney U test over the repetitions, Holm-corrected for multiple comparisons over the 55 tested rows$'
 expect_out "an aligned table row with the change as a factor" \
   '^dual_iterate +flat_map +4000 +1\.400 +0\.840 +1\.67x faster +0\.00[0-9] +faster$'
