@@ -276,8 +276,8 @@ static int cmd_run(int argc, char **argv)
     const ecsb_strategy *capped = ecsb_strategy_find(strategy);
     if (capped && capped->largest_n[s] && n > capped->largest_n[s])
         fprintf(stderr,
-                "ecsbench: warning: %s on %s above N = %" PRIu64 " may take very long (%s); "
-                "make bench leaves it out\n",
+                "ecsbench: warning: %s on %s is capped at N = %" PRIu64 " (%s); "
+                "make bench leaves larger N out\n",
                 scenario, strategy, capped->largest_n[s], capped->why_capped[s]);
     ecsb_run_result r;
     if (ecsb_run_scenario(impl, s, n, &params, passes, true, &r) != ECSB_OK) {

@@ -54,6 +54,7 @@
 #define PAGED_OWNING_GROUPS 0
 #include "strategies/paged_sparse_set.h"
 
+#define ECSB_STRATEGY_CAPS PAGED_CAPS            /* the 24-bit index: see the .h */
 #define ECSB_STRATEGY_VERSIONS_WRAP ID_VERSION_MAX /* lives per slot: see the .h */
 
 #define ECSB_STRATEGY_NAME paged_sparse_set

@@ -62,6 +62,26 @@
 #define ID_INDEX_MASK 0x00ffffffu            /* the index bits of an id or a sparse entry */
 #define ID_VERSION_MAX 255u                  /* the last version before the wrap to 1 */
 #define INDEX_NONE ID_INDEX_MASK             /* free-list end; indexes are below it */
+
+/*
+ * The 24-bit index holds at most 16,777,215 live entities (INDEX_NONE is reserved), so each
+ * scenario's largest N is that divided by the entities it keeps alive per N (entity_cycle:
+ * 3 per N at its peak; platformer: N + 2). ECSB_STRATEGY_CAPS of both strategies.
+ */
+#define PAGED_WHY_CAPPED "24-bit entity index: at most 16,777,215 live entities"
+#define PAGED_CAPS                                                                             \
+    ECSB_CAP(platformer, INDEX_NONE - 2, PAGED_WHY_CAPPED)                                     \
+    ECSB_CAP(dual_iterate, INDEX_NONE, PAGED_WHY_CAPPED)                                       \
+    ECSB_CAP(packed_1, INDEX_NONE, PAGED_WHY_CAPPED)                                           \
+    ECSB_CAP(packed_5, INDEX_NONE, PAGED_WHY_CAPPED)                                           \
+    ECSB_CAP(simple_iter, INDEX_NONE, PAGED_WHY_CAPPED)                                        \
+    ECSB_CAP(frag_iter, INDEX_NONE, PAGED_WHY_CAPPED)                                          \
+    ECSB_CAP(entity_cycle, INDEX_NONE / 3, PAGED_WHY_CAPPED)                                   \
+    ECSB_CAP(add_remove, INDEX_NONE, PAGED_WHY_CAPPED)                                         \
+    ECSB_CAP(random_get, INDEX_NONE, PAGED_WHY_CAPPED)                                         \
+    ECSB_CAP(move3, INDEX_NONE, PAGED_WHY_CAPPED)                                              \
+    ECSB_CAP(churn_iterate, INDEX_NONE, PAGED_WHY_CAPPED)                                      \
+    ECSB_CAP(level_load, INDEX_NONE, PAGED_WHY_CAPPED)
 #define PAGE_BITS 12u
 #define PAGE_SIZE (1u << PAGE_BITS)          /* sparse entries per page */
 #define PAGE_MASK (PAGE_SIZE - 1)

@@ -215,8 +215,19 @@ expect="$expect"$'\n'"dual_iterate/index_is_id/5"$'\n'"dual_iterate/sparse_set/5
 grep -qx "churn_iterate/flat_map/65536" "$tmp/sel" && ! grep -q "flat_map/65537" "$tmp/sel" &&
   grep -q "not running churn_iterate/flat_map/65537: above its largest N 65536 (" "$tmp/err" ||
   fail "cap: $(tr '\n' ' ' <"$tmp/sel") / $(cat "$tmp/err")"
-"$bin" run churn_iterate flat_map 65537 2>&1 >/dev/null | grep -q "warning: churn_iterate on flat_map above N = 65536" ||
+"$bin" run churn_iterate flat_map 65537 2>&1 >/dev/null | grep -q "warning: churn_iterate on flat_map is capped at N = 65536 (" ||
   fail "run above a cap does not warn"
+# paged ids hold 16,777,215 live entities: dual_iterate's largest N on paged_sparse_set and
+# owning_group, entity_cycle's (three live entities per N at its peak) a third of it
+"$bin" bench --ecsb_scenarios=dual_iterate,entity_cycle --ecsb_strategies=paged_sparse_set,owning_group \
+  --ecsb_sizes=5592405,5592406,16777215,16777216 --benchmark_list_tests >"$tmp/sel" 2>"$tmp/err" ||
+  fail "paged caps: selection exited $?"
+for st in paged_sparse_set owning_group; do
+  grep -qx "dual_iterate/$st/16777215" "$tmp/sel" && ! grep -q "dual_iterate/$st/16777216" "$tmp/sel" &&
+    grep -qx "entity_cycle/$st/5592405" "$tmp/sel" && ! grep -q "entity_cycle/$st/5592406" "$tmp/sel" &&
+    grep -q "not running dual_iterate/$st/16777216: above its largest N 16777215 (24-bit entity index" "$tmp/err" ||
+    fail "paged caps ($st): $(tr '\n' ' ' <"$tmp/sel") / $(cat "$tmp/err")"
+done
 "$bin" bench --ecsb_scenarios=platformer --ecsb_strategies=floor --ecsb_sizes=5 --benchmark_list_tests >"$tmp/sel" 2>&1
 [ "$(grep -c . "$tmp/sel")" -ge 1 ] && ! grep -qvE "^platformer/(floor|limit)/5$" "$tmp/sel" ||
   fail "--ecsb_strategies=floor: $(tr '\n' ' ' <"$tmp/sel")"
