@@ -27,7 +27,7 @@ CPPFLAGS := -I. -MMD -MP
 CFLAGS   := -std=c17 $(WARN) $(OPT) $(ALIGN) -g
 CXXFLAGS := -std=c++17 -Wall -Wextra $(OPT) -g
 SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-TEST_CFLAGS := -std=c17 $(WARN) -O1 -g $(SANITIZE)
+TEST_CFLAGS := -std=c17 $(WARN) -O1 -g $(SANITIZE) -DECSB_CHECKED
 
 # Every strategy file is compiled (the registry in strategies/strategies.def picks which run).
 CORE_SRC  := harness/core.c harness/registry.c scenarios/scenarios.c scenarios/floor.c scenarios/limit.c \
@@ -160,7 +160,7 @@ FUZZ_TEST_SECONDS ?= 10
 
 $(FUZZ)/obj/%.o: %.c | $(TEST_STAMP)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(CPPFLAGS) -DECSB_NO_SCENARIOS -std=c17 $(WARN) -O1 -g -fsanitize=fuzzer-no-link \
+	$(FUZZ_CC) $(CPPFLAGS) -DECSB_NO_SCENARIOS -DECSB_CHECKED -std=c17 $(WARN) -O1 -g -fsanitize=fuzzer-no-link \
 		$(FUZZ_SAN) -c -o $@ $<
 
 $(FUZZ_BIN): $(FUZZ_OBJ)
@@ -179,7 +179,7 @@ COV := $(BUILD)/coverage
 coverage: ## line coverage of strategies/ and harness/ from the C and script tests
 	@$(SETUP) coverage
 	@$(MAKE) --no-print-directory BUILD=$(COV) OPT='-O0 --coverage' SANITIZE=--coverage \
-		TEST_CFLAGS='-std=c17 $(WARN) -O0 -g --coverage' $(COV)/test/ecsbench_tests $(COV)/ecsbench
+		TEST_CFLAGS='-std=c17 $(WARN) -O0 -g --coverage -DECSB_CHECKED' $(COV)/test/ecsbench_tests $(COV)/ecsbench
 	@lcov -q --zerocounters --directory $(COV)
 	-$(COV)/test/ecsbench_tests > $(COV)/tests.log 2>&1; tail -1 $(COV)/tests.log
 	-@PYTHON=$(PYTHON) BUILD=$(COV) tests/scripts/run_all.sh > $(COV)/scripts.log 2>&1; tail -1 $(COV)/scripts.log

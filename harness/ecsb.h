@@ -63,6 +63,8 @@ typedef enum ecsb_status {
     ECSB_ERR_NOMEM,    /* an allocation failed (or its size would overflow) */
     ECSB_ERR_CONFIG,   /* world configuration out of range (type count, sizes, limits) */
     ECSB_ERR_QUERY,    /* a query names no type, more than ECSB_MAX_QUERY_TYPES, or one twice */
+    ECSB_ERR_ITERATING, /* a structural change (create, destroy, add, remove) from inside a
+                         * query callback on the same world: test builds only (ECSB_CHECKED) */
     ECSB_STATUS_COUNT
 } ecsb_status;
 
@@ -212,7 +214,10 @@ typedef struct ecsb_vtable {
     /*
      * Visit every entity holding all of q's types exactly once, in runs (ecsb_query_fn), in
      * the strategy's order; declared or not, the visits are the same. ECSB_ERR_QUERY or
-     * ECSB_ERR_TYPE (ecsb_query_check's order) with no visit; else ECSB_OK.
+     * ECSB_ERR_TYPE (ecsb_query_check's order) with no visit; else ECSB_OK. A callback may
+     * write values and read the world (get, has, nested queries), never change its structure:
+     * in test builds (ECSB_CHECKED) create, destroy, add and remove on a world inside one of
+     * its own queries return ECSB_ERR_ITERATING and change nothing (harness/strategy_impl.h).
      */
     ecsb_status (*query)(void *world, const ecsb_query *q, ecsb_query_fn fn, void *ctx);
 

@@ -56,16 +56,72 @@ ECSB_STRATEGY_CONTRACT(world_corrupt, int (*)(world *, unsigned));
 
 static ecsb_status vt_world_init(void *w, const ecsb_world_config *c) { return world_init(w, c); }
 static void vt_world_fini(void *w) { world_fini(w); }
-static ecsb_status vt_entity_create(void *w, ecsb_entity *out) { return entity_create(w, out); }
-static ecsb_status vt_entity_destroy(void *w, ecsb_entity e) { return entity_destroy(w, e); }
+/*
+ * Test builds (ECSB_CHECKED, set by the Makefile for tests and the fuzzer; nothing in a
+ * release build): a structural change from inside a query callback on the same world is
+ * refused with ECSB_ERR_ITERATING instead of corrupting a row move or a dense array. The
+ * query wrapper keeps the worlds whose queries are running (nested queries stack), and the
+ * create, destroy, add and remove wrappers look the world up there first. Scenario code
+ * calls the strategy directly and is not checked; its passes never change structure inside
+ * a query (the tests' injected mistakes and checksums guard that).
+ */
+#ifdef ECSB_CHECKED
+#define VT_MAX_NESTED_QUERIES 16
+static _Thread_local const void *vt_iterating[VT_MAX_NESTED_QUERIES];
+static _Thread_local unsigned vt_iterating_depth;
+
+static bool vt_is_iterating(const void *w)
+{
+    for (unsigned i = 0; i < vt_iterating_depth && i < VT_MAX_NESTED_QUERIES; i++)
+        if (vt_iterating[i] == w)
+            return true;
+    return false;
+}
+/* Marks w as iterating until vt_iteration_end(the returned depth). */
+static unsigned vt_iteration_begin(const void *w)
+{
+    unsigned depth = vt_iterating_depth++;
+    if (depth < VT_MAX_NESTED_QUERIES)
+        vt_iterating[depth] = w;
+    return depth;
+}
+static void vt_iteration_end(unsigned depth) { vt_iterating_depth = depth; }
+#define VT_REFUSE_WHILE_ITERATING(w)                                                           \
+    do {                                                                                       \
+        if (vt_is_iterating(w))                                                                \
+            return ECSB_ERR_ITERATING;                                                         \
+    } while (0)
+#else
+#define VT_REFUSE_WHILE_ITERATING(w) ((void)0)
+static unsigned vt_iteration_begin(const void *w) { (void)w; return 0; }
+static void vt_iteration_end(unsigned depth) { (void)depth; }
+#endif
+
+static ecsb_status vt_entity_create(void *w, ecsb_entity *out)
+{
+    VT_REFUSE_WHILE_ITERATING(w);
+    return entity_create(w, out);
+}
+static ecsb_status vt_entity_destroy(void *w, ecsb_entity e)
+{
+    VT_REFUSE_WHILE_ITERATING(w);
+    return entity_destroy(w, e);
+}
 static bool vt_entity_alive(const void *w, ecsb_entity e) { return entity_alive(w, e); }
 static size_t vt_entity_count(const void *w) { return entity_count(w); }
 static ecsb_status vt_component_add(void *w, ecsb_entity e, ecsb_type t, void **out)
 {
+#ifdef ECSB_CHECKED
+    if (vt_is_iterating(w)) {
+        *out = NULL;
+        return ECSB_ERR_ITERATING;
+    }
+#endif
     return component_add(w, e, t, out);
 }
 static ecsb_status vt_component_remove(void *w, ecsb_entity e, ecsb_type t)
 {
+    VT_REFUSE_WHILE_ITERATING(w);
     return component_remove(w, e, t);
 }
 static void *vt_component_get(void *w, ecsb_entity e, ecsb_type t) { return component_get(w, e, t); }
@@ -74,14 +130,24 @@ static bool vt_component_has(const void *w, ecsb_entity e, ecsb_type t)
     return component_has(w, e, t);
 }
 static size_t vt_component_count(const void *w, ecsb_type t) { return component_count(w, t); }
-static void vt_each(void *w, ecsb_type t, ecsb_each_fn fn, void *ctx) { each(w, t, fn, ctx); }
+static void vt_each(void *w, ecsb_type t, ecsb_each_fn fn, void *ctx)
+{
+    unsigned depth = vt_iteration_begin(w);
+    each(w, t, fn, ctx);
+    vt_iteration_end(depth);
+}
 static void vt_join(void *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void *ctx)
 {
+    unsigned depth = vt_iteration_begin(w);
     join(w, a, b, fn, ctx);
+    vt_iteration_end(depth);
 }
 static ecsb_status vt_query(void *w, const ecsb_query *q, ecsb_query_fn fn, void *ctx)
 {
-    return query(w, q, fn, ctx);
+    unsigned depth = vt_iteration_begin(w);
+    ecsb_status st = query(w, q, fn, ctx);
+    vt_iteration_end(depth);
+    return st;
 }
 static bool vt_world_valid(const void *w) { return world_valid(w); }
 static size_t vt_world_bytes(const void *w) { return world_bytes(w); }

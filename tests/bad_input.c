@@ -672,3 +672,96 @@ void bad_input_id_space_wrap_keeps_handles_unique_and_stale_ones_rejected(void *
         tw_fini(&tw);
     }
 }
+
+/* ---- structural changes inside a query ------------------------------------------------- */
+
+typedef struct inside_query {
+    tst_world *tw;
+    ecsb_entity victim; /* alive, holds type 0 */
+    ecsb_status got[4]; /* create, destroy, add, remove, the first time */
+    ecsb_status nested[4]; /* the same from inside a nested query of the same world */
+    bool outer_after_nested; /* still refused once the nested query has returned */
+    size_t runs, nested_runs;
+} inside_query;
+
+static void try_all(inside_query *iq, ecsb_status out[4])
+{
+    const ecsb_vtable *ops = iq->tw->ops;
+    ecsb_entity e = 0;
+    void *v = &v;
+    out[0] = ops->entity_create(iq->tw->w, &e);
+    out[1] = ops->entity_destroy(iq->tw->w, iq->victim);
+    out[2] = ops->component_add(iq->tw->w, iq->victim, 2, &v);
+    TST_CHECK(out[2] == ECSB_OK || v == NULL, "refused component_add left *value_out non-NULL");
+    out[3] = ops->component_remove(iq->tw->w, iq->victim, 0);
+}
+
+static void nested_visit(void *ctx, size_t count, void *const *columns)
+{
+    inside_query *iq = ctx;
+    (void)count, (void)columns;
+    if (iq->nested_runs++ == 0)
+        try_all(iq, iq->nested);
+}
+
+static void structural_visit(void *ctx, size_t count, void *const *columns)
+{
+    inside_query *iq = ctx;
+    (void)count, (void)columns;
+    if (iq->runs++ != 0)
+        return;
+    try_all(iq, iq->got);
+    ecsb_query inner = {1, {1}};
+    TST_STATUS(iq->tw->ops->query(iq->tw->w, &inner, nested_visit, iq), ECSB_OK,
+               "a read-only nested query");
+    ecsb_status again[4];
+    try_all(iq, again);
+    iq->outer_after_nested = true;
+    for (int i = 0; i < 4; i++)
+        iq->outer_after_nested &= again[i] == ECSB_ERR_ITERATING;
+}
+
+static ecsb_status query_trying_structural_changes(inside_query *iq)
+{
+    ecsb_query q = {1, {0}};
+    return iq->tw->ops->query(iq->tw->w, &q, structural_visit, iq);
+}
+
+/*
+ * Test builds refuse create, destroy, add and remove on a world from inside one of its own
+ * query callbacks (ECSB_CHECKED, harness/strategy_impl.h): each returns ECSB_ERR_ITERATING and
+ * the world is unchanged, in a nested query too, and they work again once the query returns.
+ */
+void bad_input_structural_change_inside_a_query_returns_iterating_and_changes_nothing(void **state)
+{
+    (void)state;
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    tw_init(&tw, &c);
+    tracked k;
+    build(&k, &tw);
+    inside_query iq = {.tw = &tw};
+    for (size_t i = 0; i < k.n && !iq.victim; i++)
+        if (k.alive[i] && tw.ops->component_has(tw.w, k.handle[i], 0) &&
+            !tw.ops->component_has(tw.w, k.handle[i], 2))
+            iq.victim = k.handle[i];
+    TST_CHECK(iq.victim, "test bug: no entity with type 0 and without type 2");
+    EXPECT_UNCHANGED(&tw, &k, ECSB_OK, query_trying_structural_changes(&iq),
+                     "a query whose callback tries create, destroy, add and remove");
+    static const char *const ops[4] = {"create", "destroy", "add", "remove"};
+    for (int i = 0; i < 4; i++) {
+        TST_STATUS(iq.got[i], ECSB_ERR_ITERATING, ops[i]);
+        TST_STATUS(iq.nested[i], ECSB_ERR_ITERATING, ops[i]);
+    }
+    TST_CHECK(iq.runs > 0 && iq.nested_runs > 0, "test bug: no run visited");
+    TST_CHECK(iq.outer_after_nested, "after a nested query returned, the outer one's callback "
+                                     "could change structure");
+    TST_CHECK(tw.ops->world_valid(tw.w), "world invalid after the refused changes");
+    /* Outside the query, the same calls work. */
+    ecsb_status after[4];
+    try_all(&iq, after);
+    for (int i = 0; i < 4; i++)
+        TST_CHECK(after[i] != ECSB_ERR_ITERATING, "%s refused after the query returned", ops[i]);
+    TST_CHECK(tw.ops->world_valid(tw.w), "world invalid after the changes");
+    tw_fini(&tw);
+}

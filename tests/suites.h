@@ -75,7 +75,8 @@
     X(bad_input_failed_world_init_leaves_nothing_to_release)                                   \
     X(bad_input_each_failed_allocation_returns_nomem_and_changes_nothing)                      \
     X(bad_input_allocations_failing_from_then_on_return_nomem_and_change_nothing)              \
-    X(bad_input_id_space_wrap_keeps_handles_unique_and_stale_ones_rejected)
+    X(bad_input_id_space_wrap_keeps_handles_unique_and_stale_ones_rejected)                   \
+    X(bad_input_structural_change_inside_a_query_returns_iterating_and_changes_nothing)
 
 /* tests/entity_ids.c, run once: the shared entity-id unit (harness/entity_ids.h) on its own. */
 #define ECSB_ENTITY_IDS_TESTS(X)                                                               \
