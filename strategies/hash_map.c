@@ -9,21 +9,16 @@
  * Per type t a table of cap = 2^b positions (16 at least; none before the first add): keys[cap],
  * the full 64-bit handle of the holder stored there (0, never a live handle, = free), and
  * values[cap * size] after them in the same block (cap * 8 is a multiple of 64, so every value
- * is aligned for its type). Home of the entity in slot i: i mod cap, the identity hash, as
- * Bevy's EntityHash does for its entity maps (its hash keeps the index in the low bits that
- * pick the bucket): slots handed out in order land in positions in order, so entities that
- * follow each other share lines of keys and values, and a walk over slots walks the table.
- * Its weakness, as Bevy says of its own: holders whose slots are multiples of the table size
- * all share one home. Robin Hood linear probing: every cluster is kept sorted by home (an
- * insert goes before the first key homed after it and moves the rest of the cluster on; an
- * erase shifts the keys after it back until a free position or a key at its home: no
- * tombstones), so a miss stops at the first key further from home than it would be, not at
- * the end of a cluster. Identity homes make long clusters (runs of consecutive slots); without
- * that stop a miss inside one walked to its end (entity_cycle at 4000: 45x slower). The load
- * stays at most 3/4 (an add that would pass it doubles the table and rehashes first, so a
- * failed allocation changes nothing) and at least 3/8 after a doubling. Keys are full handles,
- * so tables hold only live entities: get, has and a successful remove never read the slot
- * word, and a stale handle simply misses.
+ * is aligned for its type). Home of the entity in slot i: the top log2(cap) bits of
+ * i * 2^64/phi (Fibonacci hashing), so holders whose slots follow a stride (every 1024th
+ * entity) spread over the table as any others do. Robin Hood linear probing: every cluster is
+ * kept sorted by home (an insert goes before the first key homed after it and moves the rest
+ * of the cluster on; an erase shifts the keys after it back until a free position or a key at
+ * its home: no tombstones), so a miss stops at the first key further from home than it would
+ * be, not at the end of a cluster. The load stays at most 3/4 (an add that would pass it
+ * doubles the table and rehashes first, so a failed allocation changes nothing) and at least
+ * 3/8 after a doubling. Keys are full handles, so tables hold only live entities: get, has
+ * and a successful remove never read the slot word, and a stale handle simply misses.
  *
  * Costs, in cache lines touched (steady state; K = type count; "probe" = the home line of
  * keys, and the next one in the few clusters that cross it):
@@ -37,27 +32,25 @@
  *           value's address is known before the key is compared). has: the probe.
  *   each    every position of the table: 8 B of keys per position, values of the holders.
  *   join/query  walks the table with the fewest keys, one probe per other type per key. Every
- *           table orders entities by slot (mod its size), so a walk's probes climb through
- *           the other tables in address order (the hardware prefetcher follows; a lead table
- *           smaller than the slot range wraps, and its walk climbs in a few interleaved
- *           streams); tables of equal size filled alike have identical layouts and their
- *           matches coalesce into long runs. A one-type query hands out runs of occupied
- *           positions whole.
+ *           table orders entities by the same hash (its top bits), so a walk's probes climb
+ *           through the other tables in address order (the hardware prefetcher follows);
+ *           tables of equal size filled alike have identical layouts and their matches
+ *           coalesce into long runs. A one-type query hands out runs of occupied positions
+ *           whole.
  * Memory per entity slot: 8 B, nothing per type: one more type costs an entity nothing until
  * it holds one. Per held component (8 + size) / load, 1.33x to 2.67x (8 + size) bytes.
  * Wins: types held by few entities cost nothing per entity (sparse maps cost 4 B per slot per
  * type); get is 2 lines to sparse_set's 3 (slot word, sparse entry, value); a destroy-and-create
- * churn reuses the dead entity's slot, so its position (its slot) stays put and a walk never
- * decays. With the slot as the hash, a pass over entities in slot order (either direction)
- * walks each table in address order, as a sparse array would: platformer 0.99x / 1.00x /
- * 1.00x / 0.98x sparse_set's time at N = 4000 / 65536 / 1M / 4M, random_get 0.89x / 0.97x at
- * 4000 / 1M (interleaved `build/ecsbench run`s pinned to one CPU, median of 7). The Fibonacci hash of groups of
- * 8 slots it replaced paid a miss per group at large N: platformer 2.3x / 2.6x sparse_set at
- * 1M / 4M.
+ * churn reuses the dead entity's slot, so its position stays put and a walk never decays;
+ * no pattern of slots (strides included) piles keys onto one home.
  * Loses: walks scan free positions and probe the other types per key, where the packed
  * layouts read a column; tables run 3/8 to 3/4 full, so each held value costs 1.3-2.7x
- * its bytes plus 8 B of key; slots that are multiples of a table's size share a home (no
- * scenario here makes them).
+ * its bytes plus 8 B of key; a pass over entities in slot order (platformer, random_get's
+ * lookups) jumps around every table, one line per lookup, where slot-ordered layouts stream.
+ * Tuning: none. The hash is a general one on purpose: an identity hash of the slot makes
+ * slot-ordered passes stream on worlds created in order, but piles strided holders onto one
+ * home (a type held by every 1024th entity: adds about 10x slower): a fast path for regular
+ * worlds, which the suite does not give one layout alone.
  */
 #include "harness/entity_ids.h"
 
@@ -76,6 +69,7 @@ typedef struct table {
     ecsb_entity *keys;     /* position -> the live handle stored there, or KEY_EMPTY; = block */
     unsigned char *values; /* position -> value */
     size_t mask;           /* cap - 1 */
+    uint32_t shift;        /* 64 - log2(cap): a home is the top log2(cap) bits of the hash */
     uint32_t count;        /* keys stored */
     uint32_t limit;        /* keys allowed before growing: 3/4 of cap (0 without a block) */
     uint32_t size;         /* bytes per value */
@@ -94,9 +88,19 @@ ECSB_INLINE size_t table_cap(const table *t) { return t->limit ? t->mask + 1 : 0
 
 static size_t table_bytes(const table *t) { return table_cap(t) * (sizeof(ecsb_entity) + t->size); }
 
+/*
+ * Fibonacci hashing: the slot index times 2^64 / phi, and the top log2(cap) bits of the product
+ * pick the home. Strided slots (every 1024th entity holding a type) spread over the table
+ * instead of sharing one home, as they would with the slot's low bits. Every table takes the
+ * top bits of the same product, so a walk over one table in position order looks the other
+ * tables up in ascending position order too, and a doubling keeps the order (the new home is
+ * the old one with one more bit).
+ */
+#define FIBONACCI_MULTIPLIER 0x9e3779b97f4a7c15ull /* 2^64 / the golden ratio, odd */
+
 ECSB_INLINE size_t table_home(const table *t, ecsb_entity e)
 {
-    return (size_t)ecsb_handle_index(e) & t->mask;
+    return (size_t)(((uint64_t)ecsb_handle_index(e) * FIBONACCI_MULTIPLIER) >> t->shift);
 }
 
 ECSB_INLINE void *table_value(const table *t, size_t p) { return t->values + p * t->size; }
@@ -183,8 +187,8 @@ ECSB_INLINE void table_erase(table *t, size_t p)
 /*
  * Rehash t into a table of 2^bits positions. The new block is allocated before anything
  * changes, so a failure leaves t untouched. Walking the old table in position order inserts
- * in near-ascending order of home in the new one (both homes are the slot's low bits), so the
- * rehash streams through memory.
+ * in near-ascending order of home in the new one (the new home is the old one and one more
+ * bit of the same hash), so the rehash streams through memory.
  */
 static ecsb_status table_resize(world *w, table *t, uint32_t bits)
 {
@@ -197,6 +201,7 @@ static ecsb_status table_resize(world *w, table *t, uint32_t bits)
     t->keys = block;
     t->values = (unsigned char *)block + cap * sizeof(ecsb_entity);
     t->mask = cap - 1;
+    t->shift = 64u - bits;
     t->limit = (uint32_t)(cap / 4 * 3);
     t->count = 0;
     memset(t->keys, 0, cap * sizeof(ecsb_entity)); /* = KEY_EMPTY */
@@ -359,9 +364,9 @@ ECSB_INLINE void each(world *w, ecsb_type t, ecsb_each_fn fn, void *ctx)
 
 /*
  * The lead table: the one with fewer keys (then the smaller one). Walking a table in position
- * order visits entities in ascending slot order (mod its size), and every table's home is the
- * slot's low bits, so the lookups into the other tables climb through them in near position
- * order too: the hardware prefetcher follows.
+ * order visits entities in ascending order of their hash, and every table's home is the top
+ * bits of that same hash, so the lookups into the other tables climb through them in near
+ * position order too: the hardware prefetcher follows.
  */
 ECSB_INLINE bool table_leads(const table *a, const table *b)
 {
@@ -596,5 +601,5 @@ static int world_corrupt(world *w, unsigned which)
 }
 
 #define ECSB_STRATEGY_NAME hash_map
-#define ECSB_STRATEGY_SUMMARY "per type an open-addressing table entity -> value (Robin Hood linear probing, identity hash of the slot as in Bevy, backward-shift delete); free-list ids with generations"
+#define ECSB_STRATEGY_SUMMARY "per type an open-addressing table entity -> value (Robin Hood linear probing, Fibonacci hash of the slot, backward-shift delete); free-list ids with generations"
 #include "harness/strategy_impl.h"
