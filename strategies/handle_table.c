@@ -31,8 +31,7 @@
  *   get      record -> slot -> value (3 dependent).   has: record -> slot (2 dependent).
  *   each     sequential over values and owners (+ owner's record when the entity is used).
  *   join     walk the smaller type densely: owner (sequential) -> record -> other type's slot
- *            -> other value, 3 dependent loads per visited element; at large N a software
- *            pipeline prefetches records, slots and values a few elements ahead.
+ *            -> other value, 3 dependent loads per visited element.
  *   query    as join, led by the query type with the fewest holders, per other type one
  *            handle -> slot -> value chain; a block of HT_BLOCK lead elements in step with
  *            every other type (filled in the same order) is one run; runs of one otherwise.
@@ -44,13 +43,15 @@
  * dense walk; handles survive any reshuffling and stale ones are caught. Loses: get and join pay
  * one more dependent load than sparse_set (record, then slot, then value), a record costs
  * 8 + 8K bytes where sparse_set's sparse entries cost 4 per type, and joins over randomly
- * ordered entities are bounded by those misses (prefetching hides most of them at large N).
+ * ordered entities are bounded by those misses.
+ * Tuning: none by software prefetch (the suite shows prefetching as a separately named line,
+ * sparse_set_prefetch, never inside a layout's name). Blocks of HT_BLOCK lead elements found
+ * in step with every other type go out as one run: the gathering of consecutive matches that
+ * every layout finding matches one by one does (ecsb_runs, harness/strategy.h).
  */
 #include "harness/entity_ids.h"
 
 #define HT_RESERVED_GENERATION UINT32_MAX /* slot 0's: no handle carries it with index 0 */
-#define HT_PREFETCH_MIN 32768u            /* join elements from which prefetching pays */
-#define HT_AHEAD 8u                       /* prefetch distance per pipeline stage */
 
 /*
  * The one shape of this file: an index and a generation. As a component handle: {slot,
@@ -402,22 +403,6 @@ ECSB_INLINE void join_walk(world *w, uint32_t lead_t, uint32_t other, bool lead_
     unsigned char *lv = lt->values, *ov = ot->values;
     size_t ls = lt->size, os = ot->size, stride = w->stride;
     uint32_t n = lt->count, pos = 0;
-    if (n >= HT_PREFETCH_MIN) {
-        /*
-         * Three-stage software pipeline for orders the hardware prefetcher cannot guess:
-         * records 3 steps ahead, the other type's slots 2 ahead (their handles come from
-         * records fetched a step earlier), values 1 ahead. Each stage is HT_AHEAD elements.
-         */
-        for (; pos < n - 3 * HT_AHEAD; pos++) {
-            __builtin_prefetch(records + (size_t)owners[pos + 3 * HT_AHEAD] * stride + 1 + other);
-            ht_ref h2 = records[(size_t)owners[pos + 2 * HT_AHEAD] * stride + 1 + other];
-            __builtin_prefetch(slots + h2.index);
-            ht_ref h1 = records[(size_t)owners[pos + HT_AHEAD] * stride + 1 + other];
-            __builtin_prefetch(ov + (size_t)slots[h1.index].index * os);
-            join_step(records, stride, other, owners, slots, lv, ls, ov, os, lead_is_a, pos,
-                      fn, ctx);
-        }
-    }
     for (; pos < n; pos++)
         join_step(records, stride, other, owners, slots, lv, ls, ov, os, lead_is_a, pos, fn,
                   ctx);
@@ -440,7 +425,7 @@ ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void 
  * block whose entities sit at consecutive positions, in the same order, in every other type
  * ("in step": types filled in the same order) is one run, and consecutive such blocks join,
  * so a packed world is handed out whole; any other block is walked entity by entity as join
- * walks, every match a run of one, prefetching as join does. In the arrays indexed by j,
+ * walks, every match a run of one. In the arrays indexed by j,
  * entry j is query type j (the query's order).
  * Loops over j carry "#pragma GCC unroll 8" (ECSB_MAX_QUERY_TYPES): where q is a constant they
  * unroll before scalar replacement, so these arrays live in registers.
@@ -508,29 +493,15 @@ ECSB_INLINE bool query_block_in_step(const query_cols *c, const ht_ref *restrict
     return in_step;
 }
 
-/* Lead positions [from, from + count) one by one, as join_walk (same prefetching). */
+/* Lead positions [from, from + count) one by one, as join_walk. */
 ECSB_INLINE void query_entities(const query_cols *c, const ht_ref *restrict records,
                                 size_t stride, const uint32_t *restrict owners, uint32_t k,
-                                uint32_t lead, size_t from, size_t count, bool prefetch,
-                                ecsb_query_fn fn, void *ctx)
+                                uint32_t lead, size_t from, size_t count, ecsb_query_fn fn,
+                                void *ctx)
 {
     const size_t lead_size = c->size[lead];
     unsigned char *lead_value = c->values[lead] + from * lead_size;
     for (size_t pos = from; pos < from + count; pos++, lead_value += lead_size) {
-        if (prefetch) { /* three stages, as join_walk: records, slots, values */
-            const ht_ref *r3 = records + (size_t)owners[pos + 3 * HT_AHEAD] * stride;
-            const ht_ref *r2 = records + (size_t)owners[pos + 2 * HT_AHEAD] * stride;
-            const ht_ref *r1 = records + (size_t)owners[pos + HT_AHEAD] * stride;
-#pragma GCC unroll 8
-            for (uint32_t j = 0; j < k; j++) {
-                if (j == lead)
-                    continue;
-                __builtin_prefetch(r3 + c->field[j]);
-                __builtin_prefetch(c->slots[j] + r2[c->field[j]].index);
-                __builtin_prefetch(c->values[j] +
-                                   (size_t)c->slots[j][r1[c->field[j]].index].index * c->size[j]);
-            }
-        }
         const ht_ref *rec = records + (size_t)owners[pos] * stride;
         void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
         bool all = true;
@@ -570,7 +541,6 @@ ECSB_INLINE void query_lead(world *w, const ecsb_query *q, uint32_t lead, ecsb_q
     const uint32_t *owners = lt->owners;
     const ht_ref *records = w->records;
     const size_t n = lt->count, stride = w->stride;
-    const bool prefetch = n >= HT_PREFETCH_MIN;
     size_t first[ECSB_MAX_QUERY_TYPES] = {0}, run = 0; /* the pending run: start, length */
     for (size_t d = 0; d < n; d += HT_BLOCK) {
         const size_t count = n - d < HT_BLOCK ? n - d : HT_BLOCK;
@@ -594,10 +564,7 @@ ECSB_INLINE void query_lead(world *w, const ecsb_query *q, uint32_t lead, ecsb_q
         if (run)
             query_emit(&c, k, first, run, fn, ctx);
         run = 0;
-        if (prefetch && d + count + 3 * HT_AHEAD <= n)
-            query_entities(&c, records, stride, owners, k, lead, d, count, true, fn, ctx);
-        else
-            query_entities(&c, records, stride, owners, k, lead, d, count, false, fn, ctx);
+        query_entities(&c, records, stride, owners, k, lead, d, count, fn, ctx);
     }
     if (run)
         query_emit(&c, k, first, run, fn, ctx);

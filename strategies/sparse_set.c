@@ -27,10 +27,10 @@
  *           entity handle).
  *   join    walks the smaller type's roster + values sequentially; per visited entity one
  *           sparse entry and one value of the other type: sequential while both dense orders
- *           follow slot order (dual_iterate), random once churn has shuffled them. Walks
- *           led by more than WALK_PREFETCH_MIN entities prefetch those two lines a few
- *           entities ahead (measured at N = 1M, shuffled: ~15 ns per pair instead of ~150; in
- *           order: 0-25% slower than without).
+ *           follow slot order (dual_iterate), random once churn has shuffled them (one cache
+ *           miss per lookup at DRAM scale). With SPARSE_SET_PREFETCH (sparse_set_prefetch),
+ *           walks led by more than WALK_PREFETCH_MIN entities prefetch those two lines a few
+ *           entities ahead where a block's lookups are out of order.
  *   query   as join, led by the query type with the fewest holders, one sparse entry and one
  *           value per other type; a block of WALK_BLOCK lead entries in step with every other
  *           type (pools filled in the same order) is one run, after one sparse load per entity
@@ -44,8 +44,11 @@
  * scattered lines (see above); and with churn the dense order decays (article 004): every
  * remove moves the newest value into an old hole, so the dense order drifts from creation
  * order towards a random permutation, and the join's lookups into the other type (and each's
- * handle lookups) go from sequential to one cache miss each (prefetching hides most of it at
- * DRAM scale).
+ * handle lookups) go from sequential to one cache miss each.
+ * Tuning: none in sparse_set; sparse_set_prefetch is this file with software prefetch on (see
+ * SPARSE_SET_PREFETCH). Blocks of WALK_BLOCK lead entries found in step with every other type
+ * go out as one run: the gathering of consecutive matches every layout that finds matches one
+ * by one does (ecsb_runs, harness/strategy.h).
  */
 #include "harness/entity_ids.h"
 
@@ -53,10 +56,15 @@
 #define SPARSE_ABSENT UINT32_MAX            /* sparse entry of a slot not holding the type */
 
 /*
- * Joins and queries whose lead type holds more than WALK_PREFETCH_MIN entries walk it in blocks
- * of WALK_BLOCK and prefetch the other types' entries ahead in the blocks whose lookups are not
- * in near ascending order (see join_walk).
+ * Software prefetch, off in sparse_set and on in sparse_set_prefetch (the same file with
+ * SPARSE_SET_PREFETCH 1: strategies/sparse_set_prefetch.c). With it on, joins and queries whose
+ * lead type holds more than WALK_PREFETCH_MIN entries walk it in blocks of WALK_BLOCK and
+ * prefetch the other types' entries ahead in the blocks whose lookups are not in near
+ * ascending order (see join_walk). A tuning, not the layout: so it is a line of its own.
  */
+#ifndef SPARSE_SET_PREFETCH
+#define SPARSE_SET_PREFETCH 0
+#endif
 #define WALK_PREFETCH_MIN 65536u
 #define WALK_PREFETCH_AHEAD 16u /* entities ahead for the value; twice that for the sparse map */
 #define WALK_BLOCK 256u         /* lead entries per prefetch-or-not decision */
@@ -386,7 +394,7 @@ ECSB_INLINE void join_walk(const world *w, const pool *lead, const pool *other, 
                            ecsb_join_fn fn, void *ctx)
 {
     size_t n = lead->count, k = 0;
-    if (n > WALK_PREFETCH_MIN) {
+    if (SPARSE_SET_PREFETCH && n > WALK_PREFETCH_MIN) {
         const uint32_t *roster = lead->roster, *sparse = other->sparse;
         bool in_order = walk_block_in_order(roster, sparse, 0);
         for (; k + WALK_BLOCK + 2 * WALK_PREFETCH_AHEAD <= n; k += WALK_BLOCK) {
@@ -547,7 +555,7 @@ ECSB_INLINE void query_lead(world *w, const ecsb_query *q, uint32_t lead, ecsb_q
         else
             query_entities(&c, roster, k, lead, d, count, false, fn, ctx);
         /* The next block is judged by this one, as join_walk does. */
-        prefetch = n > WALK_PREFETCH_MIN && count == WALK_BLOCK;
+        prefetch = SPARSE_SET_PREFETCH && n > WALK_PREFETCH_MIN && count == WALK_BLOCK;
 #pragma GCC unroll 8
         for (uint32_t j = 0; prefetch && j < k; j++)
             prefetch = j == lead || !walk_block_in_order(roster, c.sparse[j], d);
@@ -677,6 +685,8 @@ static int world_corrupt(world *w, unsigned which)
     }
 }
 
+#ifndef ECSB_STRATEGY_NAME /* sparse_set_prefetch names itself */
 #define ECSB_STRATEGY_NAME sparse_set
 #define ECSB_STRATEGY_SUMMARY "per type: packed values + roster, entity-to-dense sparse map, swap-remove; free-list ids with generations"
+#endif
 #include "harness/strategy_impl.h"
