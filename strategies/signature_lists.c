@@ -36,8 +36,7 @@
  *   get/has  slot word + signature (+ the value for get): 2 lines, or 3.
  *   query    declared: the roster's members sequentially (only the first of a block without
  *            breaks) and per member one line of each type's values, sequential while the
- *            roster follows slot order, random once churn has shuffled it (prefetched then,
- *            SIG_PREFETCH_AHEAD members ahead, in large rosters). Undeclared: every signature
+ *            roster follows slot order, random once churn has shuffled it. Undeclared: every signature
  *            (4 B per slot ever used), then the matching values.
  *   each/join  as an undeclared query (or a declared one's roster), with the slot word read
  *            for the handle.
@@ -54,20 +53,21 @@
  * roster appends and swap-removes); churn shuffles a roster's order (the swap-remove of
  * article 004), after which its walk reads values in random order; undeclared queries and
  * each scan every slot's signature.
+ * Tuning: none beyond gathering consecutive slots into runs (blocks without breaks), the run
+ * gathering every layout that finds matches one by one does; no prefetch, and no path for
+ * other arithmetic progressions of slots (those only arise in worlds built by i mod k).
  */
 #include "harness/entity_ids.h"
 
 #define ID_STRIDE 1                        /* words per id record: the id word only */
 #define SIG_NONE UINT32_MAX                /* at[] of a non-member */
 #define SIG_BLOCK 256u                     /* roster entries per break count */
-#define SIG_PREFETCH_MIN 65536u            /* rosters from this size prefetch scattered blocks */
-#define SIG_PREFETCH_AHEAD 16u             /* members ahead whose values are prefetched */
-#define SIG_NEAR 8u /* a block spanning < 8 slots per member is walked without prefetching */
 
 /*
  * A block of SIG_BLOCK roster entries, d = its first: with two entries or more, step =
  * members[d + 1] - members[d] (modulo 2^32) and breaks = how many later entries p differ from
- * entry p - 1 by anything else. A block without breaks is an arithmetic progression of slots.
+ * entry p - 1 by anything else. A block without breaks of step 1 is a run of consecutive slots
+ * (the query hands it out whole); other steps are walked member by member like any block.
  */
 typedef struct roster_block {
     uint32_t step;
@@ -460,60 +460,19 @@ ECSB_INLINE void query_emit(const query_cols *c, uint32_t k, size_t first, size_
 
 /*
  * Roster entries [from, from + count) one by one, each a run of one (a constant count: the
- * caller's loop becomes straight code). prefetch: fetch the values of the member
- * SIG_PREFETCH_AHEAD entries ahead (the caller guarantees it exists).
+ * caller's loop becomes straight code).
  */
 ECSB_INLINE void query_members(const query_cols *c, uint32_t k, const uint32_t *restrict members,
-                               size_t from, size_t count, bool prefetch, ecsb_query_fn fn,
-                               void *ctx)
+                               size_t from, size_t count, ecsb_query_fn fn, void *ctx)
 {
-    for (size_t p = from; p < from + count; p++) {
-        if (prefetch) {
-            const size_t ahead = members[p + SIG_PREFETCH_AHEAD];
-#pragma GCC unroll 8
-            for (uint32_t j = 0; j < k; j++)
-                __builtin_prefetch(c->values[j] + ahead * c->size[j], 1);
-        }
+    for (size_t p = from; p < from + count; p++)
         query_emit(c, k, members[p], 1, fn, ctx);
-    }
-}
-
-/*
- * The progression of `count` (>= 2) slots first, first + step, ... (step modulo 2^32: its
- * signed value is the slot difference), each a run of one: a block without breaks, walked
- * without reading its members. Each column moves by a constant stride; it is moved only
- * between two visits, so it never points outside its array.
- */
-ECSB_INLINE void query_progression(const query_cols *c, uint32_t k, uint32_t first,
-                                   uint32_t step, size_t count, ecsb_query_fn fn, void *ctx)
-{
-    unsigned char *at[ECSB_MAX_QUERY_TYPES] = {0};
-    ptrdiff_t stride[ECSB_MAX_QUERY_TYPES] = {0};
-#pragma GCC unroll 8
-    for (uint32_t j = 0; j < k; j++) {
-        at[j] = c->values[j] + (size_t)first * c->size[j];
-        stride[j] = (ptrdiff_t)(int32_t)step * (ptrdiff_t)c->size[j];
-    }
-    for (size_t e = 0;; e++) {
-        void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
-#pragma GCC unroll 8
-        for (uint32_t j = 0; j < k; j++)
-            columns[j] = at[j];
-        fn(ctx, 1, columns);
-        if (e + 1 == count)
-            return;
-#pragma GCC unroll 8
-        for (uint32_t j = 0; j < k; j++)
-            at[j] += stride[j];
-    }
 }
 
 /*
  * A declared query: the roster in blocks of SIG_BLOCK. A block without breaks and of step 1
- * is one run, joined with the pending one when it continues it; one of another step is
- * walked as a progression, without reading its members; any other block goes member by
- * member, prefetching in large rosters when the block spans more than SIG_NEAR slots per
- * member (its values are scattered beyond what the hardware prefetcher follows).
+ * (consecutive slots) is one run, joined with the pending one when it continues it; any other
+ * block goes member by member.
  */
 ECSB_INLINE void query_roster(const query_cols *c, uint32_t k, const roster *r,
                               ecsb_query_fn fn, void *ctx)
@@ -538,16 +497,7 @@ ECSB_INLINE void query_roster(const query_cols *c, uint32_t k, const roster *r,
         if (run)
             query_emit(c, k, first, run, fn, ctx);
         run = 0;
-        if (block.breaks == 0) {
-            query_progression(c, k, members[d], block.step, count, fn, ctx);
-            continue;
-        }
-        const uint32_t span = members[d + count - 1] - members[d]; /* wraps when descending */
-        if (n >= SIG_PREFETCH_MIN && d + count + SIG_PREFETCH_AHEAD <= n &&
-            span >= SIG_NEAR * count)
-            query_members(c, k, members, d, count, true, fn, ctx);
-        else
-            query_members(c, k, members, d, count, false, fn, ctx);
+        query_members(c, k, members, d, count, fn, ctx);
     }
     if (run)
         query_emit(c, k, first, run, fn, ctx);
