@@ -53,6 +53,7 @@
  * two tables (platformer: about 2x sparse_set per component op); remove may need memory
  * (ECSB_ERR_NOMEM) for the smaller set's table; a table grows by copying all of it at once;
  * and many distinct sets cut iteration into many short runs, one table header each.
+ * Tuning: none. A matching table's columns are runs by construction (the layout itself).
  */
 #include "harness/entity_ids.h"
 

@@ -56,6 +56,9 @@
  * cannot fill up: at most ECSB_MAX_ENTITIES (2^31 - 1) ids are live, so a wrap always finds a
  * free id. Every growth happens before anything changes, so a failed allocation leaves the
  * world as it was.
+ * Tuning: none beyond the layout. Galloping is the merge algorithm of sorted vectors (not a
+ * path for particular data); blocks found in step in every column go out as one run, the run
+ * gathering every layout that finds matches one by one does (ecsb_runs, harness/strategy.h).
  */
 #include "harness/strategy.h"
 

@@ -34,6 +34,9 @@
  * order). Loses: sparse types in a large world (every word up to S is read, and each match
  * brings its own cache line of values), and memory: every type pays for every slot, and a
  * spike of entities leaves the arrays at their high-water mark (holes are never compacted).
+ * Tuning: none. A query ANDs the presence words and hands out each stretch of set bits as a
+ * run: the layout itself (values sit at their slots, so consecutive holders are consecutive
+ * values).
  */
 #include "harness/entity_ids.h"
 

@@ -52,6 +52,8 @@
  * entity read where sparse_set reads a 4-byte sparse entry: dual_iterate 62 instructions per
  * pair to sparse_set's 40 and about 56 bytes moved per pair to its 32, 1.9-2.8x its time at
  * 4000 and 1M. (Ratios: medians of 7 pinned runs on a loaded 2-core VM.)
+ * Tuning: none beyond gathering consecutive matches into runs (ecsb_runs, harness/strategy.h),
+ * as every layout that finds matches one by one does.
  */
 #include "harness/entity_ids.h"
 

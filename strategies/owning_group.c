@@ -27,9 +27,6 @@
  *   query   of a group's exact set: the owned pools' front values, sequentially, nothing else
  *           (no ids, no sparse entries): the limit's traffic. dual_iterate: 8 instructions per
  *           pair at N = 4000, the floor's loop 9; at -O3 the loop is vectorized.
- * Measured (interleaved `build/ecsbench run`s pinned to one CPU, median of 7): platformer,
- * which declares no query, 1.30x sparse_set at N = 4000 and 1.35x at 1,048,576; dual_iterate
- * 0.88x the floor at 4000 and 0.98x the limit at 1,048,576 and 4,194,304.
  * Memory per entity: as paged_sparse_set (groups reorder the pools, they add no per-entity
  * storage); a group record in the world per declared query.
  * Wins: a declared query runs at the packed-array limit, at every size and after any churn
@@ -37,6 +34,7 @@
  * Loses: structural changes to owned types pay up to k swaps; overlapping declared queries
  * (simple_iter's (C,D) and (C,E)) leave all but the first on the view path; a type can be
  * owned by one group only.
+ * Tuning: as paged_sparse_set (its views); a group's query is one run by construction.
  */
 #define PAGED_OWNING_GROUPS 1
 #include "strategies/paged_sparse_set.h"

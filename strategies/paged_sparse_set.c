@@ -32,10 +32,7 @@
  *           otherwise each match is a run of one, with no branch around the callback when the
  *           whole block matches (dual_iterate: 18.9 instructions per pair at N = 4000, the
  *           floor 9).
- * Measured (interleaved `build/ecsbench run`s pinned to one CPU, median of 7, every loop
- * head aligned): platformer 1.24x sparse_set at N = 4000 and 1.25x at 1,048,576;
- * dual_iterate 2.5x the floor at N = 4000, 2.9x at 1,048,576 and 1.8x at 4,194,304. The
- * floor's loop runs 9 instructions per pair and this view 18.9: a sparse entry read and a
+ * The floor's loop runs 9 instructions per pair and this view 18.9: a sparse entry read and a
  * version check per pair, which the floor's index-is-id arrays do not need.
  * Memory per entity slot: 4 B (ids word); per type, 4 B per slot inside allocated pages only
  * (16 KB per page of 4096 ids that holds the type at least once; pages stay once allocated)
@@ -50,6 +47,10 @@
  * slot's new entity; memory stays bounded under churn); views walk entity by entity
  * with a lookup per other type, so a query over several types never beats a packed loop (see
  * owning_group).
+ * Tuning: no software prefetch. Views judge blocks of VIEW_BLOCK lead entries: a block whose
+ * matches sit at one distance in every other pool ("in step") goes out as one run, the run
+ * gathering every layout that finds matches one by one does (ecsb_runs, harness/strategy.h);
+ * other blocks are visited entity by entity.
  */
 #define PAGED_OWNING_GROUPS 0
 #include "strategies/paged_sparse_set.h"

@@ -768,8 +768,7 @@ ECSB_INLINE bool view2_all_held(const uint32_t *restrict entries)
  * count): each match is a run of one, with a constant count. With `held` (a constant at each
  * call) every entry is present: fn is called for each with no branch around it, so the
  * caller's per-run work (a visit count) stays in a register, not a load and a store per
- * entity (dual_iterate, N = 4000: 20.9 -> 18.9 instructions per pair and about 10% less
- * time than with the test).
+ * entity (dual_iterate, N = 4000: 20.9 -> 18.9 instructions per pair).
  */
 ECSB_INLINE void view2_visit(const pool *lead, size_t from, size_t count, uint32_t lead_col,
                              const pool *other, const uint32_t *restrict entries, bool held,
@@ -797,7 +796,7 @@ ECSB_INLINE void view2_walk(const pool *lead, size_t from, size_t count, uint32_
     bool held = count == VIEW_BLOCK && view2_all_held(entries);
     size_t other_size = other->size;
     /* A constant value size makes the other's address one scaled load, not an imul on
-     * each lookup's path (dual_iterate, N = 4000: 1.13 -> 0.96 ns per pair). */
+     * each lookup's path. */
     if (held && other_size == 4)
         view2_visit(lead, from, count, lead_col, other, entries, true, 4, fn, ctx);
     else if (held && other_size == 8)
@@ -864,7 +863,7 @@ ECSB_INLINE void query_view2(const pool *lead, size_t n, uint32_t lead_col, cons
  * over columns carry "#pragma GCC unroll 8" (ECSB_MAX_QUERY_TYPES): a scenario's query count
  * is a constant, so they unroll into straight code. move3 at N = 4000 (callgrind, timed pass
  * only): 139 instructions per match with the per-entity run tracking this replaced, 56 so
- * (sparse_set 41); 0.71x the time at 4000 and 0.75x at 1,048,576.
+ * (sparse_set 41).
  */
 typedef struct view_cols {
     const pool *pools[ECSB_MAX_QUERY_TYPES];

@@ -339,7 +339,7 @@ ECSB_INLINE void join_run(const world *w, const pool *lead, const pool *other, s
     const uint32_t *restrict sparse = other->sparse;
     unsigned char *lead_values = lead->values, *other_values = other->values;
     size_t lead_size = lead->size, other_size = other->size;
-#pragma GCC unroll 4 /* measured: about 15% fewer cycles per pair at N = 4000 */
+#pragma GCC unroll 4 /* fewer loop-carried branches per pair */
     for (size_t k = from; k < from + count; k++) {
         if (prefetch) {
             __builtin_prefetch(&sparse[roster[k + 2 * WALK_PREFETCH_AHEAD]]);
