@@ -50,9 +50,10 @@ BUILD_STAMP := $(BUILD)/.deps-build
 TEST_STAMP  := $(BUILD)/.deps-test
 
 # Every compiled source with its SHA-256, recorded in each run's context (provenance.c).
-# Every header the C sources include (strategies may share one, as paged_sparse_set.h).
+# Every header the C sources include (strategies may share some, as paged_sparse_set.h and its
+# parts in strategies/paged/).
 ALL_HDR      := $(wildcard harness/*.h scenarios/*.h scenarios/floors/*.h scenarios/limits/*.h \
-                scenarios/*.def strategies/*.h strategies/*.def)
+                scenarios/*.def strategies/*.h strategies/*/*.h strategies/*.def)
 HASHED_SRC   := $(sort $(CORE_SRC) $(BENCH_SRC) $(BENCH_CXX) $(ALL_HDR))
 SOURCE_HASHES := $(REL)/generated/source_hashes.h
 

@@ -23,8 +23,8 @@
  *   4. make test (the conformance and differential suites run on it), then make bench.
  * This file itself is compiled and tested by make test (as strategy "template") but is not
  * in the benchmark registry.
- * Tuning: none (ecsb_runs gathers consecutive matches into runs, as the other lookup layouts
- * do).
+ * Tuning: none (every match is a run of one; the other lookup layouts gather consecutive
+ * matches into runs with ecsb_runs, harness/strategy.h).
  */
 #include "harness/entity_ids.h"
 

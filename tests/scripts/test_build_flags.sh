@@ -28,7 +28,7 @@ make --no-print-directory BUILD="$tmp" "$fobj" >"$tmp/fuzz.log" 2>&1 ||
   { echo "  FAIL: could not build the fuzz object $fobj: $(tail -3 "$tmp/fuzz.log")" >&2; rc=1; }
 make -n --no-print-directory BUILD="$tmp" "$fobj" 2>&1 | grep -q -- "-c -o $fobj" &&
   { echo "  FAIL: an up-to-date fuzz object would be rebuilt" >&2; rc=1; }
-for h in strategies/paged_sparse_set.h harness/ecsb.h harness/strategy_impl.h; do
+for h in strategies/paged_sparse_set.h strategies/paged/views.h harness/ecsb.h harness/strategy_impl.h; do
   make -n --no-print-directory BUILD="$tmp" -W "$h" "$fobj" 2>&1 | grep -q -- "-c -o $fobj" ||
     { echo "  FAIL: a change to $h does not rebuild the fuzz object" >&2; rc=1; }
 done
@@ -37,7 +37,7 @@ make -n --no-print-directory BUILD="$tmp" -W scenarios/floors/dual_iterate.h "$f
   { echo "  FAIL: a scenario header rebuilds a fuzz object (are scenarios compiled into it?)" >&2; rc=1; }
 make -n --no-print-directory BUILD="$tmp" "$tmp/fuzz/fuzz_world" 2>&1 | grep -q -- "-o $tmp/fuzz/fuzz_world .*paged_sparse_set.o" ||
   { echo "  FAIL: the fuzz binary is not linked from the per-source objects" >&2; rc=1; }
-for h in strategies/paged_sparse_set.h scenarios/floors/dual_iterate.h harness/ecsb.h; do
+for h in strategies/paged_sparse_set.h strategies/paged/storage.h scenarios/floors/dual_iterate.h harness/ecsb.h; do
   make -s --no-print-directory print-HASHED_SRC | tr ' ' '\n' | grep -qx "$h" ||
     { echo "  FAIL: $h is not among the sources hashed into a run's provenance" >&2; rc=1; }
 done
