@@ -1,0 +1,387 @@
+/*
+ * flat_map/views.h — flat_map's iteration: each, join (a merge of two sorted id vectors,
+ * galloping through the larger when one side is much smaller) and query (k sorted columns
+ * walked together). Part of strategies/flat_map.c, included there after the world and
+ * component operations; not a header of its own.
+ */
+
+/* ---- iteration -------------------------------------------------------------------------- */
+
+/*
+ * The handle of a live id visited in increasing id order. Without old entities it is the id
+ * in the current epoch; with them, the epoch comes from the live vector, found by galloping
+ * from the previous visit (*cursor).
+ */
+ECSB_INLINE ecsb_entity visit_handle(const world *w, uint32_t id, size_t *cursor, bool mixed)
+{
+    if (!mixed)
+        return ecsb_handle_make(id, w->epoch);
+    *cursor = gallop_64(w->live, *cursor, w->live_count, live_key(id, 0));
+    return handle_key(w->live[*cursor]);
+}
+
+ECSB_INLINE void each_run(world *w, const column *c, ecsb_each_fn fn, void *ctx, bool mixed)
+{
+    const uint32_t *ids = c->ids;
+    unsigned char *values = c->values;
+    const size_t n = c->count, size = c->size;
+    size_t cursor = 0;
+    for (size_t i = 0; i < n; i++)
+        fn(ctx, visit_handle(w, ids[i], &cursor, mixed), values + i * size);
+}
+
+ECSB_INLINE void each(world *w, ecsb_type t, ecsb_each_fn fn, void *ctx)
+{
+    if (t >= w->type_count)
+        return;
+    if (ECSB_LIKELY(w->old_live == 0))
+        each_run(w, &w->col[t], fn, ctx, false);
+    else
+        each_run(w, &w->col[t], fn, ctx, true);
+}
+
+/*
+ * Visit x's matches in y when x's ids xi[i, i + run) are the dense run first .. first+run-1:
+ * every id of y in that range is in x at index i + (id - first). Returns y's new position.
+ * `swap` says x is join's b side (the callback takes a's value first).
+ */
+ECSB_INLINE size_t join_dense_run(const world *w, const uint32_t *xi, unsigned char *xv,
+                                  size_t xs, size_t i, size_t run, const uint32_t *yi,
+                                  unsigned char *yv, size_t ys, size_t j, size_t ny,
+                                  ecsb_join_fn fn, void *ctx, size_t *cursor, bool mixed,
+                                  bool swap)
+{
+    const uint32_t first = xi[i], last = xi[i + run - 1];
+    j = gallop_32(yi, j, ny, first);
+    const size_t span = ny - j < run ? ny - j : run;
+    const size_t end = j + upper_bound_32(yi + j, span, last);
+    const size_t offset = i - (size_t)first; /* modulo 2^64: index in x = id + offset */
+    for (; j < end; j++) {
+        const uint32_t id = yi[j];
+        unsigned char *px = xv + ((size_t)id + offset) * xs, *py = yv + j * ys;
+        ecsb_entity e = visit_handle(w, id, cursor, mixed);
+        if (swap)
+            fn(ctx, e, py, px);
+        else
+            fn(ctx, e, px, py);
+    }
+    return j;
+}
+
+ECSB_INLINE void join_run(world *w, const column *ca, const column *cb, ecsb_join_fn fn,
+                          void *ctx, bool mixed)
+{
+    const uint32_t *ia = ca->ids, *ib = cb->ids;
+    unsigned char *va = ca->values, *vb = cb->values;
+    const size_t sa = ca->size, sb = cb->size, na = ca->count, nb = cb->count;
+    size_t i = 0, j = 0, cursor = 0;
+
+    if (na == 0 || nb == 0)
+        return;
+    if (nb * FLAT_MAP_GALLOP_RATIO < na) { /* b much smaller: gallop through a */
+        for (; j < nb; j++) {
+            const uint32_t id = ib[j];
+            i = gallop_32(ia, i, na, id);
+            if (i == na)
+                return;
+            if (ia[i] == id)
+                fn(ctx, visit_handle(w, id, &cursor, mixed), va + i * sa, vb + j * sb);
+        }
+        return;
+    }
+    if (na * FLAT_MAP_GALLOP_RATIO < nb) { /* a much smaller: gallop through b */
+        for (; i < na; i++) {
+            const uint32_t id = ia[i];
+            j = gallop_32(ib, j, nb, id);
+            if (j == nb)
+                return;
+            if (ib[j] == id)
+                fn(ctx, visit_handle(w, id, &cursor, mixed), va + i * sa, vb + j * sb);
+        }
+        return;
+    }
+    while (i < na && j < nb) {
+        const size_t ra = na - i < FLAT_MAP_DENSE_BLOCK ? na - i : FLAT_MAP_DENSE_BLOCK;
+        if ((size_t)(ia[i + ra - 1] - ia[i]) == ra - 1) {
+            j = join_dense_run(w, ia, va, sa, i, ra, ib, vb, sb, j, nb, fn, ctx, &cursor, mixed,
+                               false);
+            i += ra;
+            continue;
+        }
+        const size_t rb = nb - j < FLAT_MAP_DENSE_BLOCK ? nb - j : FLAT_MAP_DENSE_BLOCK;
+        if ((size_t)(ib[j + rb - 1] - ib[j]) == rb - 1) {
+            i = join_dense_run(w, ib, vb, sb, j, rb, ia, va, sa, i, na, fn, ctx, &cursor, mixed,
+                               true);
+            j += rb;
+            continue;
+        }
+        /* Plain two-pointer merge over one block of each side. */
+        const size_t ie = i + ra, je = j + rb;
+        while (i < ie && j < je) {
+            const uint32_t x = ia[i], y = ib[j];
+            if (x == y)
+                fn(ctx, visit_handle(w, x, &cursor, mixed), va + i * sa, vb + j * sb);
+            i += x <= y;
+            j += y <= x;
+        }
+    }
+}
+
+ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void *ctx)
+{
+    if (a >= w->type_count || b >= w->type_count)
+        return;
+    if (ECSB_LIKELY(w->old_live == 0))
+        join_run(w, &w->col[a], &w->col[b], fn, ctx, false);
+    else
+        join_run(w, &w->col[a], &w->col[b], fn, ctx, true);
+}
+
+/*
+ * A query leads with its column holding the fewest ids and walks it in blocks of
+ * FLAT_MAP_DENSE_BLOCK ids. A block whose ids every other column holds at consecutive
+ * positions ("in step": columns holding the same ids there) is one run, and consecutive such
+ * blocks join, so columns holding the same ids are handed out whole. Any other block goes id
+ * by id, every match a run of one: each other column keeps a window of positions whose ids
+ * are a dense range (as join's dense runs), where an id's position is one subtraction away;
+ * outside it, the column's cursor gallops forward to the id (ids ascend in every column, so
+ * cursors only move forward: O(lead + sum of log gaps)) and a new window opens there.
+ * In the arrays indexed by j, entry j is query column j (the query's order).
+ * Loops over j carry "#pragma GCC unroll 8" (ECSB_MAX_QUERY_TYPES): where q is a constant they
+ * unroll before scalar replacement, so these arrays live in registers.
+ */
+typedef struct query_cols {
+    const uint32_t *ids[ECSB_MAX_QUERY_TYPES];
+    unsigned char *values[ECSB_MAX_QUERY_TYPES];
+    size_t size[ECSB_MAX_QUERY_TYPES];
+    size_t count[ECSB_MAX_QUERY_TYPES];
+    size_t pos[ECSB_MAX_QUERY_TYPES]; /* cursor: no id before it is still to be matched */
+    /* The window: a dense range of ids, from one the lead looked up (so every later lead id
+     * is above its start) to end - 1; id is at position id + offset (modulo 2^64). */
+    size_t end[ECSB_MAX_QUERY_TYPES];
+    size_t offset[ECSB_MAX_QUERY_TYPES];
+} query_cols;
+
+/* Hand fn the run of `count` entities at positions at[j], at[j] + 1, ... of each column. */
+ECSB_INLINE void query_emit(const query_cols *c, uint32_t k, const size_t *at, size_t count,
+                            ecsb_query_fn fn, void *ctx)
+{
+    void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
+#pragma GCC unroll 8
+    for (uint32_t j = 0; j < k; j++)
+        columns[j] = c->values[j] + at[j] * c->size[j];
+    fn(ctx, count, columns);
+}
+
+/*
+ * Column j's position of `id` beyond its window: gallop the cursor to it and, when held, open
+ * a window there: the longest dense range of ids from it, found by exponential then binary
+ * search (ids strictly ascend, so ids[p, p + r) is dense iff ids[p + r - 1] - ids[p] = r - 1),
+ * or just that id when the FLAT_MAP_WINDOW_MIN from it are not dense (one compare).
+ * 1 with *pos when held, 0 when not, -1 when the column has no id >= id (nothing more can
+ * match).
+ */
+ECSB_INLINE int query_seek(query_cols *c, uint32_t j, uint32_t id, size_t *pos)
+{
+    const uint32_t *ids = c->ids[j];
+    const size_t n = c->count[j], p = gallop_32(ids, c->pos[j], n, id);
+    c->pos[j] = p;
+    if (p == n)
+        return -1;
+    if (ids[p] != id)
+        return 0;
+    size_t dense = 1; /* ids[p, p + dense) is a dense range */
+    if (n - p >= FLAT_MAP_WINDOW_MIN && (size_t)(ids[p + FLAT_MAP_WINDOW_MIN - 1] - id) ==
+                                            FLAT_MAP_WINDOW_MIN - 1) {
+        size_t hi = 2 * FLAT_MAP_WINDOW_MIN; /* ids[p, p + hi) is not, or runs out */
+        for (dense = FLAT_MAP_WINDOW_MIN; hi <= n - p && (size_t)(ids[p + hi - 1] - id) == hi - 1;
+             hi *= 2)
+            dense = hi;
+        hi = hi <= n - p ? hi : n - p + 1;
+        while (hi - dense > 1) {
+            size_t mid = dense + (hi - dense) / 2;
+            if ((size_t)(ids[p + mid - 1] - id) == mid - 1)
+                dense = mid;
+            else
+                hi = mid;
+        }
+    }
+    c->end[j] = (size_t)id + dense;
+    c->offset[j] = p - id;
+    *pos = p;
+    return 1;
+}
+
+/*
+ * True when every other column holds lead ids [i, i + count) at consecutive positions; then
+ * at[j] is column j's position of lead id i. Moves the cursors to lead id i; *done when a
+ * column has no id >= it. Inside a column's window the lead's ids decide alone.
+ */
+ECSB_INLINE bool query_block_in_step(query_cols *c, uint32_t k, uint32_t lead, size_t i,
+                                     size_t count, size_t *at, bool *done)
+{
+    const uint32_t *lead_ids = c->ids[lead];
+    bool in_step = true;
+#pragma GCC unroll 8
+    for (uint32_t j = 0; j < k; j++) {
+        if (j == lead) {
+            at[j] = i;
+            continue;
+        }
+        const uint32_t first = lead_ids[i], last = lead_ids[i + count - 1];
+        if (last < c->end[j]) { /* both in the window: positions known, no id read */
+            c->pos[j] = at[j] = first + c->offset[j];
+            in_step = in_step && last - first == count - 1;
+            continue;
+        }
+        const uint32_t *ids = c->ids[j];
+        const size_t n = c->count[j], p = gallop_32(ids, c->pos[j], n, first);
+        c->pos[j] = at[j] = p;
+        if (p == n) {
+            *done = true;
+            return false;
+        }
+        in_step = in_step && n - p >= count && ids[p] == first && ids[p + count - 1] == last;
+    }
+    if (!in_step)
+        return false;
+    uint32_t diff = 0; /* OR of the differences between the lead's ids and the others' */
+    for (size_t e = 1; e + 1 < count; e++)
+#pragma GCC unroll 8
+        for (uint32_t j = 0; j < k; j++)
+            if (j != lead)
+                diff |= c->ids[j][at[j] + e] ^ lead_ids[i + e];
+    return diff == 0;
+}
+
+/*
+ * Lead ids [from, from + count) one by one; false when nothing more can match. `windowed`: every
+ * one of them is inside every other column's window (the caller checked the last), so no
+ * column needs a check or a search.
+ */
+ECSB_INLINE bool query_ids(query_cols *c, uint32_t k, uint32_t lead, size_t from, size_t count,
+                           bool windowed, ecsb_query_fn fn, void *ctx)
+{
+    const uint32_t *lead_ids = c->ids[lead];
+    const size_t lead_size = c->size[lead];
+    unsigned char *lead_value = c->values[lead] + from * lead_size;
+    for (size_t i = from; i < from + count; i++, lead_value += lead_size) {
+        const uint32_t id = lead_ids[i];
+        void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
+        bool all = true;
+#pragma GCC unroll 8
+        for (uint32_t j = 0; j < k; j++) {
+            if (j == lead) {
+                columns[j] = lead_value;
+                continue;
+            }
+            size_t p;
+            if (windowed || ECSB_LIKELY(id < c->end[j])) {
+                p = id + c->offset[j];
+            } else {
+                int found = query_seek(c, j, id, &p);
+                if (found < 0)
+                    return false;
+                if (!found) {
+                    all = false;
+                    break;
+                }
+            }
+            columns[j] = c->values[j] + p * c->size[j];
+        }
+        if (all)
+            fn(ctx, 1, columns); /* a constant count: the caller's loop becomes straight code */
+    }
+    return true;
+}
+
+/* The query led by its column `lead` (a constant in every instantiation: see query). */
+ECSB_INLINE void query_lead(world *w, const ecsb_query *q, uint32_t lead, ecsb_query_fn fn,
+                            void *ctx)
+{
+    const uint32_t k = q->count;
+    query_cols c = {0};
+#pragma GCC unroll 8
+    for (uint32_t j = 0; j < k; j++) {
+        const column *col = &w->col[q->types[j]];
+        c.ids[j] = col->ids;
+        c.values[j] = col->values;
+        c.size[j] = col->size;
+        c.count[j] = col->count;
+        c.pos[j] = 0;
+        c.end[j] = 0; /* no window */
+        c.offset[j] = 0;
+    }
+    const size_t n = c.count[lead];
+    size_t first[ECSB_MAX_QUERY_TYPES] = {0}, run = 0; /* the pending run: start, length */
+    bool done = false;
+    for (size_t i = 0; i < n && !done; i += FLAT_MAP_DENSE_BLOCK) {
+        const size_t count = n - i < FLAT_MAP_DENSE_BLOCK ? n - i : FLAT_MAP_DENSE_BLOCK;
+        size_t at[ECSB_MAX_QUERY_TYPES] = {0};
+        if (query_block_in_step(&c, k, lead, i, count, at, &done)) {
+            bool follows = run != 0;
+#pragma GCC unroll 8
+            for (uint32_t j = 0; j < k; j++)
+                follows &= at[j] == first[j] + run;
+            if (!follows) {
+                if (run)
+                    query_emit(&c, k, first, run, fn, ctx);
+#pragma GCC unroll 8
+                for (uint32_t j = 0; j < k; j++)
+                    first[j] = at[j];
+                run = 0;
+            }
+            run += count;
+            continue;
+        }
+        if (run)
+            query_emit(&c, k, first, run, fn, ctx);
+        run = 0;
+        if (done)
+            break;
+        bool windowed = true;
+#pragma GCC unroll 8
+        for (uint32_t j = 0; j < k; j++)
+            windowed &= j == lead || c.ids[lead][i + count - 1] < c.end[j];
+        if (windowed)
+            query_ids(&c, k, lead, i, count, true, fn, ctx);
+        else
+            done = !query_ids(&c, k, lead, i, count, false, fn, ctx);
+    }
+    if (run)
+        query_emit(&c, k, first, run, fn, ctx);
+}
+
+ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, void *ctx)
+{
+    uint32_t mask;
+    ecsb_status st = ecsb_query_check(q, w->type_count, &mask);
+    if (st != ECSB_OK)
+        return st;
+    uint32_t lead = 0;
+#pragma GCC unroll 8
+    for (uint32_t j = 1; j < q->count; j++)
+        if (w->col[q->types[j]].count < w->col[q->types[lead]].count)
+            lead = j;
+    /*
+     * Where q is a constant (a scenario's static query), one walk per lead position, each
+     * with a constant lead, so the loops over the query's columns unroll into straight code and
+     * only the positions below q->count are compiled; elsewhere (tests, tools, queries picked
+     * at run time) one walk serves.
+     */
+    if (!__builtin_constant_p(q->count)) {
+        query_lead(w, q, lead, fn, ctx);
+        return ECSB_OK;
+    }
+    switch (lead) {
+    case 0: query_lead(w, q, 0, fn, ctx); break;
+    case 1: query_lead(w, q, 1, fn, ctx); break;
+    case 2: query_lead(w, q, 2, fn, ctx); break;
+    case 3: query_lead(w, q, 3, fn, ctx); break;
+    case 4: query_lead(w, q, 4, fn, ctx); break;
+    case 5: query_lead(w, q, 5, fn, ctx); break;
+    case 6: query_lead(w, q, 6, fn, ctx); break;
+    default: query_lead(w, q, 7, fn, ctx); break;
+    }
+    return ECSB_OK;
+}
