@@ -116,6 +116,55 @@ static inline void ecsb_permutation(uint32_t *perm, uint64_t n, uint64_t seed)
     }
 }
 
+/*
+ * The order of a world of n entities (serials 0 .. n-1), for every scenario's `order`
+ * parameter: which serial is created k-th, and each serial's rank, the position that decides
+ * what it holds (simple_iter's kind, frag_iter's T, move3's mass...). Regular worlds: serial k
+ * is created k-th and has rank k (i mod k membership). Shuffled: both are permutations drawn
+ * from fixed seeds (the scenario's salt mixed in), the same for every strategy, the floor and
+ * the limit, so the counts are the same and no layout sees a pattern it could exploit.
+ */
+typedef struct ecsb_world_order {
+    uint32_t *serial_at; /* k -> serial; NULL: k */
+    uint32_t *rank;      /* serial -> rank; NULL: the serial */
+} ecsb_world_order;
+
+#define ECSB_WORLD_ORDER_SEED 0x776f726c642d6f72ull
+
+static inline void ecsb_world_order_free(ecsb_world_order *o)
+{
+    free(o->serial_at);
+    free(o->rank);
+    o->serial_at = o->rank = NULL;
+}
+
+/* The order for n entities, parameters p and scenario salt; false when out of memory. */
+static inline bool ecsb_world_order_make(ecsb_world_order *o, uint64_t n, const ecsb_params *p,
+                                         uint64_t salt)
+{
+    o->serial_at = o->rank = NULL;
+    if (p->v[ECSB_PARAM_ORDER] != ECSB_ORDER_SHUFFLED)
+        return true;
+    o->serial_at = malloc((n ? n : 1) * sizeof *o->serial_at);
+    o->rank = malloc((n ? n : 1) * sizeof *o->rank);
+    if (!o->serial_at || !o->rank) {
+        ecsb_world_order_free(o);
+        return false;
+    }
+    ecsb_permutation(o->serial_at, n, ECSB_WORLD_ORDER_SEED ^ salt);
+    ecsb_permutation(o->rank, n, ECSB_WORLD_ORDER_SEED ^ (salt * 0x9e3779b97f4a7c15ull + 1));
+    return true;
+}
+
+static inline uint64_t ecsb_serial_at(const ecsb_world_order *o, uint64_t k)
+{
+    return o->serial_at ? o->serial_at[k] : k;
+}
+static inline uint64_t ecsb_rank_of(const ecsb_world_order *o, uint64_t serial)
+{
+    return o->rank ? o->rank[serial] : serial;
+}
+
 /* ---- u32 values ---------------------------------------------------------------------------- */
 
 /* The update of a u32 value: a bijection (no pass loses information), never a fixed point. */
@@ -225,6 +274,7 @@ static inline uint64_t churn_iterate_position(ecsb_rng *r, uint64_t n) { return 
 enum { SIMPLE_ITER_A, SIMPLE_ITER_B, SIMPLE_ITER_C, SIMPLE_ITER_D, SIMPLE_ITER_E };
 static inline unsigned simple_iter_kind(uint64_t i) { return (unsigned)(i % 4); }
 static inline uint64_t simple_iter_of_kind(uint64_t n, unsigned kind) { return (n + 3 - kind) / 4; }
+#define SIMPLE_ITER_SALT 0x73696d706c65ull /* its world order (ecsb_world_order_make) */
 
 /* frag_iter: 26 types T0 .. T25, then Data; the i-th entity holds T(i % 26) and Data. */
 #define FRAG_ITER_KINDS 26u

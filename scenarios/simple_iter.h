@@ -3,7 +3,9 @@
  *
  * Untimed set-up: N entities of the u32 types A..E, created as noctjs creates them, the four
  * kinds in turn: {A,B}, {A,B,C}, {A,B,C,D}, {A,B,C,E}, {A,B}, ... (simple_iter_kind); the
- * world declares the queries (A,B), (C,D), (C,E). Timed pass: three systems, over (A,B), (C,D)
+ * world declares the queries (A,B), (C,D), (C,E). order=shuffled: the entity of serial s has
+ * the kind of its rank and the serials are created in a shuffled order (ecsb_world_order),
+ * the same counts of each kind. Timed pass: three systems, over (A,B), (C,D)
  * and (C,E), each swapping its entity's two values and updating both (v = 3v + 1: a plain swap
  * would undo itself on the next pass and hide a doubled visit). Item: matched entity (N +
  * N/4 + N/4 per pass). The checksum reads all five types of every entity, then the visits.
@@ -35,11 +37,15 @@ static const uint32_t simple_iter_types[4] = {0x3, 0x7, 0xf, 0x17};
 
 static ecsb_status simple_iter_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
-    (void)p; /* its parameters: only order=regular (scenarios/scenarios.c) */
     *out = NULL;
-    simple_iter_state *s = ecsb_state_alloc(sizeof *s);
-    if (!s)
+    ecsb_world_order order;
+    if (!ecsb_world_order_make(&order, n, p, SIMPLE_ITER_SALT))
         return ECSB_ERR_NOMEM;
+    simple_iter_state *s = ecsb_state_alloc(sizeof *s);
+    if (!s) {
+        ecsb_world_order_free(&order);
+        return ECSB_ERR_NOMEM;
+    }
     ecsb_world_config config = {
         .type_count = 5,
         .type_size = {4, 4, 4, 4, 4},
@@ -53,30 +59,30 @@ static ecsb_status simple_iter_prepare(void **out, uint64_t n, const ecsb_params
     ecsb_status st = world_init(&s->w, &config);
     if (st != ECSB_OK) {
         free(s);
+        ecsb_world_order_free(&order);
         return st;
     }
     s->world_live = true;
     s->n = n;
     s->entities = ecsb_array_alloc(n, sizeof *s->entities);
-    if (!s->entities) {
-        simple_iter_release(s);
-        return ECSB_ERR_NOMEM;
-    }
-    for (uint64_t i = 0; i < n; i++) {
-        if ((st = entity_create(&s->w, &s->entities[i])) != ECSB_OK) {
-            simple_iter_release(s);
-            return st;
-        }
-        for (uint32_t t = 0; t < 5; t++) {
+    st = s->entities ? ECSB_OK : ECSB_ERR_NOMEM;
+    for (uint64_t k = 0; k < n && st == ECSB_OK; k++) {
+        uint64_t i = ecsb_serial_at(&order, k);
+        uint32_t types = simple_iter_types[simple_iter_kind(ecsb_rank_of(&order, i))];
+        if ((st = entity_create(&s->w, &s->entities[i])) != ECSB_OK)
+            break;
+        for (uint32_t t = 0; t < 5 && st == ECSB_OK; t++) {
             void *v;
-            if (!(simple_iter_types[simple_iter_kind(i)] >> t & 1))
+            if (!(types >> t & 1))
                 continue;
-            if ((st = component_add(&s->w, s->entities[i], t, &v)) != ECSB_OK) {
-                simple_iter_release(s);
-                return st;
-            }
-            *(uint32_t *)v = ecsb_u32_start(t, i);
+            if ((st = component_add(&s->w, s->entities[i], t, &v)) == ECSB_OK)
+                *(uint32_t *)v = ecsb_u32_start(t, i);
         }
+    }
+    ecsb_world_order_free(&order);
+    if (st != ECSB_OK) {
+        simple_iter_release(s);
+        return st;
     }
     *out = s;
     return ECSB_OK;

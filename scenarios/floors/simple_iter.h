@@ -1,11 +1,14 @@
 /*
  * simple_iter's floor: A and B for every entity; C packed for kinds 1, 2, 3 (entity 4m + k at
- * 3m + k - 1); D for kind 2 and E for kind 3, packed (entity 4m + 2 or 4m + 3 at m).
+ * 3m + k - 1); D for kind 2 and E for kind 3, packed (entity 4m + 2 or 4m + 3 at m). In a
+ * shuffled world "entity" is the rank (ecsb_world_order): the arrays are packed by kind as
+ * ever, and the checksum finds serial s's values at its rank's positions.
  */
 typedef struct floor_simple_iter {
     uint32_t *v[5];
     uint64_t count[5]; /* holders of each type */
     uint64_t n, visits;
+    ecsb_world_order order; /* serial -> rank, for the checksum */
 } floor_simple_iter;
 
 static void floor_simple_iter_release(void *state)
@@ -13,6 +16,8 @@ static void floor_simple_iter_release(void *state)
     floor_simple_iter *s = state;
     for (int t = 0; s && t < 5; t++)
         free(s->v[t]);
+    if (s)
+        ecsb_world_order_free(&s->order);
     free(s);
 }
 
@@ -36,10 +41,14 @@ static uint64_t floor_simple_iter_index(uint64_t i, uint32_t t)
 
 static ecsb_status floor_simple_iter_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
-    (void)p; /* its parameters: only order=regular (scenarios/scenarios.c) */
     floor_simple_iter *s = *out = ecsb_state_alloc(sizeof *s);
     if (!s)
         return ECSB_ERR_NOMEM;
+    if (!ecsb_world_order_make(&s->order, n, p, SIMPLE_ITER_SALT)) {
+        floor_simple_iter_release(s);
+        *out = NULL;
+        return ECSB_ERR_NOMEM;
+    }
     s->n = n;
     s->count[SIMPLE_ITER_A] = s->count[SIMPLE_ITER_B] = n;
     s->count[SIMPLE_ITER_C] = n - simple_iter_of_kind(n, 0);
@@ -53,7 +62,7 @@ static ecsb_status floor_simple_iter_prepare(void **out, uint64_t n, const ecsb_
         }
     for (uint64_t i = 0; i < n; i++)
         for (uint32_t t = 0; t < 5; t++) {
-            uint64_t at = floor_simple_iter_index(i, t);
+            uint64_t at = floor_simple_iter_index(ecsb_rank_of(&s->order, i), t);
             if (at != UINT64_MAX)
                 s->v[t][at] = ecsb_u32_start(t, i);
         }
@@ -101,7 +110,7 @@ static uint64_t floor_simple_iter_checksum(void *state)
     uint64_t h = ECSB_CHECKSUM_SEED;
     for (uint64_t i = 0; i < s->n; i++)
         for (uint32_t t = 0; t < 5; t++) {
-            uint64_t at = floor_simple_iter_index(i, t);
+            uint64_t at = floor_simple_iter_index(ecsb_rank_of(&s->order, i), t);
             h = ecsb_mix(h, at != UINT64_MAX ? s->v[t][at] : ECSB_ABSENT);
         }
     return ecsb_mix(h, s->visits);

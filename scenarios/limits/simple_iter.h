@@ -1,13 +1,15 @@
 /*
  * simple_iter's limit: A and B for every entity (the (A,B) system matches all); the C and D of
  * the kind-2 entities packed together, the C and E of the kind-3 entities packed together (as
- * the {A,B,C,D} and {A,B,C,E} tables hold them); kind 1's C apart, untouched by the pass.
+ * the {A,B,C,D} and {A,B,C,E} tables hold them); kind 1's C apart, untouched by the pass. In a
+ * shuffled world the positions follow the rank (ecsb_world_order), as in the floor.
  */
 typedef struct limit_simple_iter {
     uint32_t *a, *b;
     uint32_t *c_of[4]; /* c_of[k]: C of kind-k entities 4m + k at m (k = 1, 2, 3) */
     uint32_t *d, *e;   /* D of entity 4m + 2, E of entity 4m + 3, at m */
     uint64_t n, visits;
+    ecsb_world_order order; /* serial -> rank, for the checksum */
 } limit_simple_iter;
 
 static void limit_simple_iter_release(void *state)
@@ -20,13 +22,15 @@ static void limit_simple_iter_release(void *state)
             free(s->c_of[k]);
         free(s->d);
         free(s->e);
+        ecsb_world_order_free(&s->order);
     }
     free(s);
 }
 
-/* Where entity i's value of type t is, or NULL when it does not hold t. */
-static uint32_t *limit_simple_iter_value(limit_simple_iter *s, uint64_t i, uint32_t t)
+/* Where serial s's value of type t is, or NULL when it does not hold t. */
+static uint32_t *limit_simple_iter_value(limit_simple_iter *s, uint64_t serial, uint32_t t)
 {
+    uint64_t i = ecsb_rank_of(&s->order, serial);
     unsigned k = simple_iter_kind(i);
     uint64_t m = i / 4;
     switch (t) {
@@ -45,12 +49,12 @@ static uint32_t *limit_simple_iter_value(limit_simple_iter *s, uint64_t i, uint3
 
 static ecsb_status limit_simple_iter_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
-    (void)p; /* its parameters: only order=regular (scenarios/scenarios.c) */
     limit_simple_iter *s = *out = ecsb_state_alloc(sizeof *s);
     if (!s)
         return ECSB_ERR_NOMEM;
     s->n = n;
-    bool ok = (s->a = ecsb_array_alloc(n, sizeof *s->a)) != NULL;
+    bool ok = ecsb_world_order_make(&s->order, n, p, SIMPLE_ITER_SALT);
+    ok &= (s->a = ecsb_array_alloc(n, sizeof *s->a)) != NULL;
     ok &= (s->b = ecsb_array_alloc(n, sizeof *s->b)) != NULL;
     for (unsigned k = 1; k < 4; k++)
         ok &= (s->c_of[k] = ecsb_array_alloc(simple_iter_of_kind(n, k), sizeof(uint32_t))) != NULL;
