@@ -16,7 +16,8 @@ static void floor_packed_release(void *state)
 
 static ecsb_status floor_packed_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
-    (void)p; /* its parameters: only order=regular (scenarios/scenarios.c) */
+    (void)p; /* order=shuffled changes which entity's value sits where in a layout, never the
+              * values: the floor's arrays stay in serial order */
     floor_packed *s = *out = ecsb_state_alloc(sizeof *s);
     if (!s)
         return ECSB_ERR_NOMEM;
