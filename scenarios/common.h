@@ -280,6 +280,7 @@ static inline uint64_t simple_iter_of_kind(uint64_t n, unsigned kind) { return (
 #define FRAG_ITER_KINDS 26u
 #define FRAG_ITER_DATA FRAG_ITER_KINDS
 #define FRAG_ITER_LAST (FRAG_ITER_KINDS - 1)
+#define FRAG_ITER_SALT 0x66726167ull /* its world order: entity of rank r holds T(r % 26) */
 
 /* entity_cycle: the B values of the two entities spawned for an A value. */
 static inline uint32_t entity_cycle_b(uint32_t a, unsigned which) { return 3 * a + 1 + which; }

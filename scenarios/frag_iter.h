@@ -7,6 +7,8 @@
  * updated (v = 3v + 1), then every T25. Item: entity visited (N + N/26 per pass). The checksum
  * reads all 27 types of every entity, then the visit count.
  * Limit: none. The floor holds Data for every entity and T25 packed: exactly what is touched.
+ * order=shuffled: the entity of serial s holds T(rank % 26), ranks and creation order drawn
+ * from fixed seeds (ecsb_world_order): the same count of each kind.
  */
 typedef struct frag_iter_state {
     world w;
@@ -29,11 +31,15 @@ static void frag_iter_release(void *state)
 
 static ecsb_status frag_iter_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
-    (void)p; /* its parameters: only order=regular (scenarios/scenarios.c) */
     *out = NULL;
-    frag_iter_state *s = ecsb_state_alloc(sizeof *s);
-    if (!s)
+    ecsb_world_order order;
+    if (!ecsb_world_order_make(&order, n, p, FRAG_ITER_SALT))
         return ECSB_ERR_NOMEM;
+    frag_iter_state *s = ecsb_state_alloc(sizeof *s);
+    if (!s) {
+        ecsb_world_order_free(&order);
+        return ECSB_ERR_NOMEM;
+    }
     ecsb_world_config config = {
         .type_count = FRAG_ITER_KINDS + 1,
         .initial_capacity = ecsb_capacity_hint(n),
@@ -46,30 +52,29 @@ static ecsb_status frag_iter_prepare(void **out, uint64_t n, const ecsb_params *
     ecsb_status st = world_init(&s->w, &config);
     if (st != ECSB_OK) {
         free(s);
+        ecsb_world_order_free(&order);
         return st;
     }
     s->world_live = true;
     s->n = n;
     s->entities = ecsb_array_alloc(n, sizeof *s->entities);
-    if (!s->entities) {
-        frag_iter_release(s);
-        return ECSB_ERR_NOMEM;
-    }
-    for (uint64_t i = 0; i < n; i++) {
-        ecsb_type kind = (ecsb_type)(i % FRAG_ITER_KINDS);
+    st = s->entities ? ECSB_OK : ECSB_ERR_NOMEM;
+    for (uint64_t k = 0; k < n && st == ECSB_OK; k++) {
+        uint64_t i = ecsb_serial_at(&order, k);
+        ecsb_type kind = (ecsb_type)(ecsb_rank_of(&order, i) % FRAG_ITER_KINDS);
         void *v, *data;
         if ((st = entity_create(&s->w, &s->entities[i])) != ECSB_OK ||
-            (st = component_add(&s->w, s->entities[i], FRAG_ITER_DATA, &data)) != ECSB_OK) {
-            frag_iter_release(s);
-            return st;
-        }
+            (st = component_add(&s->w, s->entities[i], FRAG_ITER_DATA, &data)) != ECSB_OK)
+            break;
         /* Written before the next add: a value pointer lasts until the next structural change. */
         *(uint32_t *)data = ecsb_u32_start(FRAG_ITER_DATA, i);
-        if ((st = component_add(&s->w, s->entities[i], kind, &v)) != ECSB_OK) {
-            frag_iter_release(s);
-            return st;
-        }
-        *(uint32_t *)v = ecsb_u32_start(kind, i);
+        if ((st = component_add(&s->w, s->entities[i], kind, &v)) == ECSB_OK)
+            *(uint32_t *)v = ecsb_u32_start(kind, i);
+    }
+    ecsb_world_order_free(&order);
+    if (st != ECSB_OK) {
+        frag_iter_release(s);
+        return st;
     }
     *out = s;
     return ECSB_OK;

@@ -62,7 +62,6 @@ static const char *const order_both[] = {"regular", "shuffled", NULL};
 
 #define ONLY_ORDER(name) static const ecsb_param_info name##_params[] = {ORDER_REGULAR_ONLY};
 ONLY_ORDER(platformer)
-ONLY_ORDER(frag_iter)
 ONLY_ORDER(entity_cycle)
 ONLY_ORDER(add_remove)
 ONLY_ORDER(random_get)
@@ -73,6 +72,7 @@ static const ecsb_param_info dual_iterate_params[] = {ORDER_BOTH, MATCH};
 static const ecsb_param_info simple_iter_params[] = {ORDER_BOTH};
 static const ecsb_param_info packed_1_params[] = {ORDER_BOTH};
 static const ecsb_param_info packed_5_params[] = {ORDER_BOTH};
+static const ecsb_param_info frag_iter_params[] = {ORDER_BOTH};
 static const ecsb_param_info churn_iterate_params[] = {ORDER_BOTH, MATCH};
 
 const ecsb_scenario_info ecsb_scenarios[ECSB_SCENARIO_COUNT] = {
