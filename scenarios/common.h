@@ -305,6 +305,7 @@ static inline move3_vec move3_vel0(uint64_t i)
 }
 static inline float move3_mass0(uint64_t i) { return 0.5f + (float)(i / 4 % 8) * 0.25f; }
 static inline uint64_t move3_matched(uint64_t n) { return (n + 3) / 4; }
+#define MOVE3_SALT 0x6d6f766533ull /* its world order: the entity of rank r holds mass when 4 | r */
 /* pos += vel * mass, in two statements so that no compiler fuses them into an FMA. */
 static inline void move3_step(move3_vec *restrict pos, const move3_vec *restrict vel, float mass)
 {

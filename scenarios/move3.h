@@ -5,7 +5,9 @@
  * also with `mass` (float); the world declares the query (pos, vel, mass). Timed pass: for
  * every entity holding all three, pos += vel * mass componentwise (move3_step), counting the
  * visits. Item: matched entity (N/4 per pass). The checksum reads pos, vel and mass of every
- * entity in creation order, then the visit count.
+ * entity in serial order, then the visit count. order=shuffled: the entity of serial s holds
+ * mass when its rank is a multiple of 4, ranks and creation order drawn from fixed seeds
+ * (ecsb_world_order): the same quarter's worth of holders, scattered.
  * Limit: yes. The floor keeps pos and vel for every entity and walks every 4th: at 12 B per
  * value and a stride of 48 B it moves nearly every cache line of both for a quarter of the
  * values; a table or group holding only the matched entities moves just their pos, vel and
@@ -34,11 +36,15 @@ static void move3_release(void *state)
 
 static ecsb_status move3_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
-    (void)p; /* its parameters: only order=regular (scenarios/scenarios.c) */
     *out = NULL;
-    move3_state *s = ecsb_state_alloc(sizeof *s);
-    if (!s)
+    ecsb_world_order order;
+    if (!ecsb_world_order_make(&order, n, p, MOVE3_SALT))
         return ECSB_ERR_NOMEM;
+    move3_state *s = ecsb_state_alloc(sizeof *s);
+    if (!s) {
+        ecsb_world_order_free(&order);
+        return ECSB_ERR_NOMEM;
+    }
     ecsb_world_config config = {
         .type_count = 3,
         .type_size = {sizeof(move3_vec), sizeof(move3_vec), sizeof(float)},
@@ -50,36 +56,32 @@ static ecsb_status move3_prepare(void **out, uint64_t n, const ecsb_params *p)
     ecsb_status st = world_init(&s->w, &config);
     if (st != ECSB_OK) {
         free(s);
+        ecsb_world_order_free(&order);
         return st;
     }
     s->world_live = true;
     s->n = n;
     s->entities = ecsb_array_alloc(n, sizeof *s->entities);
-    if (!s->entities) {
-        move3_release(s);
-        return ECSB_ERR_NOMEM;
-    }
-    for (uint64_t i = 0; i < n; i++) {
+    st = s->entities ? ECSB_OK : ECSB_ERR_NOMEM;
+    for (uint64_t k = 0; k < n && st == ECSB_OK; k++) {
+        uint64_t i = ecsb_serial_at(&order, k);
         void *pos, *vel, *mass;
         if ((st = entity_create(&s->w, &s->entities[i])) != ECSB_OK ||
-            (st = component_add(&s->w, s->entities[i], MOVE3_POS, &pos)) != ECSB_OK) {
-            move3_release(s);
-            return st;
-        }
+            (st = component_add(&s->w, s->entities[i], MOVE3_POS, &pos)) != ECSB_OK)
+            break;
         /* Written before the next add: a value pointer lasts until the next structural change. */
         *(move3_vec *)pos = move3_pos0(i);
-        if ((st = component_add(&s->w, s->entities[i], MOVE3_VEL, &vel)) != ECSB_OK) {
-            move3_release(s);
-            return st;
-        }
+        if ((st = component_add(&s->w, s->entities[i], MOVE3_VEL, &vel)) != ECSB_OK)
+            break;
         *(move3_vec *)vel = move3_vel0(i);
-        if (i % 4 == 0) {
-            if ((st = component_add(&s->w, s->entities[i], MOVE3_MASS, &mass)) != ECSB_OK) {
-                move3_release(s);
-                return st;
-            }
+        if (ecsb_rank_of(&order, i) % 4 == 0 &&
+            (st = component_add(&s->w, s->entities[i], MOVE3_MASS, &mass)) == ECSB_OK)
             *(float *)mass = move3_mass0(i);
-        }
+    }
+    ecsb_world_order_free(&order);
+    if (st != ECSB_OK) {
+        move3_release(s);
+        return st;
     }
     *out = s;
     return ECSB_OK;

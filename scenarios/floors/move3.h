@@ -1,9 +1,10 @@
 /* move3's floor: pos[] and vel[] for every entity, mass[] packed for every 4th (entity 4m at
- * m). */
+ * m), "entity" being the rank (the serial in a regular world, ecsb_world_order's otherwise). */
 typedef struct floor_move3 {
     move3_vec *pos, *vel;
     float *mass;
     uint64_t n, visits;
+    ecsb_world_order order; /* serial -> rank */
 } floor_move3;
 
 static void floor_move3_release(void *state)
@@ -13,13 +14,13 @@ static void floor_move3_release(void *state)
         free(s->pos);
         free(s->vel);
         free(s->mass);
+        ecsb_world_order_free(&s->order);
     }
     free(s);
 }
 
 static ecsb_status floor_move3_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
-    (void)p; /* its parameters: only order=regular (scenarios/scenarios.c) */
     floor_move3 *s = *out = ecsb_state_alloc(sizeof *s);
     if (!s)
         return ECSB_ERR_NOMEM;
@@ -27,16 +28,17 @@ static ecsb_status floor_move3_prepare(void **out, uint64_t n, const ecsb_params
     s->pos = ecsb_array_alloc(n, sizeof *s->pos);
     s->vel = ecsb_array_alloc(n, sizeof *s->vel);
     s->mass = ecsb_array_alloc(move3_matched(n), sizeof *s->mass);
-    if (!s->pos || !s->vel || !s->mass) {
+    if (!s->pos || !s->vel || !s->mass || !ecsb_world_order_make(&s->order, n, p, MOVE3_SALT)) {
         floor_move3_release(s);
         *out = NULL;
         return ECSB_ERR_NOMEM;
     }
     for (uint64_t i = 0; i < n; i++) {
-        s->pos[i] = move3_pos0(i);
-        s->vel[i] = move3_vel0(i);
-        if (i % 4 == 0)
-            s->mass[i / 4] = move3_mass0(i);
+        uint64_t r = ecsb_rank_of(&s->order, i);
+        s->pos[r] = move3_pos0(i);
+        s->vel[r] = move3_vel0(i);
+        if (r % 4 == 0)
+            s->mass[r / 4] = move3_mass0(i);
     }
     return ECSB_OK;
 }
@@ -66,11 +68,12 @@ static uint64_t floor_move3_checksum(void *state)
     floor_move3 *s = state;
     uint64_t h = ECSB_CHECKSUM_SEED;
     for (uint64_t i = 0; i < s->n; i++) {
+        uint64_t r = ecsb_rank_of(&s->order, i);
         for (int c = 0; c < 3; c++)
-            h = ecsb_mix(h, ecsb_float_bits(s->pos[i].v[c]));
+            h = ecsb_mix(h, ecsb_float_bits(s->pos[r].v[c]));
         for (int c = 0; c < 3; c++)
-            h = ecsb_mix(h, ecsb_float_bits(s->vel[i].v[c]));
-        h = ecsb_mix(h, i % 4 == 0 ? ecsb_float_bits(s->mass[i / 4]) : ECSB_ABSENT);
+            h = ecsb_mix(h, ecsb_float_bits(s->vel[r].v[c]));
+        h = ecsb_mix(h, r % 4 == 0 ? ecsb_float_bits(s->mass[r / 4]) : ECSB_ABSENT);
     }
     return ecsb_mix(h, s->visits);
 }

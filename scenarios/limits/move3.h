@@ -1,10 +1,12 @@
 /* move3's limit: pos, vel and mass of the matched entities (every 4th) packed together; the
- * other entities' pos and vel apart, untouched by the pass. */
+ * other entities' pos and vel apart, untouched by the pass. Positions follow the rank (the
+ * serial in a regular world, ecsb_world_order's otherwise). */
 typedef struct limit_move3 {
     move3_vec *pos, *vel;     /* entity 4m's at m */
     float *mass;              /* entity 4m's at m */
     move3_vec *opos, *ovel;   /* entity 4m + k's (k = 1, 2, 3) at 3m + k - 1 */
     uint64_t n, visits;
+    ecsb_world_order order; /* serial -> rank */
 } limit_move3;
 
 static void limit_move3_release(void *state)
@@ -16,11 +18,12 @@ static void limit_move3_release(void *state)
         free(s->mass);
         free(s->opos);
         free(s->ovel);
+        ecsb_world_order_free(&s->order);
     }
     free(s);
 }
 
-/* Where entity i's pos (vel when `vel`) is. */
+/* Where the entity of rank i has its pos (vel when `vel`). */
 static move3_vec *limit_move3_vec(limit_move3 *s, uint64_t i, bool vel)
 {
     if (i % 4 == 0)
@@ -31,7 +34,6 @@ static move3_vec *limit_move3_vec(limit_move3 *s, uint64_t i, bool vel)
 
 static ecsb_status limit_move3_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
-    (void)p; /* its parameters: only order=regular (scenarios/scenarios.c) */
     limit_move3 *s = *out = ecsb_state_alloc(sizeof *s);
     if (!s)
         return ECSB_ERR_NOMEM;
@@ -42,16 +44,18 @@ static ecsb_status limit_move3_prepare(void **out, uint64_t n, const ecsb_params
     s->mass = ecsb_array_alloc(matched, sizeof *s->mass);
     s->opos = ecsb_array_alloc(n - matched, sizeof *s->opos);
     s->ovel = ecsb_array_alloc(n - matched, sizeof *s->ovel);
-    if (!s->pos || !s->vel || !s->mass || !s->opos || !s->ovel) {
+    if (!s->pos || !s->vel || !s->mass || !s->opos || !s->ovel ||
+        !ecsb_world_order_make(&s->order, n, p, MOVE3_SALT)) {
         limit_move3_release(s);
         *out = NULL;
         return ECSB_ERR_NOMEM;
     }
     for (uint64_t i = 0; i < n; i++) {
-        *limit_move3_vec(s, i, false) = move3_pos0(i);
-        *limit_move3_vec(s, i, true) = move3_vel0(i);
-        if (i % 4 == 0)
-            s->mass[i / 4] = move3_mass0(i);
+        uint64_t r = ecsb_rank_of(&s->order, i);
+        *limit_move3_vec(s, r, false) = move3_pos0(i);
+        *limit_move3_vec(s, r, true) = move3_vel0(i);
+        if (r % 4 == 0)
+            s->mass[r / 4] = move3_mass0(i);
     }
     return ECSB_OK;
 }
@@ -81,10 +85,11 @@ static uint64_t limit_move3_checksum(void *state)
     limit_move3 *s = state;
     uint64_t h = ECSB_CHECKSUM_SEED;
     for (uint64_t i = 0; i < s->n; i++) {
+        uint64_t r = ecsb_rank_of(&s->order, i);
         for (int vel = 0; vel < 2; vel++)
             for (int c = 0; c < 3; c++)
-                h = ecsb_mix(h, ecsb_float_bits(limit_move3_vec(s, i, vel)->v[c]));
-        h = ecsb_mix(h, i % 4 == 0 ? ecsb_float_bits(s->mass[i / 4]) : ECSB_ABSENT);
+                h = ecsb_mix(h, ecsb_float_bits(limit_move3_vec(s, r, vel)->v[c]));
+        h = ecsb_mix(h, r % 4 == 0 ? ecsb_float_bits(s->mass[r / 4]) : ECSB_ABSENT);
     }
     return ecsb_mix(h, s->visits);
 }
