@@ -269,6 +269,7 @@ static inline uint64_t churn_iterate_position(ecsb_rng *r, uint64_t n) { return 
 
 /* random_get: the order of the lookups. */
 #define RANDOM_GET_SEED 0x72616e646f6d2d67ull
+#define RANDOM_GET_SALT 0x726765ull /* its world order: the entity of odd rank holds b */
 
 /* simple_iter: the i-th entity's kind (0 {A,B}, 1 {A,B,C}, 2 {A,B,C,D}, 3 {A,B,C,E}). */
 enum { SIMPLE_ITER_A, SIMPLE_ITER_B, SIMPLE_ITER_C, SIMPLE_ITER_D, SIMPLE_ITER_E };

@@ -6,7 +6,8 @@
  * the same for every strategy). Timed pass: for the k-th handle of that list, get(a) and
  * get(b) (a miss on even entities); each value found is added, times ecsb_weight(k), to a sum
  * per type, and counted. Item: lookup (2N per pass, half of the b lookups miss). The checksum
- * mixes both sums and the count.
+ * mixes both sums and the count. order=shuffled: the entities of odd rank hold b, ranks and
+ * creation order drawn from fixed seeds (ecsb_world_order); the lookup order is the same.
  * Limit: none. Every lookup costs at least the cache line of its value, in any layout.
  */
 enum { RANDOM_GET_A = 0, RANDOM_GET_B = 1 };
@@ -32,11 +33,15 @@ static void random_get_release(void *state)
 
 static ecsb_status random_get_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
-    (void)p; /* its parameters: only order=regular (scenarios/scenarios.c) */
     *out = NULL;
-    random_get_state *s = ecsb_state_alloc(sizeof *s);
-    if (!s)
+    ecsb_world_order world_order;
+    if (!ecsb_world_order_make(&world_order, n, p, RANDOM_GET_SALT))
         return ECSB_ERR_NOMEM;
+    random_get_state *s = ecsb_state_alloc(sizeof *s);
+    if (!s) {
+        ecsb_world_order_free(&world_order);
+        return ECSB_ERR_NOMEM;
+    }
     ecsb_world_config config = {
         .type_count = 2,
         .type_size = {sizeof(double), sizeof(int32_t)},
@@ -46,6 +51,7 @@ static ecsb_status random_get_prepare(void **out, uint64_t n, const ecsb_params 
     ecsb_status st = world_init(&s->w, &config);
     if (st != ECSB_OK) {
         free(s);
+        ecsb_world_order_free(&world_order);
         return st;
     }
     s->world_live = true;
@@ -57,13 +63,14 @@ static ecsb_status random_get_prepare(void **out, uint64_t n, const ecsb_params 
         st = ECSB_ERR_NOMEM;
         goto out;
     }
-    for (uint64_t i = 0; i < n; i++) {
+    for (uint64_t k = 0; k < n; k++) {
+        uint64_t i = ecsb_serial_at(&world_order, k);
         void *a, *b;
         if ((st = entity_create(&s->w, &created[i])) != ECSB_OK ||
             (st = component_add(&s->w, created[i], RANDOM_GET_A, &a)) != ECSB_OK)
             goto out;
         *(double *)a = dual_iterate_a0(i);
-        if (i & 1) {
+        if (ecsb_rank_of(&world_order, i) & 1) {
             if ((st = component_add(&s->w, created[i], RANDOM_GET_B, &b)) != ECSB_OK)
                 goto out;
             *(int32_t *)b = dual_iterate_b0(i);
@@ -73,6 +80,7 @@ static ecsb_status random_get_prepare(void **out, uint64_t n, const ecsb_params 
     for (uint64_t k = 0; k < n; k++)
         s->order[k] = created[perm[k]];
 out:
+    ecsb_world_order_free(&world_order);
     free(created);
     free(perm);
     if (st != ECSB_OK) {

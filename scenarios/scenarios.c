@@ -64,7 +64,6 @@ static const char *const order_both[] = {"regular", "shuffled", NULL};
 ONLY_ORDER(platformer)
 ONLY_ORDER(entity_cycle)
 ONLY_ORDER(add_remove)
-ONLY_ORDER(random_get)
 ONLY_ORDER(level_load)
 #undef ONLY_ORDER
 static const ecsb_param_info dual_iterate_params[] = {ORDER_BOTH, MATCH};
@@ -73,6 +72,7 @@ static const ecsb_param_info packed_1_params[] = {ORDER_BOTH};
 static const ecsb_param_info packed_5_params[] = {ORDER_BOTH};
 static const ecsb_param_info frag_iter_params[] = {ORDER_BOTH};
 static const ecsb_param_info move3_params[] = {ORDER_BOTH};
+static const ecsb_param_info random_get_params[] = {ORDER_BOTH};
 static const ecsb_param_info churn_iterate_params[] = {ORDER_BOTH, MATCH};
 
 const ecsb_scenario_info ecsb_scenarios[ECSB_SCENARIO_COUNT] = {

@@ -1,5 +1,6 @@
-/* random_get's floor: a[] and b[] indexed by entity (b 0 on even ones: no branch on a miss),
- * looked up through the same permutation the strategies' handle list follows. */
+/* random_get's floor: a[] and b[] indexed by entity (b 0 where it is absent, never a held value:
+ * no branch on a miss), looked up through the same permutation the strategies' handle list
+ * follows. */
 typedef struct floor_random_get {
     double *a;
     int32_t *b;
@@ -20,8 +21,12 @@ static void floor_random_get_release(void *state)
 
 static ecsb_status floor_random_get_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
-    (void)p; /* its parameters: only order=regular (scenarios/scenarios.c) */
     floor_random_get *s = *out = ecsb_state_alloc(sizeof *s);
+    ecsb_world_order order;
+    if (s && !ecsb_world_order_make(&order, n, p, RANDOM_GET_SALT)) {
+        free(s);
+        s = *out = NULL;
+    }
     if (!s)
         return ECSB_ERR_NOMEM;
     s->n = n;
@@ -29,14 +34,16 @@ static ecsb_status floor_random_get_prepare(void **out, uint64_t n, const ecsb_p
     s->b = ecsb_array_alloc(n, sizeof *s->b);
     s->perm = ecsb_array_alloc(n, sizeof *s->perm);
     if (!s->a || !s->b || !s->perm) {
+        ecsb_world_order_free(&order);
         floor_random_get_release(s);
         *out = NULL;
         return ECSB_ERR_NOMEM;
     }
     for (uint64_t i = 0; i < n; i++) {
         s->a[i] = dual_iterate_a0(i);
-        s->b[i] = i & 1 ? dual_iterate_b0(i) : 0;
+        s->b[i] = ecsb_rank_of(&order, i) & 1 ? dual_iterate_b0(i) : 0;
     }
+    ecsb_world_order_free(&order);
     ecsb_permutation(s->perm, n, RANDOM_GET_SEED);
     return ECSB_OK;
 }
@@ -57,7 +64,7 @@ static ecsb_status floor_random_get_pass(void *state)
     uint64_t sum_a = s->sum_a, sum_b = s->sum_b, found = s->found;
     for (uint64_t k = 0; k < s->n; k++) {
         uint32_t i = perm[k];
-        found += 1 + (i & 1);
+        found += 1 + (b[i] != 0);
         sum_a += ecsb_double_bits(a[i]) * ecsb_weight(k);
         sum_b += (uint32_t)b[i] * ecsb_weight(k);
     }
