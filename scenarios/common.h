@@ -165,6 +165,20 @@ static inline uint64_t ecsb_rank_of(const ecsb_world_order *o, uint64_t serial)
     return o->rank ? o->rank[serial] : serial;
 }
 
+/*
+ * `queries`, parameter 1 of the scenarios whose pass changes structure (platformer,
+ * entity_cycle, add_remove, level_load): `declared` (the default) declares the queries the
+ * systems of a program running it would have, so the upkeep of structures kept for them (a
+ * roster, a group, a table cache) is paid in the timed pass, where a real program pays it;
+ * `none` declares nothing, the world of a program that never iterates.
+ */
+enum { ECSB_PARAM_QUERIES = 1 };
+enum { ECSB_QUERIES_DECLARED = 0, ECSB_QUERIES_NONE = 1 };
+static inline uint32_t ecsb_declared_queries(const ecsb_params *p, uint32_t count)
+{
+    return p->v[ECSB_PARAM_QUERIES] == ECSB_QUERIES_DECLARED ? count : 0;
+}
+
 /* ---- u32 values ---------------------------------------------------------------------------- */
 
 /* The update of a u32 value: a bijection (no pass loses information), never a fixed point. */

@@ -1,8 +1,8 @@
 /*
  * entity_cycle — noctjs/ecs-benchmark's entity_cycle, scaled by N.
  *
- * Untimed set-up: N entities, each with the u32 type A; the world declares the query (A) (B
- * is walked with each). Timed pass: (1) a query over A copies every A value out (counting the
+ * Untimed set-up: N entities, each with the u32 type A; the world declares the queries (A) and
+ * (B) its two systems run (queries=none: no query). Timed pass: (1) a query over A copies every A value out (counting the
  * visits); (2) after the visit, for each value v two new entities are created, with B = 3v + 1
  * and 3v + 2; (3) `each` over B collects every holder's handle, adding its B value to a sum
  * (counting the visits); (4) after the visit, every collected entity is destroyed, the last
@@ -42,7 +42,6 @@ static void entity_cycle_release(void *state)
 
 static ecsb_status entity_cycle_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
-    (void)p; /* its parameters: only order=regular (scenarios/scenarios.c) */
     *out = NULL;
     entity_cycle_state *s = ecsb_state_alloc(sizeof *s);
     if (!s)
@@ -52,8 +51,8 @@ static ecsb_status entity_cycle_prepare(void **out, uint64_t n, const ecsb_param
         .type_size = {sizeof(uint32_t), sizeof(uint32_t)},
         .initial_capacity = ecsb_capacity_hint(3 * n),
         .allocator = ecsb_scenario_allocator,
-        .query_count = 1,
-        .queries = {{1, {ENTITY_CYCLE_A}}},
+        .query_count = ecsb_declared_queries(p, 2),
+        .queries = {{1, {ENTITY_CYCLE_A}}, {1, {ENTITY_CYCLE_B}}},
     };
     ecsb_status st = world_init(&s->w, &config);
     if (st != ECSB_OK) {

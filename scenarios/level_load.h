@@ -2,7 +2,9 @@
  * level_load — building a world from nothing, growth included.
  *
  * Untimed set-up: an empty world with no initial_capacity (so every array starts small and
- * grows as the strategy grows it), u32 types A, B, C, D, no query. Timed pass: N entities
+ * grows as the strategy grows it), u32 types A, B, C, D; the world declares the queries of a
+ * level's systems, (A,B) and (C,D), so the pass pays their upkeep as it builds (queries=none:
+ * no query). Timed pass: N entities
  * created in order, each with A and B, the odd ones also with C, those with i % 4 == 3 also
  * with D (level_load_holds), each value written. The pass consumes the set-up: every timed
  * pass starts from an empty world. Item: entity created (N per pass, with 2.75N component
@@ -29,7 +31,6 @@ static void level_load_release(void *state)
 
 static ecsb_status level_load_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
-    (void)p; /* its parameters: only order=regular (scenarios/scenarios.c) */
     *out = NULL;
     level_load_state *s = ecsb_state_alloc(sizeof *s);
     if (!s)
@@ -38,6 +39,9 @@ static ecsb_status level_load_prepare(void **out, uint64_t n, const ecsb_params 
         .type_count = LEVEL_LOAD_TYPES,
         .type_size = {4, 4, 4, 4},
         .allocator = ecsb_scenario_allocator,
+        /* the level's systems: one over (A, B), every entity; one over (C, D), a quarter */
+        .query_count = ecsb_declared_queries(p, 2),
+        .queries = {{2, {0, 1}}, {2, {2, 3}}},
     };
     ecsb_status st = world_init(&s->w, &config);
     if (st != ECSB_OK) {

@@ -35,7 +35,6 @@ static void platformer_release(void *state)
 
 static ecsb_status platformer_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
-    (void)p; /* its parameters: only order=regular (scenarios/scenarios.c) */
     *out = NULL;
     platformer_state *s = ecsb_state_alloc(sizeof *s);
     if (!s)
@@ -45,6 +44,8 @@ static ecsb_status platformer_prepare(void **out, uint64_t n, const ecsb_params 
         .type_size = {sizeof(int32_t)},
         .initial_capacity = ecsb_capacity_hint(n + 2),
         .allocator = ecsb_scenario_allocator,
+        .query_count = ecsb_declared_queries(p, 1), /* the game's system over hp */
+        .queries = {{1, {0}}},
     };
     ecsb_status st = world_init(&s->w, &config);
     if (st != ECSB_OK) {

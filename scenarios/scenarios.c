@@ -60,12 +60,14 @@ static const char *const order_both[] = {"regular", "shuffled", NULL};
 #define MATCH {"match", "the fraction of entities holding b (1/2: the odd ones)", 0.5, 1.0 / 256, 1, \
                false, NULL, {1.0 / 256, 1.0 / 64, 1.0 / 16, 1.0 / 4, 1.0 / 2, 1}, 6, true}
 
-#define ONLY_ORDER(name) static const ecsb_param_info name##_params[] = {ORDER_REGULAR_ONLY};
-ONLY_ORDER(platformer)
-ONLY_ORDER(entity_cycle)
-ONLY_ORDER(add_remove)
-ONLY_ORDER(level_load)
-#undef ONLY_ORDER
+static const char *const queries_choices[] = {"declared", "none", NULL};
+#define QUERIES {"queries", "the queries its systems declare: declared (as a program would; their upkeep is timed) or none", \
+                 0, 0, 1, true, queries_choices, {0, 1}, 2, false}
+static const ecsb_param_info platformer_params[] = {ORDER_REGULAR_ONLY, QUERIES};
+static const ecsb_param_info entity_cycle_params[] = {ORDER_REGULAR_ONLY, QUERIES};
+static const ecsb_param_info add_remove_params[] = {ORDER_REGULAR_ONLY, QUERIES};
+static const ecsb_param_info level_load_params[] = {ORDER_REGULAR_ONLY, QUERIES};
+
 static const ecsb_param_info dual_iterate_params[] = {ORDER_BOTH, MATCH};
 static const ecsb_param_info simple_iter_params[] = {ORDER_BOTH};
 static const ecsb_param_info packed_1_params[] = {ORDER_BOTH};
