@@ -1,8 +1,8 @@
 /*
  * churn_iterate — dual_iterate after churn (article 004's order decay).
  *
- * Untimed set-up: dual_iterate's world (N entities with `a`, the odd ones with `b`), then N
- * rounds of churn: destroy the entity at a pseudo-random position p of the handle list
+ * Untimed set-up: dual_iterate's world (N entities with `a`, the odd ones with `b`), then
+ * rounds * N rounds of churn (parameter `rounds`, default 1: how far order has decayed): destroy the entity at a pseudo-random position p of the handle list
  * (CHURN_ITERATE_SEED, the same for every strategy), create a fresh one with the same
  * components (`a`, and `b` when position p holds it) holding the values of serial N + round, and
  * store its handle at p. Whatever a strategy keeps in creation or slot order now follows a
@@ -20,7 +20,7 @@ static ecsb_status churn_iterate_prepare(void **out, uint64_t n, const ecsb_para
         return st;
     churn_iterate_state *s = *out;
     ecsb_rng rng = {CHURN_ITERATE_SEED};
-    for (uint64_t round = 0; round < n; round++) {
+    for (uint64_t round = 0, rounds = churn_iterate_rounds(n, p); round < rounds; round++) {
         uint64_t pos = churn_iterate_position(&rng, n);
         if ((st = entity_destroy(&s->w, s->entities[pos])) != ECSB_OK ||
             (st = dual_iterate_spawn(&s->w, n + round, dual_iterate_order_holds_b(&s->order, pos),

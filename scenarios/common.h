@@ -277,6 +277,13 @@ static inline bool dual_iterate_order_holds_b(const dual_iterate_order *o, uint6
     return dual_iterate_holds_b(o->rank ? o->rank[s] : s, o->match);
 }
 
+/* churn_iterate: `rounds` (parameter 2), the rounds of churn as a multiple of N (default 1). */
+enum { CHURN_ITERATE_ROUNDS = 2 };
+static inline uint64_t churn_iterate_rounds(uint64_t n, const ecsb_params *p)
+{
+    return (uint64_t)((double)n * p->v[CHURN_ITERATE_ROUNDS]);
+}
+
 /* churn_iterate: the position of the handle list round r of the churn replaces. */
 #define CHURN_ITERATE_SEED 0x636875726e2d3031ull
 static inline uint64_t churn_iterate_position(ecsb_rng *r, uint64_t n) { return ecsb_rng_below(r, n); }

@@ -75,7 +75,9 @@ static const ecsb_param_info packed_5_params[] = {ORDER_BOTH};
 static const ecsb_param_info frag_iter_params[] = {ORDER_BOTH};
 static const ecsb_param_info move3_params[] = {ORDER_BOTH};
 static const ecsb_param_info random_get_params[] = {ORDER_BOTH};
-static const ecsb_param_info churn_iterate_params[] = {ORDER_BOTH, MATCH};
+#define ROUNDS {"rounds", "the churn before the pass: rounds of destroy-and-create, as a multiple of N", 1, 0, 4, \
+                false, NULL, {0, 0.25, 0.5, 1, 2, 4}, 6, false}
+static const ecsb_param_info churn_iterate_params[] = {ORDER_BOTH, MATCH, ROUNDS};
 
 const ecsb_scenario_info ecsb_scenarios[ECSB_SCENARIO_COUNT] = {
 #define ECSB_SCENARIO(name_, summary_, item_, consumes_, structure_, sizes_)                  \

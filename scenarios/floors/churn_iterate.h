@@ -13,7 +13,7 @@ static ecsb_status floor_churn_iterate_prepare(void **out, uint64_t n, const ecs
         return ECSB_ERR_NOMEM;
     }
     ecsb_rng rng = {CHURN_ITERATE_SEED};
-    for (uint64_t round = 0; round < n; round++) {
+    for (uint64_t round = 0, rounds = churn_iterate_rounds(n, p); round < rounds; round++) {
         uint64_t pos = churn_iterate_position(&rng, n); /* a serial: a handle-list position */
         s->a[s->pos_of ? s->pos_of[pos] : pos] = dual_iterate_a0(n + round);
         if (dual_iterate_order_holds_b(&o, pos))

@@ -6,7 +6,7 @@ static ecsb_status limit_churn_iterate_prepare(void **out, uint64_t n, const ecs
         return st;
     limit_dual_iterate *s = *out;
     ecsb_rng rng = {CHURN_ITERATE_SEED};
-    for (uint64_t round = 0; round < n; round++) {
+    for (uint64_t round = 0, rounds = churn_iterate_rounds(n, p); round < rounds; round++) {
         uint64_t pos = churn_iterate_position(&rng, n);
         uint64_t w = s->where[pos];
         *limit_dual_iterate_a(s, pos) = dual_iterate_a0(n + round);
