@@ -264,6 +264,7 @@ typedef struct ecsb_param_info {
     double sweep[ECSB_MAX_SWEEP]; /* the default sweep of make sweep(s) */
     uint32_t sweep_count;
     bool geometric;       /* the sweep's values grow by a factor: plots use a log axis */
+    double multiple_of;   /* when not 0, only multiples of it (move3's size: of 4, for floats) */
 } ecsb_param_info;
 
 /* The values of a scenario's parameters, in its declaration order (ecsb_scenario_info.params). */

@@ -327,6 +327,15 @@ static inline move3_vec move3_vel0(uint64_t i)
 }
 static inline float move3_mass0(uint64_t i) { return 0.5f + (float)(i / 4 % 8) * 0.25f; }
 static inline uint64_t move3_matched(uint64_t n) { return (n + 3) / 4; }
+/* `size` (parameter 1): bytes per pos and vel value, of which the pass uses the first 12 (a
+ * move3_vec); the rest are cold bytes in hot components (zero). Default 12. */
+enum { MOVE3_SIZE = 1 };
+static inline size_t move3_size(const ecsb_params *p) { return (size_t)p->v[MOVE3_SIZE]; }
+/* The move3_vec at the start of value i of an array of `size`-byte values. */
+static inline move3_vec *move3_at(void *values, uint64_t i, size_t size)
+{
+    return (move3_vec *)((unsigned char *)values + i * size);
+}
 #define MOVE3_SALT 0x6d6f766533ull /* its world order: the entity of rank r holds mass when 4 | r */
 /* pos += vel * mass, in two statements so that no compiler fuses them into an FMA. */
 static inline void move3_step(move3_vec *restrict pos, const move3_vec *restrict vel, float mass)

@@ -55,14 +55,14 @@ static uint64_t level_load_items(uint64_t n, const ecsb_params *p) { (void)p; re
 static const char *const order_regular[] = {"regular", NULL};
 static const char *const order_both[] = {"regular", "shuffled", NULL};
 #define ORDER_MEANING "creation order, membership and removal order: regular (in order, i mod k) or shuffled (drawn from a fixed seed)"
-#define ORDER_REGULAR_ONLY {"order", ORDER_MEANING, 0, 0, 0, true, order_regular, {0}, 1, false}
-#define ORDER_BOTH {"order", ORDER_MEANING, 0, 0, 1, true, order_both, {0, 1}, 2, false}
+#define ORDER_REGULAR_ONLY {"order", ORDER_MEANING, 0, 0, 0, true, order_regular, {0}, 1, false, 0}
+#define ORDER_BOTH {"order", ORDER_MEANING, 0, 0, 1, true, order_both, {0, 1}, 2, false, 0}
 #define MATCH {"match", "the fraction of entities holding b (1/2: the odd ones)", 0.5, 1.0 / 256, 1, \
-               false, NULL, {1.0 / 256, 1.0 / 64, 1.0 / 16, 1.0 / 4, 1.0 / 2, 1}, 6, true}
+               false, NULL, {1.0 / 256, 1.0 / 64, 1.0 / 16, 1.0 / 4, 1.0 / 2, 1}, 6, true, 0}
 
 static const char *const queries_choices[] = {"declared", "none", NULL};
 #define QUERIES {"queries", "the queries its systems declare: declared (as a program would; their upkeep is timed) or none", \
-                 0, 0, 1, true, queries_choices, {0, 1}, 2, false}
+                 0, 0, 1, true, queries_choices, {0, 1}, 2, false, 0}
 static const ecsb_param_info platformer_params[] = {ORDER_REGULAR_ONLY, QUERIES};
 static const ecsb_param_info entity_cycle_params[] = {ORDER_REGULAR_ONLY, QUERIES};
 static const ecsb_param_info add_remove_params[] = {ORDER_REGULAR_ONLY, QUERIES};
@@ -73,10 +73,12 @@ static const ecsb_param_info simple_iter_params[] = {ORDER_BOTH};
 static const ecsb_param_info packed_1_params[] = {ORDER_BOTH};
 static const ecsb_param_info packed_5_params[] = {ORDER_BOTH};
 static const ecsb_param_info frag_iter_params[] = {ORDER_BOTH};
-static const ecsb_param_info move3_params[] = {ORDER_BOTH};
+#define MOVE3_SIZE_PARAM {"size", "bytes per pos and vel value, of which the pass uses the first 12 (cold bytes in hot components)", \
+                          12, 12, 256, true, NULL, {12, 16, 32, 64, 128, 256}, 6, true, 4}
+static const ecsb_param_info move3_params[] = {ORDER_BOTH, MOVE3_SIZE_PARAM};
 static const ecsb_param_info random_get_params[] = {ORDER_BOTH};
 #define ROUNDS {"rounds", "the churn before the pass: rounds of destroy-and-create, as a multiple of N", 1, 0, 4, \
-                false, NULL, {0, 0.25, 0.5, 1, 2, 4}, 6, false}
+                false, NULL, {0, 0.25, 0.5, 1, 2, 4}, 6, false, 0}
 static const ecsb_param_info churn_iterate_params[] = {ORDER_BOTH, MATCH, ROUNDS};
 
 const ecsb_scenario_info ecsb_scenarios[ECSB_SCENARIO_COUNT] = {
@@ -132,8 +134,12 @@ static void valid_values(const ecsb_param_info *pi, char *buf, size_t size)
             snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", c ? " | " : "",
                      pi->choices[c]);
     } else {
-        snprintf(buf, size, "%s %.10g .. %.10g", pi->integer ? "a whole number" : "a number",
-                 pi->min, pi->max);
+        if (pi->multiple_of)
+            snprintf(buf, size, "a multiple of %.10g, %.10g .. %.10g", pi->multiple_of, pi->min,
+                     pi->max);
+        else
+            snprintf(buf, size, "%s %.10g .. %.10g", pi->integer ? "a whole number" : "a number",
+                     pi->min, pi->max);
     }
 }
 
@@ -171,7 +177,8 @@ bool ecsb_params_set(ecsb_scenario_id s, const char *assignment, ecsb_params *p,
             end = end2;
         }
         if (*end == '\0' && isfinite(num) && num >= pi->min && num <= pi->max &&
-            (!pi->integer || num == floor(num)))
+            (!pi->integer || num == floor(num)) &&
+            (!pi->multiple_of || fmod(num, pi->multiple_of) == 0))
             v = num;
     }
     if (isnan(v)) {

@@ -1,7 +1,8 @@
 /* move3's floor: pos[] and vel[] for every entity, mass[] packed for every 4th (entity 4m at
  * m), "entity" being the rank (the serial in a regular world, ecsb_world_order's otherwise). */
 typedef struct floor_move3 {
-    move3_vec *pos, *vel;
+    unsigned char *pos, *vel; /* values of `size` bytes, a move3_vec at the start of each */
+    size_t size;
     float *mass;
     uint64_t n, visits;
     ecsb_world_order order; /* serial -> rank */
@@ -25,8 +26,9 @@ static ecsb_status floor_move3_prepare(void **out, uint64_t n, const ecsb_params
     if (!s)
         return ECSB_ERR_NOMEM;
     s->n = n;
-    s->pos = ecsb_array_alloc(n, sizeof *s->pos);
-    s->vel = ecsb_array_alloc(n, sizeof *s->vel);
+    s->size = move3_size(p);
+    s->pos = ecsb_array_alloc(n, s->size);
+    s->vel = ecsb_array_alloc(n, s->size);
     s->mass = ecsb_array_alloc(move3_matched(n), sizeof *s->mass);
     if (!s->pos || !s->vel || !s->mass || !ecsb_world_order_make(&s->order, n, p, MOVE3_SALT)) {
         floor_move3_release(s);
@@ -35,8 +37,10 @@ static ecsb_status floor_move3_prepare(void **out, uint64_t n, const ecsb_params
     }
     for (uint64_t i = 0; i < n; i++) {
         uint64_t r = ecsb_rank_of(&s->order, i);
-        s->pos[r] = move3_pos0(i);
-        s->vel[r] = move3_vel0(i);
+        memset(s->pos + r * s->size, 0, s->size);
+        memset(s->vel + r * s->size, 0, s->size);
+        *move3_at(s->pos, r, s->size) = move3_pos0(i);
+        *move3_at(s->vel, r, s->size) = move3_vel0(i);
         if (r % 4 == 0)
             s->mass[r / 4] = move3_mass0(i);
     }
@@ -46,19 +50,24 @@ static ecsb_status floor_move3_prepare(void **out, uint64_t n, const ecsb_params
 static void floor_move3_memory(void *state, uint64_t *bytes, uint64_t *entities)
 {
     floor_move3 *s = state;
-    *bytes = sizeof *s + s->n * 2 * sizeof(move3_vec) + move3_matched(s->n) * sizeof(float);
+    *bytes = sizeof *s + s->n * 2 * s->size + move3_matched(s->n) * sizeof(float);
     *entities = s->n;
 }
 
 static ecsb_status floor_move3_pass(void *state)
 {
     floor_move3 *s = state;
-    move3_vec *restrict pos = s->pos;
-    const move3_vec *restrict vel = s->vel;
     const float *restrict mass = s->mass;
     uint64_t matched = move3_matched(s->n);
-    for (uint64_t m = 0; m < matched; m++)
-        move3_step(&pos[4 * m], &vel[4 * m], mass[m]);
+    if (s->size == sizeof(move3_vec)) {
+        move3_vec *restrict pos = (move3_vec *)s->pos;
+        const move3_vec *restrict vel = (const move3_vec *)s->vel;
+        for (uint64_t m = 0; m < matched; m++)
+            move3_step(&pos[4 * m], &vel[4 * m], mass[m]);
+    } else {
+        for (uint64_t m = 0; m < matched; m++)
+            move3_step(move3_at(s->pos, 4 * m, s->size), move3_at(s->vel, 4 * m, s->size), mass[m]);
+    }
     s->visits += matched;
     return ECSB_OK;
 }
@@ -70,9 +79,9 @@ static uint64_t floor_move3_checksum(void *state)
     for (uint64_t i = 0; i < s->n; i++) {
         uint64_t r = ecsb_rank_of(&s->order, i);
         for (int c = 0; c < 3; c++)
-            h = ecsb_mix(h, ecsb_float_bits(s->pos[r].v[c]));
+            h = ecsb_mix(h, ecsb_float_bits(move3_at(s->pos, r, s->size)->v[c]));
         for (int c = 0; c < 3; c++)
-            h = ecsb_mix(h, ecsb_float_bits(s->vel[r].v[c]));
+            h = ecsb_mix(h, ecsb_float_bits(move3_at(s->vel, r, s->size)->v[c]));
         h = ecsb_mix(h, r % 4 == 0 ? ecsb_float_bits(s->mass[r / 4]) : ECSB_ABSENT);
     }
     return ecsb_mix(h, s->visits);

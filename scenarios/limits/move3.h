@@ -2,9 +2,10 @@
  * other entities' pos and vel apart, untouched by the pass. Positions follow the rank (the
  * serial in a regular world, ecsb_world_order's otherwise). */
 typedef struct limit_move3 {
-    move3_vec *pos, *vel;     /* entity 4m's at m */
-    float *mass;              /* entity 4m's at m */
-    move3_vec *opos, *ovel;   /* entity 4m + k's (k = 1, 2, 3) at 3m + k - 1 */
+    unsigned char *pos, *vel;   /* entity 4m's at m (values of `size` bytes) */
+    float *mass;                /* entity 4m's at m */
+    unsigned char *opos, *ovel; /* entity 4m + k's (k = 1, 2, 3) at 3m + k - 1 */
+    size_t size;
     uint64_t n, visits;
     ecsb_world_order order; /* serial -> rank */
 } limit_move3;
@@ -27,9 +28,9 @@ static void limit_move3_release(void *state)
 static move3_vec *limit_move3_vec(limit_move3 *s, uint64_t i, bool vel)
 {
     if (i % 4 == 0)
-        return vel ? &s->vel[i / 4] : &s->pos[i / 4];
+        return move3_at(vel ? s->vel : s->pos, i / 4, s->size);
     uint64_t at = 3 * (i / 4) + i % 4 - 1;
-    return vel ? &s->ovel[at] : &s->opos[at];
+    return move3_at(vel ? s->ovel : s->opos, at, s->size);
 }
 
 static ecsb_status limit_move3_prepare(void **out, uint64_t n, const ecsb_params *p)
@@ -39,11 +40,12 @@ static ecsb_status limit_move3_prepare(void **out, uint64_t n, const ecsb_params
         return ECSB_ERR_NOMEM;
     s->n = n;
     uint64_t matched = move3_matched(n);
-    s->pos = ecsb_array_alloc(matched, sizeof *s->pos);
-    s->vel = ecsb_array_alloc(matched, sizeof *s->vel);
+    s->size = move3_size(p);
+    s->pos = ecsb_array_alloc(matched, s->size);
+    s->vel = ecsb_array_alloc(matched, s->size);
     s->mass = ecsb_array_alloc(matched, sizeof *s->mass);
-    s->opos = ecsb_array_alloc(n - matched, sizeof *s->opos);
-    s->ovel = ecsb_array_alloc(n - matched, sizeof *s->ovel);
+    s->opos = ecsb_array_alloc(n - matched, s->size);
+    s->ovel = ecsb_array_alloc(n - matched, s->size);
     if (!s->pos || !s->vel || !s->mass || !s->opos || !s->ovel ||
         !ecsb_world_order_make(&s->order, n, p, MOVE3_SALT)) {
         limit_move3_release(s);
@@ -52,6 +54,8 @@ static ecsb_status limit_move3_prepare(void **out, uint64_t n, const ecsb_params
     }
     for (uint64_t i = 0; i < n; i++) {
         uint64_t r = ecsb_rank_of(&s->order, i);
+        memset(limit_move3_vec(s, r, false), 0, s->size);
+        memset(limit_move3_vec(s, r, true), 0, s->size);
         *limit_move3_vec(s, r, false) = move3_pos0(i);
         *limit_move3_vec(s, r, true) = move3_vel0(i);
         if (r % 4 == 0)
@@ -63,19 +67,24 @@ static ecsb_status limit_move3_prepare(void **out, uint64_t n, const ecsb_params
 static void limit_move3_memory(void *state, uint64_t *bytes, uint64_t *entities)
 {
     limit_move3 *s = state;
-    *bytes = sizeof *s + s->n * 2 * sizeof(move3_vec) + move3_matched(s->n) * sizeof(float);
+    *bytes = sizeof *s + s->n * 2 * s->size + move3_matched(s->n) * sizeof(float);
     *entities = s->n;
 }
 
 static ecsb_status limit_move3_pass(void *state)
 {
     limit_move3 *s = state;
-    move3_vec *restrict pos = s->pos;
-    const move3_vec *restrict vel = s->vel;
     const float *restrict mass = s->mass;
     uint64_t matched = move3_matched(s->n);
-    for (uint64_t m = 0; m < matched; m++)
-        move3_step(&pos[m], &vel[m], mass[m]);
+    if (s->size == sizeof(move3_vec)) {
+        move3_vec *restrict pos = (move3_vec *)s->pos;
+        const move3_vec *restrict vel = (const move3_vec *)s->vel;
+        for (uint64_t m = 0; m < matched; m++)
+            move3_step(&pos[m], &vel[m], mass[m]);
+    } else {
+        for (uint64_t m = 0; m < matched; m++)
+            move3_step(move3_at(s->pos, m, s->size), move3_at(s->vel, m, s->size), mass[m]);
+    }
     s->visits += matched;
     return ECSB_OK;
 }

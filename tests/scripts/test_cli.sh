@@ -303,6 +303,10 @@ expect_usage_error "match takes a number 0.00390625 .. 1" run dual_iterate floor
 expect_usage_error "match takes a number 0.00390625 .. 1" run dual_iterate floor 100 match=0
 expect_usage_error "match takes a number" run dual_iterate floor 100 match=1/0
 expect_usage_error "match takes a number" run dual_iterate floor 100 match=0.5x
+expect_usage_error "size takes a multiple of 4, 12 .. 256" run move3 floor 100 size=13
+expect_usage_error "size takes a multiple of 4, 12 .. 256" run move3 floor 100 size=260
+expect_usage_error "queries takes declared | none" run add_remove floor 100 queries=some
+expect_usage_error "rounds takes a number 0 .. 4" run churn_iterate floor 100 rounds=-1
 expect_usage_error "order takes regular | shuffled" run dual_iterate floor 100 order=sideways
 expect_usage_error "order takes regular (" run platformer floor 100 order=shuffled
 expect_usage_error "is not name=value" run dual_iterate floor 100 1 match
