@@ -1,14 +1,16 @@
 /*
  * add_remove — noctjs/ecs-benchmark's add_remove, scaled by N.
  *
- * Untimed set-up: N entities, each with the u32 type A; the world declares the query (A,B) of
+ * Untimed set-up: N entities, each with the u32 type A and `held` other u32 components C1..Ch
+ * (parameter held, default 0: what a table layout moves with every add and remove); the world declares the query (A,B) of
  * the system that would read what the pass adds (queries=none: no query; the README shows
  * both where they differ), so every add and remove keeps it up to date. Timed pass: B added to every
  * entity in creation order (its value written), then removed from every one, the last added
  * first (as EnTT removes over a view, from the back of its packed array; oldest-first would
  * make each remove from a vector sorted by id, flat_map's, an O(N) shift: 1 s per pass at
- * N = 65536 instead of 10 ms), counting the operations. Item: component op (2N per pass). The checksum reads A and B
- * of every entity (A unchanged, B absent again), then the operation count.
+ * N = 65536 instead of 10 ms), counting the operations. Item: component op (2N per pass). The
+ * checksum reads every type of every entity (A and the Cs unchanged, B absent again), then the
+ * operation count.
  * Limit: none: no iteration, so no layout moves less than the floor's packed B array.
  */
 enum { ADD_REMOVE_A = 0, ADD_REMOVE_B = 1 };
@@ -18,6 +20,7 @@ typedef struct add_remove_state {
     ecsb_entity *entities;
     uint64_t n;
     uint64_t ops;
+    uint32_t types; /* A, B and the held Cs */
     bool world_live;
 } add_remove_state;
 
@@ -38,14 +41,16 @@ static ecsb_status add_remove_prepare(void **out, uint64_t n, const ecsb_params 
     add_remove_state *s = ecsb_state_alloc(sizeof *s);
     if (!s)
         return ECSB_ERR_NOMEM;
+    const uint32_t types = 2 + add_remove_held(p);
     ecsb_world_config config = {
-        .type_count = 2,
-        .type_size = {sizeof(uint32_t), sizeof(uint32_t)},
+        .type_count = types,
         .initial_capacity = ecsb_capacity_hint(n),
         .allocator = ecsb_scenario_allocator,
         .query_count = ecsb_declared_queries(p, 1),
         .queries = {{2, {ADD_REMOVE_A, ADD_REMOVE_B}}},
     };
+    for (uint32_t t = 0; t < types; t++)
+        config.type_size[t] = sizeof(uint32_t);
     ecsb_status st = world_init(&s->w, &config);
     if (st != ECSB_OK) {
         free(s);
@@ -53,19 +58,21 @@ static ecsb_status add_remove_prepare(void **out, uint64_t n, const ecsb_params 
     }
     s->world_live = true;
     s->n = n;
+    s->types = types;
     s->entities = ecsb_array_alloc(n, sizeof *s->entities);
-    if (!s->entities) {
-        add_remove_release(s);
-        return ECSB_ERR_NOMEM;
-    }
-    for (uint64_t i = 0; i < n; i++) {
-        void *a;
-        if ((st = entity_create(&s->w, &s->entities[i])) != ECSB_OK ||
-            (st = component_add(&s->w, s->entities[i], ADD_REMOVE_A, &a)) != ECSB_OK) {
-            add_remove_release(s);
-            return st;
+    st = s->entities ? ECSB_OK : ECSB_ERR_NOMEM;
+    for (uint64_t i = 0; i < n && st == ECSB_OK; i++) {
+        if ((st = entity_create(&s->w, &s->entities[i])) != ECSB_OK)
+            break;
+        for (uint32_t t = 0; t < types && st == ECSB_OK; t++) {
+            void *v;
+            if (t != ADD_REMOVE_B && (st = component_add(&s->w, s->entities[i], t, &v)) == ECSB_OK)
+                *(uint32_t *)v = ecsb_u32_start(t, i);
         }
-        *(uint32_t *)a = ecsb_u32_start(ADD_REMOVE_A, i);
+    }
+    if (st != ECSB_OK) {
+        add_remove_release(s);
+        return st;
     }
     *out = s;
     return ECSB_OK;
@@ -98,5 +105,6 @@ static ecsb_status add_remove_pass(void *state)
 static uint64_t add_remove_checksum(void *state)
 {
     add_remove_state *s = state;
-    return ecsb_mix(u32_world_fold(&s->w, s->entities, s->n, 2, ECSB_CHECKSUM_SEED), s->ops);
+    return ecsb_mix(u32_world_fold(&s->w, s->entities, s->n, s->types, ECSB_CHECKSUM_SEED),
+                    s->ops);
 }

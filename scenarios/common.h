@@ -304,6 +304,12 @@ static inline uint64_t simple_iter_of_kind(uint64_t n, unsigned kind) { return (
 #define FRAG_ITER_LAST (FRAG_ITER_KINDS - 1)
 #define FRAG_ITER_SALT 0x66726167ull /* its world order: entity of rank r holds T(r % 26) */
 
+/* add_remove: `held` (parameter 2), the other u32 components C1..Ch (types 2 .. h + 1) every
+ * entity carries beside A: a table layout moves each of them on every add and remove of B. */
+enum { ADD_REMOVE_HELD = 2 };
+#define ADD_REMOVE_MAX_HELD 16u
+static inline uint32_t add_remove_held(const ecsb_params *p) { return (uint32_t)p->v[ADD_REMOVE_HELD]; }
+
 /* entity_cycle: the B values of the two entities spawned for an A value. */
 static inline uint32_t entity_cycle_b(uint32_t a, unsigned which) { return 3 * a + 1 + which; }
 

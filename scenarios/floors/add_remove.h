@@ -1,7 +1,9 @@
-/* add_remove's floor: A for every entity; B packed, written in creation order by the adds and
- * dropped all at once by the removes. */
+/* add_remove's floor: A (and the held Cs) for every entity; B packed, written in creation order
+ * by the adds and dropped all at once by the removes. */
 typedef struct floor_add_remove {
     uint32_t *a, *b;
+    uint32_t *c[ADD_REMOVE_MAX_HELD]; /* the held types, never touched by the pass */
+    uint32_t held;
     uint64_t n, ops;
 } floor_add_remove;
 
@@ -11,26 +13,34 @@ static void floor_add_remove_release(void *state)
     if (s) {
         free(s->a);
         free(s->b);
+        for (uint32_t j = 0; j < ADD_REMOVE_MAX_HELD; j++)
+            free(s->c[j]);
     }
     free(s);
 }
 
 static ecsb_status floor_add_remove_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
-    (void)p; /* its parameters: only order=regular (scenarios/scenarios.c) */
     floor_add_remove *s = *out = ecsb_state_alloc(sizeof *s);
     if (!s)
         return ECSB_ERR_NOMEM;
     s->n = n;
+    s->held = add_remove_held(p);
     s->a = ecsb_array_alloc(n, sizeof *s->a);
     s->b = ecsb_array_alloc(n, sizeof *s->b);
-    if (!s->a || !s->b) {
+    bool ok = s->a && s->b;
+    for (uint32_t j = 0; j < s->held; j++)
+        ok &= (s->c[j] = ecsb_array_alloc(n, sizeof(uint32_t))) != NULL;
+    if (!ok) {
         floor_add_remove_release(s);
         *out = NULL;
         return ECSB_ERR_NOMEM;
     }
-    for (uint64_t i = 0; i < n; i++)
+    for (uint64_t i = 0; i < n; i++) {
         s->a[i] = ecsb_u32_start(0, i);
+        for (uint32_t j = 0; j < s->held; j++)
+            s->c[j][i] = ecsb_u32_start(2 + j, i);
+    }
     memset(s->b, 0, n * sizeof *s->b); /* touched now, so no pass pays the first touch */
     return ECSB_OK;
 }
@@ -38,7 +48,7 @@ static ecsb_status floor_add_remove_prepare(void **out, uint64_t n, const ecsb_p
 static void floor_add_remove_memory(void *state, uint64_t *bytes, uint64_t *entities)
 {
     floor_add_remove *s = state;
-    *bytes = sizeof *s + 2 * s->n * sizeof(uint32_t);
+    *bytes = sizeof *s + (2 + s->held) * s->n * sizeof(uint32_t);
     *entities = s->n;
 }
 
@@ -56,7 +66,10 @@ static uint64_t floor_add_remove_checksum(void *state)
 {
     floor_add_remove *s = state;
     uint64_t h = ECSB_CHECKSUM_SEED;
-    for (uint64_t i = 0; i < s->n; i++)
+    for (uint64_t i = 0; i < s->n; i++) {
         h = ecsb_mix(ecsb_mix(h, s->a[i]), ECSB_ABSENT); /* B removed again */
+        for (uint32_t j = 0; j < s->held; j++)
+            h = ecsb_mix(h, s->c[j][i]);
+    }
     return ecsb_mix(h, s->ops);
 }
