@@ -18,4 +18,5 @@
 #include "scenarios/random_get.h"
 #include "scenarios/move3.h"
 #include "scenarios/churn_iterate.h"
+#include "scenarios/frame.h"
 #include "scenarios/level_load.h"

@@ -21,6 +21,7 @@
 #include "scenarios/floors/random_get.h"
 #include "scenarios/floors/move3.h"
 #include "scenarios/floors/churn_iterate.h"
+#include "scenarios/floors/frame.h"
 #include "scenarios/floors/level_load.h"
 
 const ecsb_scenario_impl ecsb_floor[ECSB_SCENARIO_COUNT] = {

@@ -47,6 +47,8 @@ static uint64_t random_get_items(uint64_t n, const ecsb_params *p) { (void)p; re
 static uint64_t move3_items(uint64_t n, const ecsb_params *p) { (void)p; return move3_matched(n); }
 /* churn_iterate: dual_iterate's pairs. */
 static uint64_t churn_iterate_items(uint64_t n, const ecsb_params *p) { return dual_iterate_items(n, p); }
+/* frame: every entity, once a frame. */
+static uint64_t frame_items(uint64_t n, const ecsb_params *p) { (void)p; return n; }
 /* level_load: every entity created. */
 static uint64_t level_load_items(uint64_t n, const ecsb_params *p) { (void)p; return n; }
 
@@ -79,6 +81,9 @@ static const ecsb_param_info frag_iter_params[] = {ORDER_BOTH};
                           12, 12, 256, true, NULL, {12, 16, 32, 64, 128, 256}, 6, true, 4}
 static const ecsb_param_info move3_params[] = {ORDER_BOTH, MOVE3_SIZE_PARAM};
 static const ecsb_param_info random_get_params[] = {ORDER_BOTH};
+#define CHURN {"churn", "the fraction of the entities born and dying per frame (half bullets, half actors)", \
+               0.01, 0, 0.1, false, NULL, {0, 0.001, 0.003, 0.01, 0.03, 0.1}, 6, false, 0}
+static const ecsb_param_info frame_params[] = {ORDER_REGULAR_ONLY, CHURN};
 #define ROUNDS {"rounds", "the churn before the pass: rounds of destroy-and-create, as a multiple of N", 1, 0, 4, \
                 false, NULL, {0, 0.25, 0.5, 1, 2, 4}, 6, false, 0}
 static const ecsb_param_info churn_iterate_params[] = {ORDER_BOTH, MATCH, ROUNDS};

@@ -425,6 +425,8 @@ static const uint32_t exposed[ECSB_SCENARIO_COUNT] = {
     [ECSB_SCENARIO_move3] = VISIT_FAULTS,
     [ECSB_SCENARIO_churn_iterate] = VISIT_FAULTS,
     [ECSB_SCENARIO_level_load] = F(ADD_MISS) | F(ADD_LOSE),
+    [ECSB_SCENARIO_frame] = VISIT_FAULTS | GET_FAULTS | F(ADD_MISS) | F(ADD_LOSE) |
+                            F(REMOVE_MISS) | F(REMOVE_LOSE) | F(DESTROY_MISS),
 };
 
 /*
@@ -528,6 +530,7 @@ FAULT_TEST(random_get)
 FAULT_TEST(move3)
 FAULT_TEST(churn_iterate)
 FAULT_TEST(level_load)
+FAULT_TEST(frame)
 
 /* ---- repeated passes: no lazy structures -------------------------------------------------- */
 

@@ -123,7 +123,8 @@ extern const ecsb_scenario_id tst_scenario_ids[ECSB_SCENARIO_COUNT];
     X(injected_mistakes_change_the_random_get_checksum)                                        \
     X(injected_mistakes_change_the_move3_checksum)                                             \
     X(injected_mistakes_change_the_churn_iterate_checksum)                                     \
-    X(injected_mistakes_change_the_level_load_checksum)
+    X(injected_mistakes_change_the_level_load_checksum)                                        \
+    X(injected_mistakes_change_the_frame_checksum)
 
 #define ECSB_DECLARE_TEST(name) void name(void **state);
 ECSB_CONFORMANCE_TESTS(ECSB_DECLARE_TEST)

@@ -22,7 +22,8 @@ expect() { # FRAGMENT ARGS...: sweep.sh exits 2 naming FRAGMENT, writing no run
 expect "unknown scenario 'nosuch'; valid: platformer | dual_iterate" nosuch match
 expect "dual_iterate has no parameter 'size' to sweep; valid: match" dual_iterate size
 expect "has no parameter 'order' to sweep" dual_iterate order
-expect "platformer has no parameter 'match' to sweep; valid: (none: it declares only order)" platformer match
+expect "packed_1 has no parameter 'match' to sweep; valid: (none: it declares only order)" packed_1 match
+expect "platformer has no parameter 'match' to sweep; valid: queries" platformer match
 expect "match takes a number 0.00390625 .. 1" dual_iterate match 0.5,3
 expect "want SCENARIO and PARAM" dual_iterate
 # make passes them through

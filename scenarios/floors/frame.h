@@ -1,0 +1,177 @@
+/*
+ * frame's floor: the same frame on plain arrays indexed by the scenario's slot (the slot is
+ * the id, so a target's position is one indexed load, with no handle to resolve): pos, vel
+ * and slot for every entity; hp, target and status (with a flag) for actors; life for bullets.
+ * Systems are loops over the slots that can match; deaths and expiries replace in place.
+ */
+typedef struct floor_frame {
+    frame_world_shape shape;
+    frame_vec2 *pos, *vel;
+    int32_t *hp, *status;
+    uint8_t *has_status, *dead;
+    frame_target *target;
+    uint32_t *life, *gen;
+    uint64_t frame, births;
+    uint64_t visits, retargets, missed, weighted, impacts;
+} floor_frame;
+
+static void floor_frame_release(void *state)
+{
+    floor_frame *s = state;
+    if (s) {
+        free(s->pos);
+        free(s->vel);
+        free(s->hp);
+        free(s->status);
+        free(s->has_status);
+        free(s->dead);
+        free(s->target);
+        free(s->life);
+        free(s->gen);
+    }
+    free(s);
+}
+
+static void floor_frame_spawn(floor_frame *s, uint64_t slot, bool in_frame)
+{
+    const frame_world_shape *sh = &s->shape;
+    const uint64_t birth = s->births++;
+    s->gen[slot]++;
+    s->pos[slot] = frame_pos0(slot, birth);
+    s->vel[slot] = frame_vel0(slot, birth);
+    if (slot >= sh->actors) {
+        s->life[slot] = frame_life0(sh, slot, in_frame);
+        return;
+    }
+    s->hp[slot] = frame_hp0(slot);
+    s->has_status[slot] = frame_born_burning(slot);
+    s->status[slot] = 1;
+    if (frame_has_target(slot)) {
+        uint64_t t = frame_target_slot(sh, slot);
+        s->target[slot] = (frame_target){0, (uint32_t)t, s->gen[t]};
+    }
+}
+
+static ecsb_status floor_frame_prepare(void **out, uint64_t n, const ecsb_params *p)
+{
+    floor_frame *s = *out = ecsb_state_alloc(sizeof *s);
+    if (!s)
+        return ECSB_ERR_NOMEM;
+    s->shape = frame_shape(n, p);
+    s->pos = ecsb_array_alloc(n, sizeof *s->pos);
+    s->vel = ecsb_array_alloc(n, sizeof *s->vel);
+    s->hp = ecsb_array_alloc(n, sizeof *s->hp);
+    s->status = ecsb_array_alloc(n, sizeof *s->status);
+    s->has_status = calloc(n ? n : 1, 1);
+    s->dead = calloc(n ? n : 1, 1);
+    s->target = ecsb_array_alloc(n, sizeof *s->target);
+    s->life = ecsb_array_alloc(n, sizeof *s->life);
+    s->gen = calloc(n ? n : 1, sizeof *s->gen);
+    if (!s->pos || !s->vel || !s->hp || !s->status || !s->has_status || !s->dead || !s->target ||
+        !s->life || !s->gen) {
+        floor_frame_release(s);
+        *out = NULL;
+        return ECSB_ERR_NOMEM;
+    }
+    for (uint64_t slot = 0; slot < n; slot++)
+        floor_frame_spawn(s, slot, false);
+    return ECSB_OK;
+}
+
+static void floor_frame_memory(void *state, uint64_t *bytes, uint64_t *entities)
+{
+    floor_frame *s = state;
+    uint64_t n = s->shape.n, actors = s->shape.actors;
+    *bytes = sizeof *s + n * (2 * sizeof(frame_vec2) + sizeof(uint32_t)) /* pos, vel, slot */
+             + actors * (2 * sizeof(int32_t) + 1 + sizeof(frame_target) / 4) /* hp, status */
+             + (n - actors) * sizeof(uint32_t);                              /* life */
+    *entities = n;
+}
+
+static ecsb_status floor_frame_pass(void *state)
+{
+    floor_frame *s = state;
+    const frame_world_shape *sh = &s->shape;
+    const uint64_t n = sh->n, actors = sh->actors, f = s->frame;
+    uint64_t visits = n; /* movement visits every entity */
+    for (uint64_t i = 0; i < n; i++)
+        frame_move(&s->pos[i], &s->vel[i]);
+    for (uint64_t i = 4; i < actors; i += 4) { /* AI: the actors with a target */
+        frame_target *t = &s->target[i];
+        if (t->gen != s->gen[t->slot]) {
+            t->gen = s->gen[t->slot];
+            s->retargets++;
+        }
+        frame_steer(&s->vel[i], &s->pos[i], &s->pos[t->slot]);
+        visits++;
+    }
+    for (uint64_t j = 0; j < sh->flips; j++) { /* status */
+        uint64_t i = frame_flip_slot(sh, f, j);
+        s->has_status[i] ^= 1;
+        s->status[i] = 1;
+    }
+    for (uint64_t j = 0; j < sh->deaths; j++) {
+        uint64_t i = frame_death_slot(sh, f, j);
+        s->status[i] = frame_lethal(i, s->hp[i]);
+        s->has_status[i] = 1;
+    }
+    for (uint64_t i = 0; i < actors; i++) /* damage */
+        if (s->has_status[i]) {
+            s->hp[i] -= s->status[i];
+            s->weighted += (i + 1) * (uint32_t)s->hp[i];
+            s->dead[i] |= s->hp[i] <= 0;
+            visits++;
+        }
+    for (uint64_t j = 0; j < sh->deaths; j++) {
+        uint64_t i = frame_death_slot(sh, f, j);
+        if (!s->dead[i]) {
+            s->missed++;
+            continue;
+        }
+        s->dead[i] = 0;
+        s->impacts += frame_impact(i, &s->pos[i], &s->vel[i]);
+        floor_frame_spawn(s, i, true);
+    }
+    for (uint64_t i = actors; i < n; i++) { /* bullets */
+        s->life[i] -= FRAME_LIFE_UNIT;
+        s->weighted += (i + 1) * s->life[i];
+        s->dead[i] |= s->life[i] < FRAME_LIFE_UNIT;
+    }
+    visits += n - actors;
+    for (uint64_t j = 0; j < sh->fired; j++) {
+        uint64_t i = frame_bullet_slot(sh, f, j);
+        if (!s->dead[i]) {
+            s->missed++;
+            continue;
+        }
+        s->dead[i] = 0;
+        s->impacts += frame_impact(i, &s->pos[i], &s->vel[i]);
+        floor_frame_spawn(s, i, true);
+    }
+    s->visits += visits;
+    s->frame++;
+    return ECSB_OK;
+}
+
+static uint64_t floor_frame_checksum(void *state)
+{
+    floor_frame *s = state;
+    const frame_world_shape *sh = &s->shape;
+    uint64_t h = ECSB_CHECKSUM_SEED;
+    for (uint64_t i = 0; i < sh->n; i++) {
+        bool actor = i < sh->actors;
+        uint32_t slot = (uint32_t)i + 1;
+        h = ecsb_mix(h, s->gen[i]);
+        h = frame_mix_value(h, 0, &s->pos[i]);
+        h = frame_mix_value(h, 1, &s->vel[i]);
+        h = frame_mix_value(h, 2, actor ? &s->hp[i] : NULL);
+        h = frame_mix_value(h, 3, actor && frame_has_target(i) ? &s->target[i] : NULL);
+        h = frame_mix_value(h, 4, actor && s->has_status[i] ? &s->status[i] : NULL);
+        h = frame_mix_value(h, 5, actor ? NULL : &s->life[i]);
+        h = frame_mix_value(h, 6, &slot);
+    }
+    h = ecsb_mix(ecsb_mix(h, s->visits), s->retargets);
+    h = ecsb_mix(ecsb_mix(h, 0), s->missed); /* lost lookups: none, the slot is the id */
+    h = ecsb_mix(ecsb_mix(h, s->weighted), s->impacts);
+    return ecsb_mix(h, sh->n);
+}

@@ -1,0 +1,323 @@
+/*
+ * frame — one frame of a small game, in systems the way an engine runs them.
+ *
+ * The world: N entities in scenario slots (the scenario's own table: slot -> handle and a
+ * generation per slot). Slots [0, A) are actors: pos, vel (float[2]), hp (int32), slot (u32,
+ * the entity's own slot number + 1: never 0, so a lost value shows); every 4th actor also has a target (the handle, slot and
+ * generation of another actor); status (int32, damage per frame) on the odd ones at birth.
+ * Slots [A, N) are bullets: pos, vel, life (u32, frames left), slot. The world declares the
+ * queries its systems run: (pos, vel), (target, pos, vel), (hp, status, slot), (life, slot).
+ *
+ * Parameter churn (default 0.01, 0 .. 0.1): the fraction of the entities born and dying per
+ * frame. Half of it is bullets: b = churn * N / 2 fired per frame, each living 8 frames, so
+ * 8b bullets are alive at any time in a ring of 8 segments; the other half is actors: d =
+ * churn * N / 2 die per frame (the next d actor slots in turn) and are replaced in the same
+ * frame. A = N - 8b. As many born as die in every frame: the world after a frame is in the
+ * same steady state as before it, so passes repeat (the scenario does not consume its set-up).
+ *
+ * The timed pass is one frame:
+ *   1. movement   query (pos, vel): pos += vel * dt, every entity.
+ *   2. AI         query (target, pos, vel): the target's pos by handle (get; the scenario's
+ *                 generation table says first whether the target slot's entity has died and
+ *                 been replaced, and retargets to the new one), then vel += (tpos - pos) * k.
+ *   3. status     N/64 actors in turn gain status 1 or lose it (add / remove); the d actors due
+ *                 to die get a lethal status (their hp).
+ *   4. damage     query (hp, status, slot): hp -= status; the dead (hp <= 0) are marked by
+ *                 slot, then destroyed after the query (never inside it), leaving loot where
+ *                 they stood (their pos read by handle), and respawned.
+ *   5. bullets    query (life, slot): life -= 1; the expired (one ring segment) hit where they
+ *                 are (pos by handle), are destroyed after the query, and as many are fired
+ *                 into their slots (create + add each).
+ * Item: entity-frame (N per pass). Everything that decides a value is a function of slots and
+ * counters, never of a strategy's visit order: each system's writes touch only the visited
+ * entity, AI reads only positions (written by movement before it), deaths and expiries are
+ * found by slot and handled in slot order.
+ * The checksum (untimed) reads every slot's generation and every component of its entity (a
+ * target as its slot and generation: handles differ between strategies), then the visits, the
+ * retargets, the lookups that failed, the deaths that did not happen and the live entities:
+ * a lost or doubled visit, a lost value, a wrong lookup or a missed destroy changes it.
+ * Limit: none (every system reads and writes what it must; the floor is plain arrays by slot).
+ */
+enum { FRAME_POS, FRAME_VEL, FRAME_HP, FRAME_TARGET, FRAME_STATUS, FRAME_LIFE, FRAME_SLOT, FRAME_TYPES };
+
+typedef struct frame_state {
+    world w;
+    frame_world_shape shape;
+    ecsb_entity *handle; /* per slot */
+    uint32_t *gen;       /* per slot: lives so far */
+    uint8_t *dead;       /* per slot: found dead or expired by the last query; [n]: a sink
+                          * for slot values out of range (only a faulty strategy hands those) */
+    uint64_t frame, births;
+    bool running; /* set-up done: spawns happen inside frames */
+    uint64_t visits, retargets, lost, missed;
+    uint64_t weighted; /* sum of slot * hp and slot * life after damage and aging */
+    uint64_t impacts;  /* where the dead and the expired were: sum of their pos bits */
+    bool world_live;
+} frame_state;
+
+/* What the systems count during a frame, in a local of the pass (registers once the queries
+ * are inlined: see scenarios/body.h), added to the state once per frame. */
+typedef struct frame_tally {
+    frame_state *s;
+    uint64_t visits, retargets, lost, weighted;
+} frame_tally;
+
+static void frame_release(void *state)
+{
+    frame_state *s = state;
+    if (!s)
+        return;
+    if (s->world_live)
+        world_fini(&s->w);
+    free(s->handle);
+    free(s->gen);
+    free(s->dead);
+    free(s);
+}
+
+/* A new entity in `slot` with its components (create, then add each: values written at once). */
+static ecsb_status frame_spawn(frame_state *s, uint64_t slot)
+{
+    world *w = &s->w;
+    const frame_world_shape *sh = &s->shape;
+    const uint64_t birth = s->births++;
+    ecsb_entity e;
+    ecsb_status st = entity_create(w, &e);
+    void *v;
+    if (st != ECSB_OK)
+        return st;
+    s->handle[slot] = e;
+    s->gen[slot]++;
+    if ((st = component_add(w, e, FRAME_POS, &v)) != ECSB_OK)
+        return st;
+    *(frame_vec2 *)v = frame_pos0(slot, birth);
+    if ((st = component_add(w, e, FRAME_VEL, &v)) != ECSB_OK)
+        return st;
+    *(frame_vec2 *)v = frame_vel0(slot, birth);
+    if ((st = component_add(w, e, FRAME_SLOT, &v)) != ECSB_OK)
+        return st;
+    *(uint32_t *)v = (uint32_t)slot + 1;
+    if (slot >= sh->actors) { /* a bullet */
+        if ((st = component_add(w, e, FRAME_LIFE, &v)) == ECSB_OK)
+            *(uint32_t *)v = frame_life0(sh, slot, s->running);
+        return st;
+    }
+    if ((st = component_add(w, e, FRAME_HP, &v)) != ECSB_OK)
+        return st;
+    *(int32_t *)v = frame_hp0(slot);
+    if (frame_born_burning(slot)) {
+        if ((st = component_add(w, e, FRAME_STATUS, &v)) != ECSB_OK)
+            return st;
+        *(int32_t *)v = 1;
+    }
+    if (frame_has_target(slot)) {
+        uint64_t t = frame_target_slot(sh, slot);
+        if ((st = component_add(w, e, FRAME_TARGET, &v)) == ECSB_OK)
+            *(frame_target *)v = (frame_target){s->handle[t], (uint32_t)t, s->gen[t]};
+    }
+    return st;
+}
+
+static ecsb_status frame_prepare(void **out, uint64_t n, const ecsb_params *p)
+{
+    *out = NULL;
+    frame_state *s = ecsb_state_alloc(sizeof *s);
+    if (!s)
+        return ECSB_ERR_NOMEM;
+    s->shape = frame_shape(n, p);
+    ecsb_world_config config = {
+        .type_count = FRAME_TYPES,
+        .type_size = {sizeof(frame_vec2), sizeof(frame_vec2), sizeof(int32_t), sizeof(frame_target),
+                      sizeof(int32_t), sizeof(uint32_t), sizeof(uint32_t)},
+        .initial_capacity = ecsb_capacity_hint(n),
+        .allocator = ecsb_scenario_allocator,
+        .query_count = 4,
+        .queries = {{2, {FRAME_POS, FRAME_VEL}},
+                    {3, {FRAME_TARGET, FRAME_POS, FRAME_VEL}},
+                    {3, {FRAME_HP, FRAME_STATUS, FRAME_SLOT}},
+                    {2, {FRAME_LIFE, FRAME_SLOT}}},
+    };
+    ecsb_status st = world_init(&s->w, &config);
+    if (st != ECSB_OK) {
+        free(s);
+        return st;
+    }
+    s->world_live = true;
+    s->handle = ecsb_array_alloc(n, sizeof *s->handle);
+    s->gen = calloc(n ? n : 1, sizeof *s->gen);
+    s->dead = calloc(n + 1, sizeof *s->dead);
+    st = s->handle && s->gen && s->dead ? ECSB_OK : ECSB_ERR_NOMEM;
+    /* In slot order: actors (a target is an earlier actor), then the bullets, their lives
+     * staggered by segment. */
+    for (uint64_t slot = 0; slot < n && st == ECSB_OK; slot++)
+        st = frame_spawn(s, slot);
+    s->running = true;
+    if (st != ECSB_OK) {
+        frame_release(s);
+        return st;
+    }
+    *out = s;
+    return ECSB_OK;
+}
+
+ECSB_SCENARIO_MEMORY(frame, frame_state)
+
+/* 1. movement */
+ECSB_INLINE void frame_move_run(void *ctx, size_t count, void *const *columns)
+{
+    frame_vec2 *restrict pos = columns[0];
+    const frame_vec2 *restrict vel = columns[1];
+    for (size_t i = 0; i < count; i++)
+        frame_move(&pos[i], &vel[i]);
+    *(uint64_t *)ctx += count;
+}
+
+/* 2. AI: the tally's state gives the generation table and the world, for get. */
+ECSB_INLINE void frame_ai_run(void *ctx, size_t count, void *const *columns)
+{
+    frame_tally *tally = ctx;
+    frame_state *s = tally->s;
+    frame_target *restrict target = columns[0];
+    const frame_vec2 *restrict pos = columns[1];
+    frame_vec2 *restrict vel = columns[2];
+    for (size_t i = 0; i < count; i++) {
+        frame_target *t = &target[i];
+        if (t->gen != s->gen[t->slot]) { /* died and replaced: aim at its successor */
+            t->handle = s->handle[t->slot];
+            t->gen = s->gen[t->slot];
+            tally->retargets++;
+        }
+        const frame_vec2 *tp = component_get(&s->w, t->handle, FRAME_POS);
+        if (ECSB_UNLIKELY(!tp)) {
+            tally->lost++;
+            continue;
+        }
+        frame_steer(&vel[i], &pos[i], tp);
+    }
+    tally->visits += count;
+}
+
+/* 4. damage */
+ECSB_INLINE void frame_damage_run(void *ctx, size_t count, void *const *columns)
+{
+    frame_tally *tally = ctx;
+    int32_t *restrict hp = columns[0];
+    const int32_t *restrict status = columns[1];
+    const uint32_t *restrict slot = columns[2];
+    uint64_t weighted = 0;
+    for (size_t i = 0; i < count; i++) {
+        hp[i] -= status[i];
+        weighted += (uint64_t)slot[i] * (uint32_t)hp[i];
+        if (hp[i] <= 0)
+            tally->s->dead[frame_dead_index(&tally->s->shape, slot[i])] = 1;
+    }
+    tally->weighted += weighted;
+    tally->visits += count;
+}
+
+/* 5. bullets */
+ECSB_INLINE void frame_life_run(void *ctx, size_t count, void *const *columns)
+{
+    frame_tally *tally = ctx;
+    uint32_t *restrict life = columns[0];
+    const uint32_t *restrict slot = columns[1];
+    uint64_t weighted = 0;
+    for (size_t i = 0; i < count; i++) {
+        life[i] -= FRAME_LIFE_UNIT;
+        weighted += (uint64_t)slot[i] * life[i];
+        if (life[i] < FRAME_LIFE_UNIT)
+            tally->s->dead[frame_dead_index(&tally->s->shape, slot[i])] = 1;
+    }
+    tally->weighted += weighted;
+    tally->visits += count;
+}
+
+static const ecsb_query frame_move_query = {2, {FRAME_POS, FRAME_VEL}};
+static const ecsb_query frame_ai_query = {3, {FRAME_TARGET, FRAME_POS, FRAME_VEL}};
+static const ecsb_query frame_damage_query = {3, {FRAME_HP, FRAME_STATUS, FRAME_SLOT}};
+static const ecsb_query frame_life_query = {2, {FRAME_LIFE, FRAME_SLOT}};
+
+/* 3. status: flips in turn, then the lethal burns of the actors due to die this frame. */
+static ecsb_status frame_status(frame_state *s)
+{
+    world *w = &s->w;
+    const frame_world_shape *sh = &s->shape;
+    ecsb_status st = ECSB_OK;
+    for (uint64_t j = 0; j < sh->flips && st == ECSB_OK; j++) {
+        ecsb_entity e = s->handle[frame_flip_slot(sh, s->frame, j)];
+        void *v;
+        if (component_has(w, e, FRAME_STATUS))
+            st = component_remove(w, e, FRAME_STATUS);
+        else if ((st = component_add(w, e, FRAME_STATUS, &v)) == ECSB_OK)
+            *(int32_t *)v = 1;
+    }
+    for (uint64_t j = 0; j < sh->deaths && st == ECSB_OK; j++) {
+        uint64_t slot = frame_death_slot(sh, s->frame, j);
+        ecsb_entity e = s->handle[slot];
+        const int32_t *hp = component_get(w, e, FRAME_HP);
+        int32_t lethal = frame_lethal(slot, hp ? *hp : 0);
+        int32_t *burn = component_get(w, e, FRAME_STATUS);
+        void *v;
+        if (burn)
+            *burn = lethal;
+        else if ((st = component_add(w, e, FRAME_STATUS, &v)) == ECSB_OK)
+            *(int32_t *)v = lethal;
+    }
+    return st;
+}
+
+/* The `count` slots from `slot_of(j)` marked dead: destroyed and respawned, in slot order. */
+#define FRAME_REPLACE(s, count, slot_of, st)                                                   \
+    for (uint64_t j = 0; j < (count) && (st) == ECSB_OK; j++) {                                \
+        uint64_t slot_ = (slot_of);                                                            \
+        if (!(s)->dead[slot_]) {                                                               \
+            (s)->missed++;                                                                     \
+            continue;                                                                          \
+        }                                                                                      \
+        (s)->dead[slot_] = 0;                                                                  \
+        (s)->impacts += frame_impact(slot_, component_get(&(s)->w, (s)->handle[slot_], FRAME_POS),  \
+                                     component_get(&(s)->w, (s)->handle[slot_], FRAME_VEL));  \
+        if (((st) = entity_destroy(&(s)->w, (s)->handle[slot_])) == ECSB_OK)                   \
+            (st) = frame_spawn((s), slot_);                                                    \
+    }
+
+static ecsb_status frame_pass(void *state)
+{
+    frame_state *s = state;
+    world *w = &s->w;
+    const frame_world_shape *sh = &s->shape;
+    uint64_t moved = 0; /* registers: see scenarios/body.h */
+    frame_tally tally = {s, 0, 0, 0, 0};
+    ecsb_status st = query(w, &frame_move_query, frame_move_run, &moved);
+    if (st == ECSB_OK)
+        st = query(w, &frame_ai_query, frame_ai_run, &tally);
+    if (st == ECSB_OK)
+        st = frame_status(s);
+    if (st == ECSB_OK)
+        st = query(w, &frame_damage_query, frame_damage_run, &tally);
+    FRAME_REPLACE(s, sh->deaths, frame_death_slot(sh, s->frame, j), st)
+    if (st == ECSB_OK)
+        st = query(w, &frame_life_query, frame_life_run, &tally);
+    FRAME_REPLACE(s, sh->fired, frame_bullet_slot(sh, s->frame, j), st)
+    s->visits += moved + tally.visits;
+    s->retargets += tally.retargets;
+    s->lost += tally.lost;
+    s->weighted += tally.weighted;
+    s->frame++;
+    return st;
+}
+
+static uint64_t frame_checksum(void *state)
+{
+    frame_state *s = state;
+    uint64_t h = ECSB_CHECKSUM_SEED;
+    for (uint64_t slot = 0; slot < s->shape.n; slot++) {
+        h = ecsb_mix(h, s->gen[slot]);
+        for (uint32_t t = 0; t < FRAME_TYPES; t++)
+            h = frame_mix_value(h, t, component_get(&s->w, s->handle[slot], t));
+    }
+    h = ecsb_mix(ecsb_mix(h, s->visits), s->retargets);
+    h = ecsb_mix(ecsb_mix(h, s->lost), s->missed);
+    h = ecsb_mix(ecsb_mix(h, s->weighted), s->impacts);
+    return ecsb_mix(h, entity_count(&s->w));
+}
