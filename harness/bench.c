@@ -300,13 +300,16 @@ static bool build_suite(const ecsb_bench_settings *s, suite *su)
                 const ecsb_strategy *st = ecsb_strategies[i];
                 if (!s->strategy_on[i])
                     continue;
-                if (st->largest_n[sc] && sizes[z] > st->largest_n[sc]) {
+                const char *why;
+                uint64_t cap = ecsb_strategy_cap(st, id, p, &why);
+                if (cap && sizes[z] > cap) {
                     /* Left out, and said so: the cell shows "not run" in tables and plots. */
                     fprintf(stderr,
-                            "ecsbench: not running %s/%s/%" PRIu64 ": above its largest N %" PRIu64
+                            "ecsbench: not running %s/%s/%" PRIu64 "%s: above its largest N %" PRIu64
                             " (%s)\n",
-                            ecsb_scenarios[sc].name, st->name, sizes[z], st->largest_n[sc],
-                            st->why_capped[sc]);
+                            ecsb_scenarios[sc].name, st->name, sizes[z],
+                            p->v[ECSB_PARAM_ORDER] == ECSB_ORDER_SHUFFLED ? " order=shuffled" : "",
+                            cap, why);
                     continue;
                 }
                 ok = ok && add_case(su, id, st->name, &st->scenarios[sc], sizes[z], p, s);

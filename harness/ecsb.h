@@ -355,6 +355,11 @@ typedef struct ecsb_strategy {
      */
     uint64_t largest_n[ECSB_SCENARIO_COUNT];
     const char *why_capped[ECSB_SCENARIO_COUNT];
+    /* The same for the scenario's order=shuffled worlds only (ECSB_CAP_SHUFFLED): a set-up
+     * whose cost depends on the order components arrive in. Set with
+     * ECSB_STRATEGY_SHUFFLED_CAPS; ecsb_strategy_cap picks. */
+    uint64_t largest_n_shuffled[ECSB_SCENARIO_COUNT];
+    const char *why_capped_shuffled[ECSB_SCENARIO_COUNT];
     /*
      * True when a value pointer from component_add or component_get stays valid, at the same
      * address, until that component is removed or its entity destroyed, across every other
@@ -371,6 +376,20 @@ typedef struct ecsb_strategy {
      */
     uint32_t versions_wrap;
 } ecsb_strategy;
+
+/* The largest N scenario s runs at on st with parameters p (0: no cap), and why in *why. */
+static inline uint64_t ecsb_strategy_cap(const ecsb_strategy *st, ecsb_scenario_id s,
+                                         const ecsb_params *p, const char **why)
+{
+    uint64_t cap = st->largest_n[s];
+    *why = st->why_capped[s];
+    uint64_t shuffled = st->largest_n_shuffled[s];
+    if (p->v[ECSB_PARAM_ORDER] == ECSB_ORDER_SHUFFLED && shuffled && (!cap || shuffled < cap)) {
+        cap = shuffled;
+        *why = st->why_capped_shuffled[s];
+    }
+    return cap;
+}
 
 /* Registered strategies, in strategies/strategies.def order (= legend order). */
 extern const ecsb_strategy *const ecsb_strategies[];

@@ -274,11 +274,13 @@ static int cmd_run(int argc, char **argv)
         }
     }
     const ecsb_strategy *capped = ecsb_strategy_find(strategy);
-    if (capped && capped->largest_n[s] && n > capped->largest_n[s])
+    const char *why;
+    uint64_t cap = capped ? ecsb_strategy_cap(capped, s, &params, &why) : 0;
+    if (cap && n > cap)
         fprintf(stderr,
                 "ecsbench: warning: %s on %s is capped at N = %" PRIu64 " (%s); "
                 "make bench leaves larger N out\n",
-                scenario, strategy, capped->largest_n[s], capped->why_capped[s]);
+                scenario, strategy, cap, why);
     ecsb_run_result r;
     if (ecsb_run_scenario(impl, s, n, &params, passes, true, &r) != ECSB_OK) {
         fprintf(stderr, "ecsbench: %s on %s at N=%" PRIu64 ": %s failed: %s\n", scenario,

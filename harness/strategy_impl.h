@@ -198,6 +198,15 @@ const ecsb_strategy ECSB_CAT(ecsb_strategy_, ECSB_STRATEGY_NAME) = {
     .why_capped = {ECSB_STRATEGY_CAPS},
 #undef ECSB_CAP
 #endif
+#ifdef ECSB_STRATEGY_SHUFFLED_CAPS
+    /* ECSB_STRATEGY_SHUFFLED_CAPS: the same, for the scenarios' order=shuffled worlds only. */
+#define ECSB_CAP(scenario, n, why) [ECSB_SCENARIO_##scenario] = (n),
+    .largest_n_shuffled = {ECSB_STRATEGY_SHUFFLED_CAPS},
+#undef ECSB_CAP
+#define ECSB_CAP(scenario, n, why) [ECSB_SCENARIO_##scenario] = (why),
+    .why_capped_shuffled = {ECSB_STRATEGY_SHUFFLED_CAPS},
+#undef ECSB_CAP
+#endif
 #ifdef ECSB_STRATEGY_STABLE_POINTERS
     .stable_pointers = true,
 #endif

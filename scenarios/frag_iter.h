@@ -9,11 +9,16 @@
  * Limit: none. The floor holds Data for every entity and T25 packed: exactly what is touched.
  * order=shuffled: the entity of serial s holds T(rank % 26), ranks and creation order drawn
  * from fixed seeds (ecsb_world_order): the same count of each kind.
+ * Parameter kinds (1 .. 832, default 26; sweep 1, 4, 26, 104, 416, 832): the entity of rank r
+ * is of kind r % kinds, holding Data, T(kind % 26) and the extra types X(j) of the bits of
+ * kind / 26 (scenarios/common.h): the number of distinct component sets, at the same N. A
+ * table layout gets one table per kind, the others one more type per entity at most.
  */
 typedef struct frag_iter_state {
     world w;
     ecsb_entity *entities;
     uint64_t n;
+    uint32_t types;
     uint64_t visits;
     bool world_live;
 } frag_iter_state;
@@ -32,6 +37,7 @@ static void frag_iter_release(void *state)
 static ecsb_status frag_iter_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
     *out = NULL;
+    const uint32_t kinds = frag_iter_kinds(p);
     ecsb_world_order order;
     if (!ecsb_world_order_make(&order, n, p, FRAG_ITER_SALT))
         return ECSB_ERR_NOMEM;
@@ -41,13 +47,13 @@ static ecsb_status frag_iter_prepare(void **out, uint64_t n, const ecsb_params *
         return ECSB_ERR_NOMEM;
     }
     ecsb_world_config config = {
-        .type_count = FRAG_ITER_KINDS + 1,
+        .type_count = frag_iter_type_count(kinds),
         .initial_capacity = ecsb_capacity_hint(n),
         .allocator = ecsb_scenario_allocator,
         .query_count = 2,
         .queries = {{1, {FRAG_ITER_DATA}}, {1, {FRAG_ITER_LAST}}},
     };
-    for (uint32_t t = 0; t <= FRAG_ITER_KINDS; t++)
+    for (uint32_t t = 0; t < config.type_count; t++)
         config.type_size[t] = sizeof(uint32_t);
     ecsb_status st = world_init(&s->w, &config);
     if (st != ECSB_OK) {
@@ -57,19 +63,24 @@ static ecsb_status frag_iter_prepare(void **out, uint64_t n, const ecsb_params *
     }
     s->world_live = true;
     s->n = n;
+    s->types = config.type_count;
     s->entities = ecsb_array_alloc(n, sizeof *s->entities);
     st = s->entities ? ECSB_OK : ECSB_ERR_NOMEM;
     for (uint64_t k = 0; k < n && st == ECSB_OK; k++) {
         uint64_t i = ecsb_serial_at(&order, k);
-        ecsb_type kind = (ecsb_type)(ecsb_rank_of(&order, i) % FRAG_ITER_KINDS);
-        void *v, *data;
-        if ((st = entity_create(&s->w, &s->entities[i])) != ECSB_OK ||
-            (st = component_add(&s->w, s->entities[i], FRAG_ITER_DATA, &data)) != ECSB_OK)
+        uint32_t kind = (uint32_t)(ecsb_rank_of(&order, i) % kinds);
+        void *v;
+        if ((st = entity_create(&s->w, &s->entities[i])) != ECSB_OK)
             break;
-        /* Written before the next add: a value pointer lasts until the next structural change. */
-        *(uint32_t *)data = ecsb_u32_start(FRAG_ITER_DATA, i);
-        if ((st = component_add(&s->w, s->entities[i], kind, &v)) == ECSB_OK)
-            *(uint32_t *)v = ecsb_u32_start(kind, i);
+        /* Data first, then the kind's types; each value written before the next add (a value
+         * pointer lasts until the next structural change). */
+        for (uint32_t t = FRAG_ITER_DATA; st == ECSB_OK && t < s->types + FRAG_ITER_DATA; t++) {
+            uint32_t type = t % s->types; /* Data, the X types, then T0 .. T25 */
+            if (type != FRAG_ITER_DATA && !frag_iter_holds(kind, type))
+                continue;
+            if ((st = component_add(&s->w, s->entities[i], type, &v)) == ECSB_OK)
+                *(uint32_t *)v = ecsb_u32_start(type, i);
+        }
     }
     ecsb_world_order_free(&order);
     if (st != ECSB_OK) {
@@ -99,7 +110,6 @@ static ecsb_status frag_iter_pass(void *state)
 static uint64_t frag_iter_checksum(void *state)
 {
     frag_iter_state *s = state;
-    uint64_t h = u32_world_fold(&s->w, s->entities, s->n, FRAG_ITER_KINDS + 1,
-                                ECSB_CHECKSUM_SEED);
+    uint64_t h = u32_world_fold(&s->w, s->entities, s->n, s->types, ECSB_CHECKSUM_SEED);
     return ecsb_mix(h, s->visits);
 }

@@ -36,7 +36,7 @@ static uint64_t simple_iter_items(uint64_t n, const ecsb_params *p)
     return n + simple_iter_of_kind(n, 2) + simple_iter_of_kind(n, 3);
 }
 /* frag_iter: every Data, then the holders of T25 (every 26th entity). */
-static uint64_t frag_iter_items(uint64_t n, const ecsb_params *p) { (void)p; return n + n / FRAG_ITER_KINDS; }
+static uint64_t frag_iter_items(uint64_t n, const ecsb_params *p) { return n + frag_iter_lasts(n, frag_iter_kinds(p)); }
 /* entity_cycle: 2N created, 2N destroyed. */
 static uint64_t entity_cycle_items(uint64_t n, const ecsb_params *p) { (void)p; return 4 * n; }
 /* add_remove: N adds, N removes. */
@@ -76,7 +76,9 @@ static const ecsb_param_info dual_iterate_params[] = {ORDER_BOTH, MATCH};
 static const ecsb_param_info simple_iter_params[] = {ORDER_BOTH};
 static const ecsb_param_info packed_1_params[] = {ORDER_BOTH};
 static const ecsb_param_info packed_5_params[] = {ORDER_BOTH};
-static const ecsb_param_info frag_iter_params[] = {ORDER_BOTH};
+#define KINDS {"kinds", "the number of distinct component sets: Data, one of T0 .. T25, extra types by bits (fragmentation)", \
+               26, 1, FRAG_ITER_MAX_KINDS, true, NULL, {1, 4, 26, 104, 416, 832}, 6, true, 0}
+static const ecsb_param_info frag_iter_params[] = {ORDER_BOTH, KINDS};
 #define MOVE3_SIZE_PARAM {"size", "bytes per pos and vel value, of which the pass uses the first 12 (cold bytes in hot components)", \
                           12, 12, 256, true, NULL, {12, 16, 32, 64, 128, 256}, 6, true, 4}
 static const ecsb_param_info move3_params[] = {ORDER_BOTH, MOVE3_SIZE_PARAM};

@@ -583,13 +583,18 @@ static int world_corrupt(world *w, unsigned which)
 /*
  * churn_iterate's set-up destroys N entities at random positions: each shifts the sorted
  * vectors behind it, O(N) per destroy and O(N^2) in all (over 15 minutes at 1,048,576); a
- * frame destroys churn * N / 2 actors mid-vector. The suite runs both up to 65536 on flat_map.
+ * frame destroys churn * N / 2 actors mid-vector; packed_1 and packed_5's shuffled worlds add
+ * each type in a random order, each insert shifting the vector behind it. The suite runs those
+ * up to 65536 on flat_map.
  */
 #define ECSB_STRATEGY_CAPS                                                                     \
     ECSB_CAP(churn_iterate, 65536,                                                             \
              "set-up destroys at random positions, each shifting the sorted vectors: O(N^2)")  \
     ECSB_CAP(frame, 65536,                                                                     \
              "each frame destroys N/200 entities mid-vector, each an O(N) shift (5 s a frame at 1M)")
+#define ECSB_STRATEGY_SHUFFLED_CAPS                                                            \
+    ECSB_CAP(packed_1, 65536, "set-up adds each type in a random order, each insert an O(N) shift: O(N^2)") \
+    ECSB_CAP(packed_5, 65536, "set-up adds each type in a random order, each insert an O(N) shift: O(N^2)")
 #define ECSB_STRATEGY_NAME flat_map
 #define ECSB_STRATEGY_SUMMARY "per type, id and value vectors sorted by id; ids never reused; lookup probes the end, joins merge"
 #include "harness/strategy_impl.h"

@@ -1,25 +1,20 @@
-/* frag_iter's floor: Data for every entity; each Tk packed for its holders (entity of rank
- * 26m + k at m; the rank is the serial in a regular world, ecsb_world_order's otherwise). The
- * pass touches Data and T25. */
+/* frag_iter's floor: Data for every entity and T25 packed for its holders (the holder of rank r
+ * at frag_iter_lasts(r): the rank is the serial in a regular world, ecsb_world_order's
+ * otherwise): exactly what the pass touches. Every other value never changes after set-up, so
+ * the checksum computes it rather than storing it; the memory counts one u32 per value held. */
 typedef struct floor_frag_iter {
-    uint32_t *data;
-    uint32_t *kind[FRAG_ITER_KINDS];
-    uint64_t n, visits;
+    uint32_t *data, *last;
+    uint64_t n, visits, values;
+    uint32_t kinds, types;
     ecsb_world_order order; /* serial -> rank */
 } floor_frag_iter;
-
-static uint64_t floor_frag_iter_holders(uint64_t n, uint32_t k)
-{
-    return (n + FRAG_ITER_KINDS - 1 - k) / FRAG_ITER_KINDS;
-}
 
 static void floor_frag_iter_release(void *state)
 {
     floor_frag_iter *s = state;
     if (s) {
         free(s->data);
-        for (uint32_t k = 0; k < FRAG_ITER_KINDS; k++)
-            free(s->kind[k]);
+        free(s->last);
         ecsb_world_order_free(&s->order);
     }
     free(s);
@@ -31,11 +26,11 @@ static ecsb_status floor_frag_iter_prepare(void **out, uint64_t n, const ecsb_pa
     if (!s)
         return ECSB_ERR_NOMEM;
     s->n = n;
+    s->kinds = frag_iter_kinds(p);
+    s->types = frag_iter_type_count(s->kinds);
     bool ok = ecsb_world_order_make(&s->order, n, p, FRAG_ITER_SALT);
     ok &= (s->data = ecsb_array_alloc(n, sizeof *s->data)) != NULL;
-    for (uint32_t k = 0; k < FRAG_ITER_KINDS; k++)
-        ok &= (s->kind[k] = ecsb_array_alloc(floor_frag_iter_holders(n, k), sizeof(uint32_t))) !=
-              NULL;
+    ok &= (s->last = ecsb_array_alloc(frag_iter_lasts(n, s->kinds), sizeof *s->last)) != NULL;
     if (!ok) {
         floor_frag_iter_release(s);
         *out = NULL;
@@ -43,9 +38,12 @@ static ecsb_status floor_frag_iter_prepare(void **out, uint64_t n, const ecsb_pa
     }
     for (uint64_t i = 0; i < n; i++) {
         uint64_t r = ecsb_rank_of(&s->order, i);
+        uint32_t kind = (uint32_t)(r % s->kinds);
         s->data[i] = ecsb_u32_start(FRAG_ITER_DATA, i);
-        s->kind[r % FRAG_ITER_KINDS][r / FRAG_ITER_KINDS] =
-            ecsb_u32_start((uint32_t)(r % FRAG_ITER_KINDS), i);
+        if (frag_iter_holds(kind, FRAG_ITER_LAST))
+            s->last[frag_iter_lasts(r, s->kinds)] = ecsb_u32_start(FRAG_ITER_LAST, i);
+        for (uint32_t t = 0; t < s->types; t++)
+            s->values += frag_iter_holds(kind, t);
     }
     return ECSB_OK;
 }
@@ -53,15 +51,15 @@ static ecsb_status floor_frag_iter_prepare(void **out, uint64_t n, const ecsb_pa
 static void floor_frag_iter_memory(void *state, uint64_t *bytes, uint64_t *entities)
 {
     floor_frag_iter *s = state;
-    *bytes = sizeof *s + 2 * s->n * sizeof(uint32_t); /* Data + every Tk together */
+    *bytes = sizeof *s + s->values * sizeof(uint32_t);
     *entities = s->n;
 }
 
 static ecsb_status floor_frag_iter_pass(void *state)
 {
     floor_frag_iter *s = state;
-    uint32_t *restrict data = s->data, *restrict last = s->kind[FRAG_ITER_LAST];
-    uint64_t n = s->n, lasts = floor_frag_iter_holders(n, FRAG_ITER_LAST);
+    uint32_t *restrict data = s->data, *restrict last = s->last;
+    uint64_t n = s->n, lasts = frag_iter_lasts(n, s->kinds);
     for (uint64_t i = 0; i < n; i++)
         data[i] = ecsb_u32_step(data[i]);
     for (uint64_t m = 0; m < lasts; m++)
@@ -74,13 +72,17 @@ static uint64_t floor_frag_iter_checksum(void *state)
 {
     floor_frag_iter *s = state;
     uint64_t h = ECSB_CHECKSUM_SEED;
-    for (uint64_t i = 0; i < s->n; i++)
-        for (uint32_t t = 0; t <= FRAG_ITER_KINDS; t++) {
-            uint64_t r = ecsb_rank_of(&s->order, i);
-            uint64_t v = t == FRAG_ITER_DATA            ? s->data[i]
-                         : t == r % FRAG_ITER_KINDS     ? s->kind[t][r / FRAG_ITER_KINDS]
-                                                        : ECSB_ABSENT;
+    for (uint64_t i = 0; i < s->n; i++) {
+        uint64_t r = ecsb_rank_of(&s->order, i);
+        uint32_t kind = (uint32_t)(r % s->kinds);
+        for (uint32_t t = 0; t < s->types; t++) {
+            uint64_t v = t == FRAG_ITER_DATA        ? s->data[i]
+                         : t == FRAG_ITER_LAST && frag_iter_holds(kind, t)
+                             ? s->last[frag_iter_lasts(r, s->kinds)]
+                         : frag_iter_holds(kind, t) ? ecsb_u32_start(t, i)
+                                                    : ECSB_ABSENT;
             h = ecsb_mix(h, v);
         }
+    }
     return ecsb_mix(h, s->visits);
 }

@@ -217,6 +217,15 @@ grep -qx "churn_iterate/flat_map/65536" "$tmp/sel" && ! grep -q "flat_map/65537"
   fail "cap: $(tr '\n' ' ' <"$tmp/sel") / $(cat "$tmp/err")"
 "$bin" run churn_iterate flat_map 65537 2>&1 >/dev/null | grep -q "warning: churn_iterate on flat_map is capped at N = 65536 (" ||
   fail "run above a cap does not warn"
+# A cap of shuffled worlds only (flat_map: packed_5's random add order) leaves the regular cell in.
+"$bin" bench --ecsb_scenarios=packed_5 --ecsb_strategies=flat_map --ecsb_sizes=65537 \
+  --ecsb_param=order=regular,shuffled --benchmark_list_tests >"$tmp/sel" 2>"$tmp/err" ||
+  fail "shuffled cap: selection exited $?"
+[ "$(cat "$tmp/sel")" = "packed_5/floor/65537"$'\n'"packed_5/flat_map/65537"$'\n'"packed_5/floor/65537/order=shuffled" ] &&
+  grep -q "not running packed_5/flat_map/65537 order=shuffled: above its largest N 65536 (" "$tmp/err" ||
+  fail "shuffled cap: $(tr '\n' ' ' <"$tmp/sel") / $(cat "$tmp/err")"
+"$bin" run packed_5 flat_map 65537 1 order=shuffled 2>&1 >/dev/null | grep -q "warning: packed_5 on flat_map is capped at N = 65536 (" ||
+  fail "run above a shuffled cap does not warn"
 # paged ids hold 16,777,215 live entities: dual_iterate's largest N on paged_sparse_set and
 # owning_group, entity_cycle's (three live entities per N at its peak) a third of it
 "$bin" bench --ecsb_scenarios=dual_iterate,entity_cycle --ecsb_strategies=paged_sparse_set,owning_group \
