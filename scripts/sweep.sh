@@ -3,7 +3,7 @@
 # PARAM (VALUES: comma list; default the parameter's declared sweep), through the pipeline of
 # make bench (scripts/bench.sh: results/<id>/ with the crossover table in summary.md, and
 # plots/<id>/ with the crossover chart). sweep.sh BIN --all: every scenario's every parameter
-# but `order`, at its declared sweep, in one run (make sweeps).
+# but `order`, at its declared sweep, one run each (make sweeps); --all --list prints them.
 # Environment: SIZES (default 65536), STRATEGIES, QUICK, PYTHON, and what bench.sh takes.
 # Exit 2 with the valid names or range when SCENARIO, PARAM or a value is wrong.
 set -euo pipefail
@@ -25,18 +25,13 @@ args = sys.argv[1:]
 def fail(msg):
     print(msg, file=sys.stderr)
     sys.exit(2)
-if args[:1] == ["--all"]:
-    chosen, params = [], {}
-    for s in doc["scenarios"]:
-        for p in s["params"]:
-            if p["name"] != "order":
-                chosen.append(s["name"])
-                params.setdefault(p["name"], set()).update(p["sweep"])
-    if not chosen:
+if args[:1] == ["--all"] and args[1:] in ([], ["--list"]):
+    pairs = [f"{s['name']} {p['name']}" for s in doc["scenarios"] for p in s["params"]
+             if p["name"] != "order"]
+    if not pairs:
         fail("sweep: no scenario declares a parameter to sweep")
-    lists = [f"{k}={','.join(sorted(v, key=float))}" for k, v in sorted(params.items())]
-    print(",".join(dict.fromkeys(chosen)))
-    print(" ".join(lists))
+    print("--all")
+    print("\n".join(pairs))
     sys.exit(0)
 if len(args) < 2 or len(args) > 3:
     fail("sweep: want SCENARIO and PARAM (make sweep SCENARIO=x PARAM=p [VALUES=a,b])")
@@ -53,6 +48,18 @@ print(name)
 print(f"{param}={values}")
 EOF2
 ) || exit 2
+if [ "$(sed -n 1p <<<"$plan")" = "--all" ]; then
+  # One run per (scenario, parameter): each sweep varies one parameter, the others at their
+  # defaults, and gets its own results/<id>/ with its crossover table and chart.
+  if [ "${2:-}" = "--list" ]; then # what make sweeps would run, one "scenario param" a line
+    sed 1d <<<"$plan"
+    exit 0
+  fi
+  sed 1d <<<"$plan" | while read -r scenario param; do
+    "$0" "$bin" "$scenario" "$param" </dev/null || exit $?
+  done
+  exit $?
+fi
 scenarios=$(sed -n 1p <<<"$plan")
 params=$(sed -n 2p <<<"$plan")
 SIZES=${SIZES:-65536}

@@ -26,6 +26,14 @@ expect "packed_1 has no parameter 'match' to sweep; valid: (none: it declares on
 expect "platformer has no parameter 'match' to sweep; valid: queries" platformer match
 expect "match takes a number 0.00390625 .. 1" dual_iterate match 0.5,3
 expect "want SCENARIO and PARAM" dual_iterate
+# --all: one sweep per declared parameter but order, each scenario's in declaration order
+want=$("${PYTHON:-python3}" -c 'import json,sys; d=json.load(sys.stdin)
+for s in d["scenarios"]:
+    for p in s["params"]:
+        if p["name"] != "order": print(s["name"], p["name"])' < <("$bin" list --json))
+got=$(scripts/sweep.sh "$bin" --all --list) || fail "sweep.sh --all --list exited $?"
+[ -n "$got" ] && [ "$got" = "$want" ] || fail "sweep.sh --all --list: got '$got', want '$want'"
+grep -qx "frame churn" <<<"$got" && grep -qx "churn_iterate rounds" <<<"$got" || fail "sweep.sh --all --list lacks frame churn or churn_iterate rounds"
 # make passes them through
 make -s --no-print-directory BUILD="${BUILD:-build}" sweep SCENARIO=dual_iterate PARAM=nosuch >"$tmp/out" 2>&1 &&
   fail "make sweep with a bad PARAM succeeded"
