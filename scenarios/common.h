@@ -438,11 +438,7 @@ static inline uint32_t frame_hash(uint64_t x)
 /* Odd actors are born with status 1 (so that the flips of any frame both add and remove). */
 static inline bool frame_born_burning(uint64_t slot) { return slot % 2 == 1; }
 static inline bool frame_has_target(uint64_t slot) { return slot % 4 == 0 && slot > 0; }
-static inline uint64_t frame_target_slot(const frame_world_shape *sh, uint64_t slot)
-{
-    (void)sh;
-    return frame_hash(slot) % slot;
-}
+static inline uint64_t frame_target_slot(uint64_t slot) { return frame_hash(slot) % slot; }
 static inline uint64_t frame_flip_slot(const frame_world_shape *sh, uint64_t frame, uint64_t j)
 {
     return (frame * sh->flips + j) % sh->actors;
@@ -454,6 +450,16 @@ static inline uint64_t frame_death_slot(const frame_world_shape *sh, uint64_t fr
 static inline uint64_t frame_bullet_slot(const frame_world_shape *sh, uint64_t frame, uint64_t j)
 {
     return sh->actors + (frame % FRAME_BULLET_LIFE) * sh->fired + j;
+}
+/* How many die (actors) or expire (bullets) in a frame, and the j-th of them. */
+static inline uint64_t frame_replaced(const frame_world_shape *sh, bool bullets)
+{
+    return bullets ? sh->fired : sh->deaths;
+}
+static inline uint64_t frame_replaced_slot(const frame_world_shape *sh, bool bullets, uint64_t frame,
+                                           uint64_t j)
+{
+    return bullets ? frame_bullet_slot(sh, frame, j) : frame_death_slot(sh, frame, j);
 }
 /* A bullet's life: frames left times FRAME_LIFE_UNIT, plus the slot's low bits (so no two
  * bullets' lives are equal: a mix-up of two of them shows). When spawned: during set-up,

@@ -111,7 +111,7 @@ static ecsb_status frame_spawn(frame_state *s, uint64_t slot)
         *(int32_t *)v = 1;
     }
     if (frame_has_target(slot)) {
-        uint64_t t = frame_target_slot(sh, slot);
+        uint64_t t = frame_target_slot(slot);
         if ((st = component_add(w, e, FRAME_TARGET, &v)) == ECSB_OK)
             *(frame_target *)v = (frame_target){s->handle[t], (uint32_t)t, s->gen[t]};
     }
@@ -266,26 +266,33 @@ static ecsb_status frame_status(frame_state *s)
     return st;
 }
 
-/* The `count` slots from `slot_of(j)` marked dead: destroyed and respawned, in slot order. */
-#define FRAME_REPLACE(s, count, slot_of, st)                                                   \
-    for (uint64_t j = 0; j < (count) && (st) == ECSB_OK; j++) {                                \
-        uint64_t slot_ = (slot_of);                                                            \
-        if (!(s)->dead[slot_]) {                                                               \
-            (s)->missed++;                                                                     \
-            continue;                                                                          \
-        }                                                                                      \
-        (s)->dead[slot_] = 0;                                                                  \
-        (s)->impacts += frame_impact(slot_, component_get(&(s)->w, (s)->handle[slot_], FRAME_POS),  \
-                                     component_get(&(s)->w, (s)->handle[slot_], FRAME_VEL));  \
-        if (((st) = entity_destroy(&(s)->w, (s)->handle[slot_])) == ECSB_OK)                   \
-            (st) = frame_spawn((s), slot_);                                                    \
+/* The actors due to die (or the bullets due to expire) this frame, found dead by the last
+ * query: destroyed where they stand (their pos and vel into impacts) and respawned, in slot
+ * order. One that was not found dead counts as missed. */
+static ecsb_status frame_replace(frame_state *s, bool bullets)
+{
+    const frame_world_shape *sh = &s->shape;
+    ecsb_status st = ECSB_OK;
+    for (uint64_t j = 0; j < frame_replaced(sh, bullets) && st == ECSB_OK; j++) {
+        uint64_t slot = frame_replaced_slot(sh, bullets, s->frame, j);
+        if (!s->dead[slot]) {
+            s->missed++;
+            continue;
+        }
+        s->dead[slot] = 0;
+        ecsb_entity e = s->handle[slot];
+        s->impacts += frame_impact(slot, component_get(&s->w, e, FRAME_POS),
+                                   component_get(&s->w, e, FRAME_VEL));
+        if ((st = entity_destroy(&s->w, e)) == ECSB_OK)
+            st = frame_spawn(s, slot);
     }
+    return st;
+}
 
 static ecsb_status frame_pass(void *state)
 {
     frame_state *s = state;
     world *w = &s->w;
-    const frame_world_shape *sh = &s->shape;
     uint64_t moved = 0; /* registers: see scenarios/body.h */
     frame_tally tally = {s, 0, 0, 0, 0};
     ecsb_status st = query(w, &frame_move_query, frame_move_run, &moved);
@@ -295,10 +302,12 @@ static ecsb_status frame_pass(void *state)
         st = frame_status(s);
     if (st == ECSB_OK)
         st = query(w, &frame_damage_query, frame_damage_run, &tally);
-    FRAME_REPLACE(s, sh->deaths, frame_death_slot(sh, s->frame, j), st)
+    if (st == ECSB_OK)
+        st = frame_replace(s, false);
     if (st == ECSB_OK)
         st = query(w, &frame_life_query, frame_life_run, &tally);
-    FRAME_REPLACE(s, sh->fired, frame_bullet_slot(sh, s->frame, j), st)
+    if (st == ECSB_OK)
+        st = frame_replace(s, true);
     s->visits += moved + tally.visits;
     s->retargets += tally.retargets;
     s->lost += tally.lost;

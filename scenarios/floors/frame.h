@@ -47,7 +47,7 @@ static void floor_frame_spawn(floor_frame *s, uint64_t slot, bool in_frame)
     s->has_status[slot] = frame_born_burning(slot);
     s->status[slot] = 1;
     if (frame_has_target(slot)) {
-        uint64_t t = frame_target_slot(sh, slot);
+        uint64_t t = frame_target_slot(slot);
         s->target[slot] = (frame_target){0, (uint32_t)t, s->gen[t]};
     }
 }
@@ -88,6 +88,22 @@ static void floor_frame_memory(void *state, uint64_t *bytes, uint64_t *entities)
     *entities = n;
 }
 
+/* The dying actors (or expiring bullets) of this frame, found dead: respawned in place. */
+static void floor_frame_replace(floor_frame *s, bool bullets)
+{
+    const frame_world_shape *sh = &s->shape;
+    for (uint64_t j = 0; j < frame_replaced(sh, bullets); j++) {
+        uint64_t i = frame_replaced_slot(sh, bullets, s->frame, j);
+        if (!s->dead[i]) {
+            s->missed++;
+            continue;
+        }
+        s->dead[i] = 0;
+        s->impacts += frame_impact(i, &s->pos[i], &s->vel[i]);
+        floor_frame_spawn(s, i, true);
+    }
+}
+
 static ecsb_status floor_frame_pass(void *state)
 {
     floor_frame *s = state;
@@ -122,32 +138,14 @@ static ecsb_status floor_frame_pass(void *state)
             s->dead[i] |= s->hp[i] <= 0;
             visits++;
         }
-    for (uint64_t j = 0; j < sh->deaths; j++) {
-        uint64_t i = frame_death_slot(sh, f, j);
-        if (!s->dead[i]) {
-            s->missed++;
-            continue;
-        }
-        s->dead[i] = 0;
-        s->impacts += frame_impact(i, &s->pos[i], &s->vel[i]);
-        floor_frame_spawn(s, i, true);
-    }
+    floor_frame_replace(s, false);
     for (uint64_t i = actors; i < n; i++) { /* bullets */
         s->life[i] -= FRAME_LIFE_UNIT;
         s->weighted += (i + 1) * s->life[i];
         s->dead[i] |= s->life[i] < FRAME_LIFE_UNIT;
     }
     visits += n - actors;
-    for (uint64_t j = 0; j < sh->fired; j++) {
-        uint64_t i = frame_bullet_slot(sh, f, j);
-        if (!s->dead[i]) {
-            s->missed++;
-            continue;
-        }
-        s->dead[i] = 0;
-        s->impacts += frame_impact(i, &s->pos[i], &s->vel[i]);
-        floor_frame_spawn(s, i, true);
-    }
+    floor_frame_replace(s, true);
     s->visits += visits;
     s->frame++;
     return ECSB_OK;
