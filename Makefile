@@ -195,7 +195,7 @@ coverage: ## line coverage of strategies/ and harness/ from the C and script tes
 test-scripts: $(BUILD)/ecsbench | $(TEST_STAMP) ## CLI, registry, memcheck, JSON->CSV, plots, compare, a QUICK pipeline run
 	@PYTHON=$(PYTHON) BUILD=$(BUILD) tests/scripts/run_all.sh
 
-bench: $(BUILD)/ecsbench ## run the default suite; results/<id>/ and plots/<id>/ (QUICK=1: < 30 s)
+bench: $(BUILD)/ecsbench ## run the default suite; results/<id>/ and plots/<id>/ (QUICK=1: ~2 min)
 	@$(SETUP) bench
 	@PYTHON=$(PYTHON) QUICK=$(QUICK) scripts/bench.sh $(BUILD)/ecsbench
 
