@@ -18,6 +18,7 @@ else
 ALIGN    ?= -falign-loops=64 --param=align-threshold=65536
 endif
 QUICK    ?=
+LARGE    ?=
 
 # Implicit declarations are errors: a strategy calling a function that does not exist (or a
 # contract function it forgot) must not build. harness/strategy_impl.h checks each contract
@@ -69,6 +70,7 @@ help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/' | awk -F'\t' '{printf "  make %-12s %s\n", $$1, $$2}'
 	@echo
 	@echo "  Options: QUICK=1 (bench: small sizes, short min time)   RUN=results/<id> (plots, report)"
+	@echo "           LARGE=1 (bench: the sizes above 65536 too, 262144 .. 4194304: the reference run)"
 	@echo "           A=results/<id> B=results/<id> | STRATEGIES=s1,s2 (compare)"
 	@echo "           SCENARIOS=a,b STRATEGIES=x,y SIZES=4000,65536 (bench, hyperfine, cachegrind)"
 	@echo "           PARAMS='match=1/16,1/4 order=regular,shuffled' (bench: scenario parameters;"
@@ -195,9 +197,9 @@ coverage: ## line coverage of strategies/ and harness/ from the C and script tes
 test-scripts: $(BUILD)/ecsbench | $(TEST_STAMP) ## CLI, registry, memcheck, JSON->CSV, plots, compare, a QUICK pipeline run
 	@PYTHON=$(PYTHON) BUILD=$(BUILD) tests/scripts/run_all.sh
 
-bench: $(BUILD)/ecsbench ## run the default suite; results/<id>/ and plots/<id>/ (QUICK=1: ~2 min)
+bench: $(BUILD)/ecsbench ## run the default suite (<= 65536: ~5 min); results/<id>/ and plots/<id>/ (QUICK=1: ~2 min; LARGE=1: ~20 min)
 	@$(SETUP) bench
-	@PYTHON=$(PYTHON) QUICK=$(QUICK) scripts/bench.sh $(BUILD)/ecsbench
+	@PYTHON=$(PYTHON) QUICK=$(QUICK) LARGE=$(LARGE) scripts/bench.sh $(BUILD)/ecsbench
 
 sweep: $(BUILD)/ecsbench ## one parameter swept: make sweep SCENARIO=x PARAM=p [VALUES=a,b] [SIZES=..] [STRATEGIES=..]
 	@$(SETUP) bench

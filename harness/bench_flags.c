@@ -4,8 +4,10 @@
  * the results go. ecsbench handles these itself; every other --benchmark_* flag goes to
  * Google Benchmark's Initialize, and an argument neither knows is an error (exit 2).
  *
- * Defaults (the budget: the full suite in ~5 minutes on a 2-core VM with every strategy
- * registered, QUICK in ~30 s): each repetition times at least DEFAULT_MIN_TIME of passes
+ * Defaults (the budget: the full suite in 5 minutes on a 2-core VM with every strategy
+ * registered, both world orders): each scenario's default sizes up to DEFAULT_LARGEST (the
+ * larger ones, 262,144 .. 4,194,304, with --ecsb_large: every repetition of a 1M world prepares
+ * it afresh, so they take three times the rest together); each repetition times at least DEFAULT_MIN_TIME of passes
  * (and at least 3 passes, after a warm-up pass: bench.c); 5 repetitions at every size, the
  * fewest with which an exact two-sided Mann-Whitney U test can reach p < 0.05 (with 3 it
  * cannot go below p = 0.1, so no difference between two cells could ever be called real).
@@ -23,6 +25,7 @@
 #define QUICK_REPETITIONS 5
 #define MAX_REPETITIONS 1000u
 #define MAX_MIN_TIME 3600.0
+#define DEFAULT_LARGEST 65536u /* default sizes above it need --ecsb_large */
 
 static const uint64_t quick_sizes[] = {256, 4000, 16384};
 
@@ -155,7 +158,11 @@ size_t ecsb_bench_sizes(const ecsb_bench_settings *s, ecsb_scenario_id sc, uint6
         memcpy(out, quick_sizes, sizeof quick_sizes);
         return sizeof quick_sizes / sizeof *quick_sizes;
     }
-    return ecsb_default_sizes(ecsb_scenarios[sc].sizes, out);
+    size_t count = ecsb_default_sizes(ecsb_scenarios[sc].sizes, out);
+    if (!s->large)
+        while (count > 0 && out[count - 1] > DEFAULT_LARGEST) /* ascending */
+            count--;
+    return count;
 }
 
 bool ecsb_bench_selected(const ecsb_bench_settings *s, const char *name)
@@ -173,7 +180,10 @@ void ecsb_bench_usage(FILE *out)
             "  --ecsb_strategies=X,Y      only these strategies (default: all); the floor, and\n"
             "                             the limit where a scenario has one, always run\n"
             "  --ecsb_sizes=N,N,...       these sizes for every scenario, each 1..%u, at most\n"
-            "                             %u (default: each scenario's own, see list --json)\n"
+            "                             %u (default: each scenario's own up to %u, see list\n"
+            "                             --json)\n"
+            "  --ecsb_large               the default sizes above %u too (262144 .. 4194304:\n"
+            "                             three times as long; the reference run has them)\n"
             "  --ecsb_param=NAME=V1,V2    run every scenario that declares parameter NAME at each\n"
             "                             value it accepts (repeatable: every combination; the\n"
             "                             others keep their defaults; list shows them); names\n"
@@ -205,7 +215,7 @@ void ecsb_bench_usage(FILE *out)
             "Rows are named scenario/strategy/N and carry real_time per pass and the counters\n"
             "items_per_pass, n, bytes and entities (the storage right after set-up with the\n"
             "scenario's capacity hint) and bytes_grown (the same, grown from empty).\n",
-            ECSB_MAX_N, ECSB_MAX_SIZES, QUICK_REPETITIONS, QUICK_MIN_TIME, DEFAULT_REPETITIONS,
+            ECSB_MAX_N, ECSB_MAX_SIZES, DEFAULT_LARGEST, DEFAULT_LARGEST, QUICK_REPETITIONS, QUICK_MIN_TIME, DEFAULT_REPETITIONS,
             DEFAULT_MIN_TIME);
 }
 
@@ -394,6 +404,9 @@ static int parse_own_flag(const char *arg, ecsb_bench_settings *s, bool *scenari
     if ((v = flag_value(arg, "--ecsb_quick"))) {
         if (!parse_bool(v, &s->quick))
             return usage_error("bad %s", arg, "--ecsb_quick takes no value, or true/false");
+    } else if ((v = flag_value(arg, "--ecsb_large"))) {
+        if (!parse_bool(v, &s->large))
+            return usage_error("bad %s", arg, "--ecsb_large takes no value, or true/false");
     } else if ((v = flag_value(arg, "--ecsb_plan"))) {
         if (!parse_bool(v, &s->plan_only))
             return usage_error("bad %s", arg, "--ecsb_plan takes no value, or true/false");
@@ -449,7 +462,7 @@ static int parse_own_flag(const char *arg, ecsb_bench_settings *s, bool *scenari
     } else if (strncmp(arg, "--ecsb_", 7) == 0) {
         return usage_error("unknown flag %s", arg,
                            "ecsbench's own flags are --ecsb_scenarios=, --ecsb_strategies=, "
-                           "--ecsb_sizes=, --ecsb_param=, --ecsb_quick, --ecsb_plan, "
+                           "--ecsb_sizes=, --ecsb_param=, --ecsb_quick, --ecsb_large, --ecsb_plan, "
                            "--ecsb_run_id=, --ecsb_context=, --ecsb_progress=");
     } else if ((v = flag_value(arg, "--benchmark_filter"))) {
         return set_filter(v, s);

@@ -122,6 +122,7 @@ typedef struct ecsb_bench_settings {
     uint64_t sizes[ECSB_MAX_SIZES];        /* --ecsb_sizes, ascending */
     size_t size_count;                     /* 0: each scenario's default sizes */
     bool quick;
+    bool large;          /* --ecsb_large: default sizes above ECSB_BENCH_LARGEST too */
     int repetitions;     /* --benchmark_repetitions; 0: by size (ecsb_bench_repetitions) */
     double min_time;     /* --benchmark_min_time, seconds; 0: the default */
     bool has_filter, filter_negated;

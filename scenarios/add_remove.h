@@ -1,14 +1,17 @@
 /*
  * add_remove — noctjs/ecs-benchmark's add_remove, scaled by N.
  *
- * Untimed set-up: N entities, each with the u32 type A and `held` other u32 components C1..Ch
+ * Untimed set-up: N entities (serials 0 .. N-1), each with the u32 type A and `held` other u32 components C1..Ch
  * (parameter held, default 0: what a table layout moves with every add and remove); the world declares the query (A,B) of
  * the system that would read what the pass adds (queries=none: no query; the README shows
  * both where they differ), so every add and remove keeps it up to date. Timed pass: B added to every
- * entity in creation order (its value written), then removed from every one, the last added
+ * entity in serial order (its value written), then removed from every one, counting the
+ * operations. order=regular: serials are created in order, and B is removed the last added
  * first (as EnTT removes over a view, from the back of its packed array; oldest-first would
  * make each remove from a vector sorted by id, flat_map's, an O(N) shift: 1 s per pass at
- * N = 65536 instead of 10 ms), counting the operations. Item: component op (2N per pass). The
+ * N = 65536 instead of 10 ms). order=shuffled: the serials are created in an order drawn from
+ * a fixed seed (so the adds reach slots and ids in no order), and B is removed in another
+ * drawn order (from the middle of every packed array; flat_map is capped there). Item: component op (2N per pass). The
  * checksum reads every type of every entity (A and the Cs unchanged, B absent again), then the
  * operation count.
  * Limit: none: no iteration, so no layout moves less than the floor's packed B array.
@@ -17,7 +20,8 @@ enum { ADD_REMOVE_A = 0, ADD_REMOVE_B = 1 };
 
 typedef struct add_remove_state {
     world w;
-    ecsb_entity *entities;
+    ecsb_entity *entities; /* by serial */
+    uint32_t *remove_at;   /* k -> the serial whose B the k-th remove takes; NULL: N-1-k */
     uint64_t n;
     uint64_t ops;
     uint32_t types; /* A, B and the held Cs */
@@ -32,8 +36,11 @@ static void add_remove_release(void *state)
     if (s->world_live)
         world_fini(&s->w);
     free(s->entities);
+    free(s->remove_at);
     free(s);
 }
+
+#define ADD_REMOVE_SALT 0x6164646d76ull /* its world order: creation, then removal by rank */
 
 static ecsb_status add_remove_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
@@ -60,8 +67,17 @@ static ecsb_status add_remove_prepare(void **out, uint64_t n, const ecsb_params 
     s->n = n;
     s->types = types;
     s->entities = ecsb_array_alloc(n, sizeof *s->entities);
-    st = s->entities ? ECSB_OK : ECSB_ERR_NOMEM;
-    for (uint64_t i = 0; i < n && st == ECSB_OK; i++) {
+    ecsb_world_order order;
+    st = s->entities && ecsb_world_order_make(&order, n, p, ADD_REMOVE_SALT) ? ECSB_OK
+                                                                             : ECSB_ERR_NOMEM;
+    if (st != ECSB_OK) {
+        add_remove_release(s);
+        return st;
+    }
+    s->remove_at = order.rank; /* a second drawn permutation, read as k -> serial */
+    order.rank = NULL;
+    for (uint64_t k = 0; k < n && st == ECSB_OK; k++) {
+        uint64_t i = ecsb_serial_at(&order, k);
         if ((st = entity_create(&s->w, &s->entities[i])) != ECSB_OK)
             break;
         for (uint32_t t = 0; t < types && st == ECSB_OK; t++) {
@@ -70,6 +86,7 @@ static ecsb_status add_remove_prepare(void **out, uint64_t n, const ecsb_params 
                 *(uint32_t *)v = ecsb_u32_start(t, i);
         }
     }
+    ecsb_world_order_free(&order);
     if (st != ECSB_OK) {
         add_remove_release(s);
         return st;
@@ -85,6 +102,7 @@ static ecsb_status add_remove_pass(void *state)
     add_remove_state *s = state;
     world *w = &s->w;
     const ecsb_entity *entities = s->entities;
+    const uint32_t *remove_at = s->remove_at;
     ecsb_status st = ECSB_OK;
     uint64_t i = 0, k = 0;
     for (; i < s->n; i++) {
@@ -93,11 +111,11 @@ static ecsb_status add_remove_pass(void *state)
             break;
         *(uint32_t *)b = ecsb_u32_start(ADD_REMOVE_B, i);
     }
-    if (st == ECSB_OK)
-        for (; k < s->n; k++)
-            if (ECSB_UNLIKELY((st = component_remove(w, entities[s->n - 1 - k], ADD_REMOVE_B)) !=
-                              ECSB_OK))
-                break;
+    for (; k < s->n && st == ECSB_OK; k++) {
+        uint64_t serial = remove_at ? remove_at[k] : s->n - 1 - k;
+        if (ECSB_UNLIKELY((st = component_remove(w, entities[serial], ADD_REMOVE_B)) != ECSB_OK))
+            break;
+    }
     s->ops += i + k;
     return st;
 }

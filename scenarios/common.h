@@ -193,6 +193,8 @@ static inline uint32_t ecsb_u32_start(uint32_t type, uint64_t i)
 
 /* ---- per scenario ------------------------------------------------------------------------- */
 
+#define PLATFORMER_SALT 0x706c6174ull /* its world order: creation, then the kills by rank */
+
 /* platformer: hp of original entity i, and of the two spawns of round r. */
 static inline int32_t platformer_original_hp(uint64_t i) { return (int32_t)(i * 7 + 3); }
 static inline int32_t platformer_spawn_hp(uint64_t round, int which)

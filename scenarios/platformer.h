@@ -1,11 +1,13 @@
 /*
  * platformer — article 002's Test 1, compiled against one strategy's static functions.
  *
- * Untimed set-up: N entities created in order, each with `hp` (int32). Timed pass, N rounds,
- * until no hp is left: (1) create e1 and add hp; (2) create e2 and add hp; (3) remove hp from
- * the newest remaining original entity (the one at the end before e1 and e2 arrived) and
- * destroy it; (4) remove hp from e1 and destroy it; (5) the same for e2. 5N component
- * operations. Each removed value is read first and added, times the weight of its kill's
+ * Untimed set-up: N original entities (serials 0 .. N-1), each with `hp` (int32); order=regular
+ * creates them in serial order, order=shuffled in an order drawn from a fixed seed. Timed pass,
+ * N rounds, until no hp is left: (1) create e1 and add hp; (2) create e2 and add hp; (3) remove
+ * hp from the round's original and destroy it: order=regular, the newest remaining one (the one
+ * at the end before e1 and e2 arrived: the article's game); order=shuffled, the original of
+ * another drawn order (from the middle of every array; flat_map is capped there); (4) remove
+ * hp from e1 and destroy it; (5) the same for e2. 5N component operations. Each removed value is read first and added, times the weight of its kill's
  * position (3 per round), into a sum: no serial chain of mixes in the timed loop, and a lost
  * or misplaced component still changes it; the kills are counted. checksum() mixes the sum,
  * the count and what is left in the world. The pass empties the world: prepare again before
@@ -15,7 +17,8 @@ enum { PLATFORMER_HP = 0 };
 
 typedef struct platformer_state {
     world w;
-    ecsb_entity *originals;
+    ecsb_entity *originals; /* by serial */
+    uint32_t *kill_at;      /* round -> the serial it kills; NULL: N-1-round */
     uint64_t n;
     uint64_t sum;   /* each killed entity's hp (as uint32) times ecsb_weight(kill number) */
     uint64_t kills;
@@ -30,6 +33,7 @@ static void platformer_release(void *state)
     if (s->world_live)
         world_fini(&s->w);
     free(s->originals);
+    free(s->kill_at);
     free(s);
 }
 
@@ -55,19 +59,25 @@ static ecsb_status platformer_prepare(void **out, uint64_t n, const ecsb_params 
     s->world_live = true;
     s->n = n;
     s->originals = malloc((n ? n : 1) * sizeof *s->originals);
-    if (!s->originals) {
+    ecsb_world_order order;
+    if (!s->originals || !ecsb_world_order_make(&order, n, p, PLATFORMER_SALT)) {
         platformer_release(s);
         return ECSB_ERR_NOMEM;
     }
-    for (uint64_t i = 0; i < n; i++) {
+    s->kill_at = order.rank; /* a second drawn permutation, read as round -> serial */
+    order.rank = NULL;
+    for (uint64_t k = 0; k < n; k++) {
+        uint64_t i = ecsb_serial_at(&order, k);
         void *hp;
         if ((st = entity_create(&s->w, &s->originals[i])) != ECSB_OK ||
             (st = component_add(&s->w, s->originals[i], PLATFORMER_HP, &hp)) != ECSB_OK) {
+            ecsb_world_order_free(&order);
             platformer_release(s);
             return st;
         }
         *(int32_t *)hp = platformer_original_hp(i);
     }
+    ecsb_world_order_free(&order);
     *out = s;
     return ECSB_OK;
 }
@@ -103,6 +113,7 @@ static ecsb_status platformer_pass(void *state)
 {
     platformer_state *s = state;
     world *w = &s->w;
+    const uint32_t *kill_at = s->kill_at;
     uint64_t sum = s->sum, round = 0;
     ecsb_status st = ECSB_OK;
     for (; round < s->n; round++) {
@@ -110,8 +121,8 @@ static ecsb_status platformer_pass(void *state)
         if (ECSB_UNLIKELY(
                 (st = platformer_spawn(w, platformer_spawn_hp(round, 0), &e1)) ||
                 (st = platformer_spawn(w, platformer_spawn_hp(round, 1), &e2)) ||
-                (st = platformer_kill(w, s->originals[s->n - 1 - round], ecsb_weight(3 * round),
-                                      &sum)) ||
+                (st = platformer_kill(w, s->originals[kill_at ? kill_at[round] : s->n - 1 - round],
+                                      ecsb_weight(3 * round), &sum)) ||
                 (st = platformer_kill(w, e1, ecsb_weight(3 * round + 1), &sum)) ||
                 (st = platformer_kill(w, e2, ecsb_weight(3 * round + 2), &sum))))
             break;

@@ -65,11 +65,11 @@ static const char *const order_both[] = {"regular", "shuffled", NULL};
 static const char *const queries_choices[] = {"declared", "none", NULL};
 #define QUERIES {"queries", "the queries its systems declare: declared (as a program would; their upkeep is timed) or none", \
                  0, 0, 1, true, queries_choices, {0, 1}, 2, false, 0}
-static const ecsb_param_info platformer_params[] = {ORDER_REGULAR_ONLY, QUERIES};
-static const ecsb_param_info entity_cycle_params[] = {ORDER_REGULAR_ONLY, QUERIES};
+static const ecsb_param_info platformer_params[] = {ORDER_BOTH, QUERIES};
+static const ecsb_param_info entity_cycle_params[] = {ORDER_BOTH, QUERIES};
 #define HELD {"held", "how many other u32 components each entity carries (a table layout moves them all on each add and remove)", \
               0, 0, ADD_REMOVE_MAX_HELD, true, NULL, {0, 1, 2, 4, 8, 16}, 6, false, 0}
-static const ecsb_param_info add_remove_params[] = {ORDER_REGULAR_ONLY, QUERIES, HELD};
+static const ecsb_param_info add_remove_params[] = {ORDER_BOTH, QUERIES, HELD};
 static const ecsb_param_info level_load_params[] = {ORDER_REGULAR_ONLY, QUERIES};
 
 static const ecsb_param_info dual_iterate_params[] = {ORDER_BOTH, MATCH};

@@ -21,6 +21,8 @@
 #
 # Environment:
 #   QUICK=1           small sizes and a short min time
+#   LARGE=1           the default sizes above 65,536 too (262,144 .. 4,194,304; about three
+#                     times as long: the reference run)
 #   SCENARIOS, STRATEGIES, SIZES   comma lists: a subset (the binary checks the names and
 #                     lists the valid ones; the floor and limit lines always run)
 #   PARAMS            scenario parameter lists, space-separated NAME=V1,V2 (each becomes
@@ -59,6 +61,11 @@ case ${QUICK:-} in
   "" | 0 | no | false) ;;
   1 | yes | true) flags+=(--ecsb_quick) again+=(QUICK=1) ;;
   *) ecsb_usage_error "QUICK=$QUICK: use QUICK=1 for the quick run, or leave it out for the full suite" ;;
+esac
+case ${LARGE:-} in
+  "" | 0 | no | false) ;;
+  1 | yes | true) flags+=(--ecsb_large) again+=(LARGE=1) ;;
+  *) ecsb_usage_error "LARGE=$LARGE: use LARGE=1 to add the sizes above 65536, or leave it out" ;;
 esac
 for var in SCENARIOS STRATEGIES SIZES; do
   value=${!var:-}

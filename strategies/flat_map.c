@@ -593,6 +593,9 @@ static int world_corrupt(world *w, unsigned which)
     ECSB_CAP(frame, 65536,                                                                     \
              "each frame destroys N/200 entities mid-vector, each an O(N) shift (5 s a frame at 1M)")
 #define ECSB_STRATEGY_SHUFFLED_CAPS                                                            \
+    ECSB_CAP(platformer, 16384, "each round kills an original mid-vector, an O(N) shift: O(N^2)") \
+    ECSB_CAP(entity_cycle, 4000, "destroys at random positions, each an O(N) shift: O(N^2)")      \
+    ECSB_CAP(add_remove, 4000, "adds and removes at random positions, each an O(N) shift: O(N^2)") \
     ECSB_CAP(packed_1, 65536, "set-up adds each type in a random order, each insert an O(N) shift: O(N^2)") \
     ECSB_CAP(packed_5, 65536, "set-up adds each type in a random order, each insert an O(N) shift: O(N^2)")
 #define ECSB_STRATEGY_NAME flat_map

@@ -1,25 +1,34 @@
-/* platformer's floor: a stack of hp values (the two spawns on top of the originals). */
+/* platformer's floor: order=regular, a stack of hp values (the two spawns on top of the
+ * originals); order=shuffled, the originals' hp by serial, read in the drawn kill order (the
+ * spawns die in the round they were born: their values need no storage). */
 typedef struct floor_platformer {
     int32_t *hp;
+    uint32_t *kill_at; /* round -> serial (shuffled); NULL: regular */
     uint64_t n, count, sum, kills;
 } floor_platformer;
 
 static void floor_platformer_release(void *state)
 {
     floor_platformer *s = state;
-    if (s)
+    if (s) {
         free(s->hp);
+        free(s->kill_at);
+    }
     free(s);
 }
 
 static ecsb_status floor_platformer_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
-    (void)p; /* its parameters: only order=regular (scenarios/scenarios.c) */
     floor_platformer *s = *out = ecsb_state_alloc(sizeof *s);
     if (!s)
         return ECSB_ERR_NOMEM;
     s->hp = ecsb_array_alloc(n + 2, sizeof *s->hp);
-    if (!s->hp) {
+    ecsb_world_order order = {0};
+    bool ok = s->hp && ecsb_world_order_make(&order, n, p, PLATFORMER_SALT);
+    s->kill_at = order.rank; /* the body's kill order */
+    order.rank = NULL;
+    ecsb_world_order_free(&order);
+    if (!ok) {
         floor_platformer_release(s);
         *out = NULL;
         return ECSB_ERR_NOMEM;
@@ -42,6 +51,17 @@ static ecsb_status floor_platformer_pass(void *state)
     floor_platformer *s = state;
     int32_t *restrict hp = s->hp;
     uint64_t sum = s->sum, top = s->count;
+    if (s->kill_at) {
+        const uint32_t *restrict kill_at = s->kill_at;
+        for (uint64_t round = 0; round < top; round++)
+            sum += (uint32_t)hp[kill_at[round]] * ecsb_weight(3 * round) +
+                   (uint32_t)platformer_spawn_hp(round, 0) * ecsb_weight(3 * round + 1) +
+                   (uint32_t)platformer_spawn_hp(round, 1) * ecsb_weight(3 * round + 2);
+        s->kills += 3 * top;
+        s->count = 0;
+        s->sum = sum;
+        return ECSB_OK;
+    }
     for (uint64_t round = 0; round < s->n; round++) {
         hp[top] = platformer_spawn_hp(round, 0);     /* e1 at top, e2 at top + 1 */
         hp[top + 1] = platformer_spawn_hp(round, 1);

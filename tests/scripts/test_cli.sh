@@ -243,10 +243,15 @@ done
 "$bin" bench --ecsb_scenarios=platformer --benchmark_filter='-/(floor|sparse_set)/' --ecsb_sizes=5 --benchmark_list_tests >"$tmp/sel" 2>&1
 ! grep -qE "/(floor|sparse_set)/" "$tmp/sel" && grep -q "platformer/flat_map/5" "$tmp/sel" ||
   fail "negative --benchmark_filter: $(tr '\n' ' ' <"$tmp/sel")"
-# default sizes are each scenario's own
+# default sizes are each scenario's own, up to 65536 unless --ecsb_large
 "$bin" bench --ecsb_scenarios=platformer --ecsb_strategies=floor --benchmark_list_tests >"$tmp/sel" 2>&1
-[ "$(sed 's|.*/||' "$tmp/sel" | paste -sd, -)" = "256,1024,4000,4096,16384,65536,262144,1048576,4194304" ] ||
+[ "$(sed 's|.*/||' "$tmp/sel" | paste -sd, -)" = "256,1024,4000,4096,16384,65536" ] ||
   fail "platformer's default sizes: $(tr '\n' ' ' <"$tmp/sel")"
+"$bin" bench --ecsb_scenarios=platformer,packed_1 --ecsb_strategies=floor --ecsb_large --benchmark_list_tests >"$tmp/sel" 2>&1
+[ "$(grep ^platformer/ "$tmp/sel" | sed 's|.*/||' | paste -sd, -)" = "256,1024,4000,4096,16384,65536,262144,1048576,4194304" ] &&
+  [ "$(grep ^packed_1/ "$tmp/sel" | sed 's|.*/||' | paste -sd, -)" = "4000,65536,1048576" ] ||
+  fail "default sizes with --ecsb_large: $(tr '\n' ' ' <"$tmp/sel")"
+expect_usage_error "takes no value" bench --ecsb_large=maybe --ecsb_plan
 
 # ---- a run of the suite: every row is a success with the five counters --------------------
 "$bin" bench --ecsb_sizes=1,64 --benchmark_repetitions=2 --benchmark_min_time=0.001 --ecsb_progress=off \
@@ -317,7 +322,7 @@ expect_usage_error "size takes a multiple of 4, 12 .. 256" run move3 floor 100 s
 expect_usage_error "queries takes declared | none" run add_remove floor 100 queries=some
 expect_usage_error "rounds takes a number 0 .. 4" run churn_iterate floor 100 rounds=-1
 expect_usage_error "order takes regular | shuffled" run dual_iterate floor 100 order=sideways
-expect_usage_error "order takes regular (" run platformer floor 100 order=shuffled
+expect_usage_error "churn takes a number 0 .. 0.1" run frame floor 100 churn=0.5
 expect_usage_error "is not name=value" run dual_iterate floor 100 1 match
 expect_usage_error "names no scenario parameter" bench --ecsb_param=nosuch=1 --ecsb_plan
 expect_usage_error "match takes a number" bench --ecsb_param=match=0.5,7 --ecsb_plan
@@ -356,11 +361,11 @@ for want in dual_iterate/archetype/64 dual_iterate/archetype/64/match=0.25 \
     dual_iterate/floor/64/order=shuffled,match=0.25 dual_iterate/limit/64/match=0.25; do
   grep -qx "$want" "$tmp/names" || fail "bench --ecsb_param: no benchmark $want: $(tr '\n' ' ' <"$tmp/names")"
 done
-# a scenario that does not take a value keeps what it takes
+# a scenario that does not declare a parameter keeps its defaults
 "$bin" bench --ecsb_scenarios=platformer --ecsb_strategies=archetype --ecsb_sizes=64 \
-  --ecsb_param=order=shuffled --benchmark_list_tests >"$tmp/names" 2>"$tmp/err"
+  --ecsb_param=match=0.25 --benchmark_list_tests >"$tmp/names" 2>"$tmp/err"
 [ "$(cat "$tmp/names")" = "$(printf 'platformer/floor/64\nplatformer/archetype/64')" ] ||
-  fail "platformer with --ecsb_param=order=shuffled: $(tr '\n' ' ' <"$tmp/names")"
+  fail "platformer with --ecsb_param=match=0.25: $(tr '\n' ' ' <"$tmp/names")"
 
 if [ "$failures" -ne 0 ]; then
   echo "test_cli: $failures failure(s)" >&2

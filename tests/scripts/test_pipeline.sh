@@ -86,6 +86,8 @@ bench bad SIZES='4000;rm'
 [ "$rc" -eq 2 ] || fail "SIZES='4000;rm': exit $rc, want 2"
 bench bad QUICK=banana
 [ "$rc" -eq 2 ] && grep -q 'QUICK=banana' "$tmp/bad.log" || fail "QUICK=banana: exit $rc or no message naming it"
+bench bad LARGE=banana
+[ "$rc" -eq 2 ] && grep -q 'LARGE=banana' "$tmp/bad.log" || fail "LARGE=banana: exit $rc or no message naming it"
 [ -z "$(find "$tmp/bad" -mindepth 2 2>/dev/null)" ] || fail "bad arguments left files: $(find "$tmp/bad" -mindepth 2)"
 
 # ---- a failed checksum: published with the rest, named, exit 1 ------------------------------
