@@ -75,12 +75,24 @@ static void frame_release(void *state)
     free(s);
 }
 
-/* A new entity in `slot` with its components (create, then add each: values written at once). */
-static ecsb_status frame_spawn(frame_state *s, uint64_t slot)
+/* The target of the actor in `slot`, when it has one: the handle, slot and generation of an
+ * earlier actor (which must exist). */
+static ecsb_status frame_aim(frame_state *s, uint64_t slot)
+{
+    void *v;
+    uint64_t t = frame_target_slot(slot);
+    ecsb_status st = component_add(&s->w, s->handle[slot], FRAME_TARGET, &v);
+    if (st == ECSB_OK)
+        *(frame_target *)v = (frame_target){s->handle[t], (uint32_t)t, s->gen[t]};
+    return st;
+}
+
+/* A new entity in `slot`, the birth-th, with its components (create, then add each: values
+ * written at once); its target too when `aim` (a shuffled set-up aims once all exist). */
+static ecsb_status frame_spawn(frame_state *s, uint64_t slot, uint64_t birth, bool aim)
 {
     world *w = &s->w;
     const frame_world_shape *sh = &s->shape;
-    const uint64_t birth = s->births++;
     ecsb_entity e;
     ecsb_status st = entity_create(w, &e);
     void *v;
@@ -110,13 +122,12 @@ static ecsb_status frame_spawn(frame_state *s, uint64_t slot)
             return st;
         *(int32_t *)v = 1;
     }
-    if (frame_has_target(slot)) {
-        uint64_t t = frame_target_slot(slot);
-        if ((st = component_add(w, e, FRAME_TARGET, &v)) == ECSB_OK)
-            *(frame_target *)v = (frame_target){s->handle[t], (uint32_t)t, s->gen[t]};
-    }
+    if (aim && frame_has_target(slot))
+        st = frame_aim(s, slot);
     return st;
 }
+
+#define FRAME_SALT 0x6672616d65ull /* its world order: the set-up's creation order */
 
 static ecsb_status frame_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
@@ -147,10 +158,26 @@ static ecsb_status frame_prepare(void **out, uint64_t n, const ecsb_params *p)
     s->gen = calloc(n ? n : 1, sizeof *s->gen);
     s->dead = calloc(n + 1, sizeof *s->dead);
     st = s->handle && s->gen && s->dead ? ECSB_OK : ECSB_ERR_NOMEM;
-    /* In slot order: actors (a target is an earlier actor), then the bullets, their lives
-     * staggered by segment. */
-    for (uint64_t slot = 0; slot < n && st == ECSB_OK; slot++)
-        st = frame_spawn(s, slot);
+    /* order=regular: in slot order, actors (a target is an earlier actor), then the bullets,
+     * their lives staggered by segment. order=shuffled: the slots in a drawn order (so entity
+     * ids and dense positions follow no slot pattern: membership, deaths and expiries, all by
+     * slot, land anywhere), then the targets in the same order. Either way slot i is the
+     * i-th birth, so the values are the same. */
+    ecsb_world_order order = {0};
+    if (st == ECSB_OK && !ecsb_world_order_make(&order, n, p, FRAME_SALT))
+        st = ECSB_ERR_NOMEM;
+    const bool aim_later = order.serial_at != NULL;
+    for (uint64_t k = 0; k < n && st == ECSB_OK; k++) {
+        uint64_t slot = ecsb_serial_at(&order, k);
+        st = frame_spawn(s, slot, slot, !aim_later);
+    }
+    for (uint64_t k = 0; aim_later && k < n && st == ECSB_OK; k++) {
+        uint64_t slot = ecsb_serial_at(&order, k);
+        if (slot < s->shape.actors && frame_has_target(slot))
+            st = frame_aim(s, slot);
+    }
+    ecsb_world_order_free(&order);
+    s->births = n;
     s->running = true;
     if (st != ECSB_OK) {
         frame_release(s);
@@ -284,7 +311,7 @@ static ecsb_status frame_replace(frame_state *s, bool bullets)
         s->impacts += frame_impact(slot, component_get(&s->w, e, FRAME_POS),
                                    component_get(&s->w, e, FRAME_VEL));
         if ((st = entity_destroy(&s->w, e)) == ECSB_OK)
-            st = frame_spawn(s, slot);
+            st = frame_spawn(s, slot, s->births++, true);
     }
     return st;
 }

@@ -4,19 +4,23 @@
  * Untimed set-up: an empty world with no initial_capacity (so every array starts small and
  * grows as the strategy grows it), u32 types A, B, C, D; the world declares the queries of a
  * level's systems, (A,B) and (C,D), so the pass pays their upkeep as it builds (queries=none:
- * no query). Timed pass: N entities
- * created in order, each with A and B, the odd ones also with C, those with i % 4 == 3 also
- * with D (level_load_holds), each value written. The pass consumes the set-up: every timed
+ * no query). Timed pass: N entities (serials 0 .. N-1) created, each with A and B, the odd
+ * serials also with C, those with i % 4 == 3 also with D (level_load_holds), each value
+ * written: order=regular in serial order, order=shuffled in an order drawn from a fixed seed
+ * (so which entity ids hold C and D, and where each lands in a dense array, follow no pattern). The pass consumes the set-up: every timed
  * pass starts from an empty world. Item: entity created (N per pass, with 2.75N component
  * adds). The checksum reads all four types of every entity, then the live entities.
  * Limit: none. The floor writes each value once into arrays of their final size.
  */
 typedef struct level_load_state {
     world w;
-    ecsb_entity *entities;
+    ecsb_entity *entities; /* by serial */
+    ecsb_world_order order; /* which serial is created k-th */
     uint64_t n;
     bool world_live;
 } level_load_state;
+
+#define LEVEL_LOAD_SALT 0x6c6576656cull /* its world order: creation */
 
 static void level_load_release(void *state)
 {
@@ -26,6 +30,7 @@ static void level_load_release(void *state)
     if (s->world_live)
         world_fini(&s->w);
     free(s->entities);
+    ecsb_world_order_free(&s->order);
     free(s);
 }
 
@@ -51,7 +56,7 @@ static ecsb_status level_load_prepare(void **out, uint64_t n, const ecsb_params 
     s->world_live = true;
     s->n = n;
     s->entities = ecsb_array_alloc(n, sizeof *s->entities);
-    if (!s->entities) {
+    if (!s->entities || !ecsb_world_order_make(&s->order, n, p, LEVEL_LOAD_SALT)) {
         level_load_release(s);
         return ECSB_ERR_NOMEM;
     }
@@ -66,7 +71,8 @@ static ecsb_status level_load_pass(void *state)
     level_load_state *s = state;
     world *w = &s->w;
     ecsb_status st = ECSB_OK;
-    for (uint64_t i = 0; i < s->n && st == ECSB_OK; i++) {
+    for (uint64_t k = 0; k < s->n && st == ECSB_OK; k++) {
+        const uint64_t i = ecsb_serial_at(&s->order, k);
         ecsb_entity e;
         if (ECSB_UNLIKELY((st = entity_create(w, &e)) != ECSB_OK))
             break;

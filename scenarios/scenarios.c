@@ -6,9 +6,9 @@
  * meaning, default = the value that reproduces the scenario as it was, range, default sweep),
  * give its index a name beside the scenario's helpers in scenarios/common.h, read it from the
  * `p` its body, floor and limit get in prepare (p->v[index]), and make items_per_pass follow
- * it. Adding order=shuffled: list "shuffled" in the scenario's order choices
- * (ORDER_BOTH) once its body, floor and limit draw creation order and membership from fixed
- * seeds when p->v[ECSB_PARAM_ORDER] == ECSB_ORDER_SHUFFLED (dual_iterate shows how).
+ * it. Every scenario takes order=regular|shuffled (ORDER_BOTH, parameter 0): a new one's body,
+ * floor and limit draw creation order, membership and removal order from fixed seeds when
+ * p->v[ECSB_PARAM_ORDER] == ECSB_ORDER_SHUFFLED (ecsb_world_order; dual_iterate shows how).
  * tests/scenarios.c checks every strategy against the floor at non-default values.
  */
 #include <math.h>
@@ -54,10 +54,8 @@ static uint64_t level_load_items(uint64_t n, const ecsb_params *p) { (void)p; re
 
 /* ---- parameters ----------------------------------------------------------------------- */
 
-static const char *const order_regular[] = {"regular", NULL};
 static const char *const order_both[] = {"regular", "shuffled", NULL};
 #define ORDER_MEANING "creation order, membership and removal order: regular (in order, i mod k) or shuffled (drawn from a fixed seed)"
-#define ORDER_REGULAR_ONLY {"order", ORDER_MEANING, 0, 0, 0, true, order_regular, {0}, 1, false, 0}
 #define ORDER_BOTH {"order", ORDER_MEANING, 0, 0, 1, true, order_both, {0, 1}, 2, false, 0}
 #define MATCH {"match", "the fraction of entities holding b (1/2: the odd ones)", 0.5, 1.0 / 256, 1, \
                false, NULL, {1.0 / 256, 1.0 / 64, 1.0 / 16, 1.0 / 4, 1.0 / 2, 1}, 6, true, 0}
@@ -70,7 +68,7 @@ static const ecsb_param_info entity_cycle_params[] = {ORDER_BOTH, QUERIES};
 #define HELD {"held", "how many other u32 components each entity carries (a table layout moves them all on each add and remove)", \
               0, 0, ADD_REMOVE_MAX_HELD, true, NULL, {0, 1, 2, 4, 8, 16}, 6, false, 0}
 static const ecsb_param_info add_remove_params[] = {ORDER_BOTH, QUERIES, HELD};
-static const ecsb_param_info level_load_params[] = {ORDER_REGULAR_ONLY, QUERIES};
+static const ecsb_param_info level_load_params[] = {ORDER_BOTH, QUERIES};
 
 static const ecsb_param_info dual_iterate_params[] = {ORDER_BOTH, MATCH};
 static const ecsb_param_info simple_iter_params[] = {ORDER_BOTH};
@@ -85,7 +83,7 @@ static const ecsb_param_info move3_params[] = {ORDER_BOTH, MOVE3_SIZE_PARAM};
 static const ecsb_param_info random_get_params[] = {ORDER_BOTH};
 #define CHURN {"churn", "the fraction of the entities born and dying per frame (half bullets, half actors)", \
                0.01, 0, 0.1, false, NULL, {0, 0.001, 0.003, 0.01, 0.03, 0.1}, 6, false, 0}
-static const ecsb_param_info frame_params[] = {ORDER_REGULAR_ONLY, CHURN};
+static const ecsb_param_info frame_params[] = {ORDER_BOTH, CHURN};
 #define ROUNDS {"rounds", "the churn before the pass: rounds of destroy-and-create, as a multiple of N", 1, 0, 4, \
                 false, NULL, {0, 0.25, 0.5, 1, 2, 4}, 6, false, 0}
 static const ecsb_param_info churn_iterate_params[] = {ORDER_BOTH, MATCH, ROUNDS};

@@ -23,7 +23,7 @@ static uint64_t floor_level_load_index(uint64_t i, uint32_t t)
 
 static ecsb_status floor_level_load_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
-    (void)p; /* its parameters: only order=regular (scenarios/scenarios.c) */
+    (void)p; /* indexed by serial: the same work in both orders */
     floor_level_load *s = *out = ecsb_state_alloc(sizeof *s);
     if (!s)
         return ECSB_ERR_NOMEM;

@@ -346,8 +346,9 @@ match = [p for p in sc["dual_iterate"]["params"] if p["name"] == "match"]
 if not match or match[0]["default"] != "0.5" or match[0]["min"] != 1 / 256 or not match[0]["geometric"] \
         or match[0]["sweep"][0] != "0.00390625":
     bad.append(f"dual_iterate's match: {match}")
-if sc["dual_iterate"]["params"][0]["choices"] != ["regular", "shuffled"]:
-    bad.append("dual_iterate does not take order=shuffled")
+for s in sc.values():
+    if s["params"][0]["choices"] != ["regular", "shuffled"]:
+        bad.append(f"{s['name']} does not take order=regular|shuffled")
 for b in bad:
     print("   ", b, file=sys.stderr)
 sys.exit(1 if bad else 0)
