@@ -57,13 +57,13 @@ typedef enum ecsb_status {
     ECSB_OK = 0,
     ECSB_ERR_STALE,    /* entity handle is null, destroyed, never issued, or from a reused slot */
     ECSB_ERR_ABSENT,   /* remove of a component the entity does not hold */
-    ECSB_ERR_PRESENT,  /* add of a component the entity already holds */
+    ECSB_ERR_PRESENT,  /* add of a component the entity already holds; spawn: a type twice */
     ECSB_ERR_TYPE,     /* component type index >= the world's type_count */
     ECSB_ERR_CAPACITY, /* the world is full: max_entities live, or the id space is used up */
     ECSB_ERR_NOMEM,    /* an allocation failed (or its size would overflow) */
     ECSB_ERR_CONFIG,   /* world configuration out of range (type count, sizes, limits) */
     ECSB_ERR_QUERY,    /* a query names no type, more than ECSB_MAX_QUERY_TYPES, or one twice */
-    ECSB_ERR_ITERATING, /* a structural change (create, destroy, add, remove) from inside a
+    ECSB_ERR_ITERATING, /* a structural change (create, spawn, destroy, add, remove) inside a
                          * query callback on the same world: test builds only (ECSB_CHECKED) */
     ECSB_STATUS_COUNT
 } ecsb_status;
@@ -179,6 +179,19 @@ typedef struct ecsb_vtable {
 
     /* New entity with no components into *out. ECSB_ERR_CAPACITY, ECSB_ERR_NOMEM. */
     ecsb_status (*entity_create)(void *world, ecsb_entity *out);
+    /*
+     * New entity holding exactly types[0 .. count) into *out, at once (flecs bulk init, Bevy
+     * bundles): a table layout appends one row instead of moving it once per type.
+     * values_out[j] receives the storage of types[j], as component_add's *value_out (contents
+     * unspecified until written, valid until the next structural change); values_out may be
+     * NULL when count is 0, which is a plain create. Checked in this order before anything
+     * changes: ECSB_ERR_TYPE (a type >= type_count), ECSB_ERR_PRESENT (a type twice; so is
+     * any list longer than type_count), ECSB_ERR_CAPACITY, ECSB_ERR_NOMEM; on failure no
+     * entity is made, the world is unchanged (the next create issues the same handle),
+     * *out is ECSB_ENTITY_NULL and every values_out[j] NULL.
+     */
+    ecsb_status (*entity_spawn)(void *world, const ecsb_type *types, uint32_t count,
+                                ecsb_entity *out, void **values_out);
     /* Destroy an entity and every component it holds. ECSB_ERR_STALE. */
     ecsb_status (*entity_destroy)(void *world, ecsb_entity entity);
     /* True when the handle names a live entity of this world. */
@@ -216,8 +229,9 @@ typedef struct ecsb_vtable {
      * the strategy's order; declared or not, the visits are the same. ECSB_ERR_QUERY or
      * ECSB_ERR_TYPE (ecsb_query_check's order) with no visit; else ECSB_OK. A callback may
      * write values and read the world (get, has, nested queries), never change its structure:
-     * in test builds (ECSB_CHECKED) create, destroy, add and remove on a world inside one of
-     * its own queries return ECSB_ERR_ITERATING and change nothing (harness/strategy_impl.h).
+     * in test builds (ECSB_CHECKED) create, spawn, destroy, add and remove on a world inside
+     * one of its own queries return ECSB_ERR_ITERATING and change nothing
+     * (harness/strategy_impl.h).
      */
     ecsb_status (*query)(void *world, const ecsb_query *q, ecsb_query_fn fn, void *ctx);
 

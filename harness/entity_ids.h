@@ -195,6 +195,24 @@ ECSB_INLINE void ecsb_ids_free(ecsb_ids *ids, uint32_t stride, ecsb_entity e)
     ids->live--;
 }
 
+/*
+ * Undo the create that issued e, the last create or free of these ids (spawn's rollback): the
+ * slot goes back where it came from, so the next create issues e again. A fresh slot is the
+ * last one and at first_generation (a freed slot's generation is always above it); else e
+ * was the free list's head.
+ */
+ECSB_INLINE void ecsb_ids_uncreate(ecsb_ids *ids, uint32_t stride, ecsb_entity e)
+{
+    uint32_t i = ecsb_handle_index(e);
+    if (i + 1 == ids->slots && ecsb_handle_generation(e) == ids->first_generation) {
+        ids->slots--;
+    } else {
+        *ecsb_ids_record(ids, stride, i) = (e & ECSB_IDS_GEN_MASK) | ids->free_head;
+        ids->free_head = i;
+    }
+    ids->live--;
+}
+
 static inline size_t ecsb_ids_count(const ecsb_ids *ids) { return ids->live; }
 
 /* Bytes of the records (the owner adds its own and sizeof its world). */

@@ -25,6 +25,10 @@
  *   size_t      entity_count(const world *w);
  *   ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void **value_out);
  *                               ECSB_ERR_TYPE, ECSB_ERR_STALE, ECSB_ERR_PRESENT, ECSB_ERR_NOMEM
+ *   ecsb_status spawn(world *w, const ecsb_type *types, uint32_t count, ecsb_entity *out,
+ *                     void **values_out);  a new entity holding types[0 .. count) at once:
+ *                               ECSB_ERR_TYPE, ECSB_ERR_PRESENT (a type twice), then
+ *                               ECSB_ERR_CAPACITY, ECSB_ERR_NOMEM (use ecsb_spawn_check)
  *   ecsb_status component_remove(world *w, ecsb_entity e, ecsb_type t);
  *                               ECSB_ERR_TYPE, ECSB_ERR_STALE, ECSB_ERR_ABSENT (ECSB_ERR_NOMEM
  *                               only where remove moves the other values: archetype)
@@ -40,10 +44,10 @@
  *   int         world_corrupt(world *w, unsigned which);   testing aid: reversible damage
  *                               to invariant `which` that world_valid must catch (ecsb.h)
  *
- * Mark the hot ones (create, destroy, add, remove, get, has, each, join, query) ECSB_INLINE so
- * that scenario code inlines them and the callbacks handed to each/join/query (constants at
- * every call site) are inlined too. each/join/query must tolerate callbacks that write values,
- * never ones that change structure.
+ * Mark the hot ones (create, spawn, destroy, add, remove, get, has, each, join, query)
+ * ECSB_INLINE so that scenario code inlines them and the callbacks handed to each/join/query
+ * (constants at every call site) are inlined too. each/join/query must tolerate callbacks
+ * that write values, never ones that change structure.
  *
  * Values: every pointer to a value handed out must be a multiple of the type's alignment
  * (ecsb_type_align; blocks from the world's allocator start on ECSB_BLOCK_ALIGN). Declared
@@ -155,6 +159,67 @@ ECSB_INLINE void ecsb_runs_add(ecsb_runs *r, uint32_t k, void *const *values,
     for (uint32_t j = 0; j < k; j++)
         r->next[j] = (unsigned char *)values[j] + sizes[j];
 }
+
+/* ---- spawn ------------------------------------------------------------------------------- */
+
+/*
+ * spawn's checks, made before anything changes: *out = ECSB_ENTITY_NULL and values_out[j] =
+ * NULL for every j < count; then ECSB_ERR_TYPE when a type is >= type_count, else
+ * ECSB_ERR_PRESENT when a type appears twice (so a list longer than type_count is always one
+ * of the two), else ECSB_OK with *mask = the set (bit t for type t).
+ */
+static inline ecsb_status ecsb_spawn_check(const ecsb_type *types, uint32_t count,
+                                           uint32_t type_count, ecsb_entity *out,
+                                           void **values_out, uint32_t *mask)
+{
+    *out = ECSB_ENTITY_NULL;
+    *mask = 0;
+    bool bad = false, twice = false;
+    for (uint32_t j = 0; j < count; j++) {
+        values_out[j] = NULL;
+        bad |= types[j] >= type_count;
+    }
+    if (ECSB_UNLIKELY(bad))
+        return ECSB_ERR_TYPE;
+    for (uint32_t j = 0; j < count; j++) {
+        twice |= (*mask >> types[j]) & 1u;
+        *mask |= 1u << types[j];
+    }
+    return ECSB_UNLIKELY(twice) ? ECSB_ERR_PRESENT : ECSB_OK;
+}
+
+/*
+ * spawn as create plus one add per type, for layouts where an entity's components live apart
+ * (per-type pools, maps, slot-indexed arrays), so adding them one by one moves nothing. The
+ * list is checked once up front; when an add fails for lack of memory, the types added so far
+ * are removed in reverse order (each the last its storage took: nothing else moves) and
+ * `uncreate(w, e)` undoes the create exactly, so the next create issues the same handle again
+ * (entity_ids.h: ecsb_ids_uncreate). Expands to the definition of spawn; a strategy writes
+ *     ECSB_SPAWN_BY_ADDS(entity_uncreate)
+ * after its component_add and component_remove.
+ */
+#define ECSB_SPAWN_BY_ADDS(uncreate)                                                           \
+    ECSB_INLINE ecsb_status spawn(world *w, const ecsb_type *types, uint32_t count,            \
+                                  ecsb_entity *out, void **values_out)                         \
+    {                                                                                          \
+        uint32_t mask;                                                                         \
+        ecsb_status st = ecsb_spawn_check(types, count, w->type_count, out, values_out, &mask); \
+        if (ECSB_UNLIKELY(st != ECSB_OK) || (st = entity_create(w, out)) != ECSB_OK)           \
+            return st;                                                                         \
+        for (uint32_t j = 0; j < count; j++) {                                                 \
+            st = component_add(w, *out, types[j], &values_out[j]);                             \
+            if (ECSB_LIKELY(st == ECSB_OK))                                                    \
+                continue;                                                                      \
+            while (j-- > 0) {                                                                  \
+                component_remove(w, *out, types[j]);                                           \
+                values_out[j] = NULL;                                                          \
+            }                                                                                  \
+            uncreate(w, *out);                                                                 \
+            *out = ECSB_ENTITY_NULL;                                                           \
+            return st;                                                                         \
+        }                                                                                      \
+        return ECSB_OK;                                                                        \
+    }
 
 /* Handles of the common shape: slot index low 32 bits, generation (never 0) high 32 bits. */
 ECSB_INLINE ecsb_entity ecsb_handle_make(uint32_t index, uint32_t generation)

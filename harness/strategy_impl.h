@@ -28,6 +28,8 @@
 ECSB_STRATEGY_CONTRACT(world_init, ecsb_status (*)(world *, const ecsb_world_config *));
 ECSB_STRATEGY_CONTRACT(world_fini, void (*)(world *));
 ECSB_STRATEGY_CONTRACT(entity_create, ecsb_status (*)(world *, ecsb_entity *));
+ECSB_STRATEGY_CONTRACT(spawn, ecsb_status (*)(world *, const ecsb_type *, uint32_t, ecsb_entity *,
+                                              void **));
 ECSB_STRATEGY_CONTRACT(entity_destroy, ecsb_status (*)(world *, ecsb_entity));
 ECSB_STRATEGY_CONTRACT(entity_alive, bool (*)(const world *, ecsb_entity));
 ECSB_STRATEGY_CONTRACT(entity_count, size_t (*)(const world *));
@@ -61,7 +63,7 @@ static void vt_world_fini(void *w) { world_fini(w); }
  * release build): a structural change from inside a query callback on the same world is
  * refused with ECSB_ERR_ITERATING instead of corrupting a row move or a dense array. The
  * query wrapper keeps the worlds whose queries are running (nested queries stack), and the
- * create, destroy, add and remove wrappers look the world up there first. Scenario code
+ * create, spawn, destroy, add and remove wrappers look the world up there first. Scenario code
  * calls the strategy directly and is not checked; its passes never change structure inside
  * a query (the tests' injected mistakes and checksums guard that).
  */
@@ -101,6 +103,19 @@ static ecsb_status vt_entity_create(void *w, ecsb_entity *out)
 {
     VT_REFUSE_WHILE_ITERATING(w);
     return entity_create(w, out);
+}
+static ecsb_status vt_entity_spawn(void *w, const ecsb_type *types, uint32_t count,
+                                   ecsb_entity *out, void **values_out)
+{
+#ifdef ECSB_CHECKED
+    if (vt_is_iterating(w)) {
+        *out = ECSB_ENTITY_NULL;
+        for (uint32_t j = 0; j < count; j++)
+            values_out[j] = NULL;
+        return ECSB_ERR_ITERATING;
+    }
+#endif
+    return spawn(w, types, count, out, values_out);
 }
 static ecsb_status vt_entity_destroy(void *w, ecsb_entity e)
 {
@@ -158,6 +173,7 @@ static const ecsb_vtable vtable = {
     .world_init = vt_world_init,
     .world_fini = vt_world_fini,
     .entity_create = vt_entity_create,
+    .entity_spawn = vt_entity_spawn,
     .entity_destroy = vt_entity_destroy,
     .entity_alive = vt_entity_alive,
     .entity_count = vt_entity_count,

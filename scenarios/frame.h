@@ -27,7 +27,7 @@
  *                 they stood (their pos read by handle), and respawned.
  *   5. bullets    query (life, slot): life -= 1; the expired (one ring segment) hit where they
  *                 are (pos by handle), are destroyed after the query, and as many are fired
- *                 into their slots (create + add each).
+ *                 into their slots (one spawn each, with its whole set).
  * Item: entity-frame (N per pass). Everything that decides a value is a function of slots and
  * counters, never of a strategy's visit order: each system's writes touch only the visited
  * entity, AI reads only positions (written by movement before it), deaths and expiries are
@@ -75,8 +75,8 @@ static void frame_release(void *state)
     free(s);
 }
 
-/* The target of the actor in `slot`, when it has one: the handle, slot and generation of an
- * earlier actor (which must exist). */
+/* The target of the actor in `slot`, added to it: the handle, slot and generation of an
+ * earlier actor (which must exist). A shuffled set-up aims once every actor exists. */
 static ecsb_status frame_aim(frame_state *s, uint64_t slot)
 {
     void *v;
@@ -87,44 +87,46 @@ static ecsb_status frame_aim(frame_state *s, uint64_t slot)
     return st;
 }
 
-/* A new entity in `slot`, the birth-th, with its components (create, then add each: values
- * written at once); its target too when `aim` (a shuffled set-up aims once all exist). */
+/*
+ * A new entity in `slot`, the birth-th, with its components: the set chosen first (a bullet:
+ * pos, vel, slot, life; an actor: pos, vel, slot, hp, status when born burning, target when
+ * it has one and `aim`), then one spawn, then each value written.
+ */
 static ecsb_status frame_spawn(frame_state *s, uint64_t slot, uint64_t birth, bool aim)
 {
     world *w = &s->w;
     const frame_world_shape *sh = &s->shape;
+    const bool bullet = slot >= sh->actors;
+    const bool burning = !bullet && frame_born_burning(slot);
+    const bool targets = aim && !bullet && frame_has_target(slot);
+    ecsb_type types[6] = {FRAME_POS, FRAME_VEL, FRAME_SLOT, bullet ? FRAME_LIFE : FRAME_HP};
+    uint32_t count = 4;
+    if (burning)
+        types[count++] = FRAME_STATUS;
+    if (targets)
+        types[count++] = FRAME_TARGET;
     ecsb_entity e;
-    ecsb_status st = entity_create(w, &e);
-    void *v;
+    void *v[6];
+    ecsb_status st = spawn(w, types, count, &e, v);
     if (st != ECSB_OK)
         return st;
     s->handle[slot] = e;
     s->gen[slot]++;
-    if ((st = component_add(w, e, FRAME_POS, &v)) != ECSB_OK)
-        return st;
-    *(frame_vec2 *)v = frame_pos0(slot, birth);
-    if ((st = component_add(w, e, FRAME_VEL, &v)) != ECSB_OK)
-        return st;
-    *(frame_vec2 *)v = frame_vel0(slot, birth);
-    if ((st = component_add(w, e, FRAME_SLOT, &v)) != ECSB_OK)
-        return st;
-    *(uint32_t *)v = (uint32_t)slot + 1;
-    if (slot >= sh->actors) { /* a bullet */
-        if ((st = component_add(w, e, FRAME_LIFE, &v)) == ECSB_OK)
-            *(uint32_t *)v = frame_life0(sh, slot, s->running);
-        return st;
+    *(frame_vec2 *)v[0] = frame_pos0(slot, birth);
+    *(frame_vec2 *)v[1] = frame_vel0(slot, birth);
+    *(uint32_t *)v[2] = (uint32_t)slot + 1;
+    if (bullet) {
+        *(uint32_t *)v[3] = frame_life0(sh, slot, s->running);
+        return ECSB_OK;
     }
-    if ((st = component_add(w, e, FRAME_HP, &v)) != ECSB_OK)
-        return st;
-    *(int32_t *)v = frame_hp0(slot);
-    if (frame_born_burning(slot)) {
-        if ((st = component_add(w, e, FRAME_STATUS, &v)) != ECSB_OK)
-            return st;
-        *(int32_t *)v = 1;
+    *(int32_t *)v[3] = frame_hp0(slot);
+    if (burning)
+        *(int32_t *)v[4] = 1;
+    if (targets) {
+        uint64_t t = frame_target_slot(slot);
+        *(frame_target *)v[count - 1] = (frame_target){s->handle[t], (uint32_t)t, s->gen[t]};
     }
-    if (aim && frame_has_target(slot))
-        st = frame_aim(s, slot);
-    return st;
+    return ECSB_OK;
 }
 
 #define FRAME_SALT 0x6672616d65ull /* its world order: the set-up's creation order */

@@ -460,6 +460,32 @@ ECSB_INLINE ecsb_status component_remove(world *w, ecsb_entity e, ecsb_type t)
     return live_find(w, e) == FLAT_MAP_NOT_FOUND ? ECSB_ERR_STALE : ECSB_ERR_ABSENT;
 }
 
+/*
+ * spawn: every column of the set first gets room for one more holder, then the create and
+ * the adds, which can no longer fail (the new id is the largest alive: each add appends). A
+ * failure comes before anything observable changed (a column may have grown).
+ */
+ECSB_INLINE ecsb_status spawn(world *w, const ecsb_type *types, uint32_t count,
+                              ecsb_entity *out, void **values_out)
+{
+    uint32_t mask;
+    ecsb_status st = ecsb_spawn_check(types, count, w->type_count, out, values_out, &mask);
+    if (ECSB_UNLIKELY(st != ECSB_OK))
+        return st;
+    if (ECSB_UNLIKELY(w->live_count >= w->max_entities))
+        return ECSB_ERR_CAPACITY;
+    for (uint32_t j = 0; j < count; j++) {
+        column *c = &w->col[types[j]];
+        if (ECSB_UNLIKELY(c->count == c->cap) && (st = grow_column(w, c, c->count + 1)) != ECSB_OK)
+            return st;
+    }
+    if ((st = entity_create(w, out)) != ECSB_OK)
+        return st;
+    for (uint32_t j = 0; j < count; j++)
+        component_add(w, *out, types[j], &values_out[j]);
+    return ECSB_OK;
+}
+
 ECSB_INLINE void *component_get(world *w, ecsb_entity e, ecsb_type t)
 {
     if (ECSB_UNLIKELY(t >= w->type_count))

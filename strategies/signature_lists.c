@@ -378,6 +378,31 @@ ECSB_INLINE ecsb_status component_remove(world *w, ecsb_entity e, ecsb_type t)
     return ECSB_OK;
 }
 
+/*
+ * spawn: the create is the only step that can fail; then the signature is the whole set at
+ * once, and each roster whose set it holds gets the entity once (no roster is visited per
+ * type, and none is joined and left again).
+ */
+ECSB_INLINE ecsb_status spawn(world *w, const ecsb_type *types, uint32_t count,
+                              ecsb_entity *out, void **values_out)
+{
+    uint32_t m;
+    ecsb_status st = ecsb_spawn_check(types, count, w->type_count, out, values_out, &m);
+    if (ECSB_UNLIKELY(st != ECSB_OK) || (st = entity_create(w, out)) != ECSB_OK)
+        return st;
+    const uint32_t i = ecsb_handle_index(*out);
+    w->mask[i] = m;
+    for (uint32_t r = 0; r < w->roster_count; r++)
+        if ((m & w->rosters[r].mask) == w->rosters[r].mask)
+            roster_append(&w->rosters[r], i);
+    for (uint32_t j = 0; j < count; j++) {
+        const ecsb_type t = types[j];
+        w->held[t]++;
+        values_out[j] = w->values[t] + (size_t)i * w->type_size[t];
+    }
+    return ECSB_OK;
+}
+
 ECSB_INLINE void *component_get(world *w, ecsb_entity e, ecsb_type t)
 {
     uint32_t i = ecsb_handle_index(e);

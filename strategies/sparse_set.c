@@ -287,6 +287,15 @@ ECSB_INLINE ecsb_status component_remove(world *w, ecsb_entity e, ecsb_type t)
     return ECSB_OK;
 }
 
+/* Undo the create of e, which holds nothing: spawn's rollback (harness/strategy.h). */
+ECSB_INLINE void entity_uncreate(world *w, ecsb_entity e)
+{
+    ecsb_ids_uncreate(&w->ids, ID_STRIDE, e);
+}
+
+/* spawn: create, then one add per type (values apart: nothing moves); rollback on NOMEM. */
+ECSB_SPAWN_BY_ADDS(entity_uncreate)
+
 ECSB_INLINE void *component_get(world *w, ecsb_entity e, ecsb_type t)
 {
     uint32_t i;

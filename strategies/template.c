@@ -138,6 +138,20 @@ ECSB_INLINE ecsb_status component_remove(world *w, ecsb_entity e, ecsb_type t)
     return ECSB_OK;
 }
 
+/*
+ * spawn: a new entity with a whole set of components at once. Here, where each type's values
+ * live apart, it is create plus one add per type (ECSB_SPAWN_BY_ADDS, harness/strategy.h:
+ * the list checked once up front, and on NOMEM the adds made so far removed and the create
+ * undone by entity_uncreate, so a failure changes nothing). A layout that keeps an entity's
+ * values together (archetype) writes its own: find the set's table once and append one row.
+ */
+ECSB_INLINE void entity_uncreate(world *w, ecsb_entity e)
+{
+    ecsb_ids_uncreate(&w->ids, ID_STRIDE, e);
+}
+
+ECSB_SPAWN_BY_ADDS(entity_uncreate)
+
 ECSB_INLINE void *component_get(world *w, ecsb_entity e, ecsb_type t)
 {
     if (t >= w->type_count)

@@ -72,6 +72,72 @@ static ecsb_status add_status(tst_world *tw, ecsb_entity e, ecsb_type t)
     return s;
 }
 
+/* spawn of types[0 .. count); a failure must leave *out null and every value NULL. */
+static ecsb_status spawn_status(tst_world *tw, uint32_t count, const ecsb_type *types)
+{
+    ecsb_entity e = ~ECSB_ENTITY_NULL;
+    void *v[ECSB_MAX_TYPES + 8];
+    for (uint32_t j = 0; j < count; j++)
+        v[j] = &v;
+    ecsb_status s = tw->ops->entity_spawn(tw->w, types, count, &e, count ? v : NULL);
+    if (s == ECSB_OK)
+        return s;
+    TST_CHECK(e == ECSB_ENTITY_NULL, "failed spawn (%s) left *out non-null", ecsb_status_str(s));
+    for (uint32_t j = 0; j < count; j++)
+        TST_CHECK(v[j] == NULL, "failed spawn (%s) left values_out[%u] non-NULL",
+                  ecsb_status_str(s), j);
+    return s;
+}
+
+/*
+ * spawn refuses a list naming a bad type (ECSB_ERR_TYPE, before any duplicate) or a type twice
+ * (ECSB_ERR_PRESENT; so is any list longer than type_count, up to ECSB_MAX_TYPES and past it),
+ * changing nothing: the next create issues the handle it would have issued anyway.
+ */
+void bad_input_spawn_of_a_bad_or_repeated_type_returns_its_status_and_changes_nothing(void **state)
+{
+    (void)state;
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    tw_init(&tw, &c);
+    tracked k;
+    build(&k, &tw);
+    static const struct {
+        ecsb_status want;
+        uint32_t count;
+        ecsb_type types[6];
+    } cases[] = {
+        {ECSB_ERR_TYPE, 1, {TST_TYPES}},
+        {ECSB_ERR_TYPE, 3, {0, 1, ECSB_MAX_TYPES}},
+        {ECSB_ERR_TYPE, 2, {UINT32_MAX, 2}},
+        {ECSB_ERR_TYPE, 4, {1, 1, 0, TST_TYPES}}, /* a bad type beats a duplicate */
+        {ECSB_ERR_PRESENT, 2, {0, 0}},
+        {ECSB_ERR_PRESENT, 3, {2, 0, 2}},
+        {ECSB_ERR_PRESENT, 4, {0, 1, 2, 1}},
+        {ECSB_ERR_PRESENT, 6, {0, 1, 2, 0, 1, 2}},
+    };
+    for (size_t j = 0; j < sizeof cases / sizeof cases[0]; j++)
+        EXPECT_UNCHANGED(&tw, &k, cases[j].want, spawn_status(&tw, cases[j].count, cases[j].types),
+                         "spawn case %zu", j);
+    ecsb_type many[ECSB_MAX_TYPES + 8];
+    for (uint32_t j = 0; j < ECSB_MAX_TYPES + 8; j++)
+        many[j] = j % TST_TYPES;
+    EXPECT_UNCHANGED(&tw, &k, ECSB_ERR_PRESENT, spawn_status(&tw, ECSB_MAX_TYPES, many),
+                     "spawn of ECSB_MAX_TYPES types of 3");
+    EXPECT_UNCHANGED(&tw, &k, ECSB_ERR_PRESENT, spawn_status(&tw, ECSB_MAX_TYPES + 8, many),
+                     "spawn of more than ECSB_MAX_TYPES types");
+    /* Nothing used up: a create now gives what a create gives in a world that never saw them. */
+    tst_world fresh;
+    tw_init(&fresh, &c);
+    tracked kf;
+    build(&kf, &fresh);
+    ecsb_entity a = tw_create(&tw), b = tw_create(&fresh);
+    TST_CHECK(a == b, "after refused spawns create gave 0x%llx; without them 0x%llx",
+              (unsigned long long)a, (unsigned long long)b);
+    tw_fini(&fresh);
+    tw_fini(&tw);
+}
+
 void bad_input_remove_of_an_absent_component_returns_absent_and_changes_nothing(void **state)
 {
     (void)state;
@@ -193,8 +259,13 @@ void bad_input_create_beyond_max_entities_returns_capacity_and_changes_nothing(v
             tw_add(&tw, e, i % 3, i);
         }
         ecsb_entity out;
+        static const ecsb_type all3[3] = {2, 0, 1};
         EXPECT_UNCHANGED(&tw, &k, ECSB_ERR_CAPACITY, tw.ops->entity_create(tw.w, &out),
                          "create past max_entities %u", max);
+        EXPECT_UNCHANGED(&tw, &k, ECSB_ERR_CAPACITY, spawn_status(&tw, 3, all3),
+                         "spawn of 3 types past max_entities %u", max);
+        EXPECT_UNCHANGED(&tw, &k, ECSB_ERR_CAPACITY, spawn_status(&tw, 0, NULL),
+                         "spawn of no type past max_entities %u", max);
         /* Room again after a destroy, full again after one create. */
         tw_destroy(&tw, k.handle[max / 2]);
         k.alive[max / 2] = false;
@@ -320,12 +391,12 @@ void bad_input_world_init_accepts_the_config_boundaries(void **state)
 
 /* ---- failed allocations ------------------------------------------------------------------ */
 
-typedef enum { S_CREATE, S_DESTROY, S_ADD, S_REMOVE, S_SET } script_kind;
+typedef enum { S_CREATE, S_DESTROY, S_ADD, S_REMOVE, S_SET, S_SPAWN } script_kind;
 
 typedef struct script_op {
     script_kind kind;
     uint16_t entity; /* index in creation order */
-    uint8_t type;
+    uint8_t type; /* S_SPAWN: the set, bit t for type t */
 } script_op;
 
 #define SCRIPT_MAX 1024
@@ -343,7 +414,8 @@ static void push(script *s, script_kind kind, size_t entity, ecsb_type type)
 
 /*
  * Growth of every array from nothing (adds interleaved with creates), removals at every
- * position, destroys, slot reuse, growth again past 128 entities, churn.
+ * position, destroys, slot reuse, growth again past 128 entities, churn; then spawns of every
+ * set of the three types (the empty one too) into fresh and reused slots.
  */
 static void make_script(script *s)
 {
@@ -381,9 +453,15 @@ static void make_script(script *s)
         push(s, S_ADD, e, 2);
         push(s, S_ADD, e, 0);
     }
+    for (; e < 236; e++)
+        push(s, S_SPAWN, e, (ecsb_type)(e % 8));
+    for (size_t i = 150; i < 236; i += 3)
+        push(s, S_DESTROY, i, 0);
+    for (; e < 256; e++)
+        push(s, S_SPAWN, e, (ecsb_type)((e * 5) % 8));
 }
 
-static const char *const kind_name[] = {"create", "destroy", "add", "remove", "set"};
+static const char *const kind_name[] = {"create", "destroy", "add", "remove", "set", "spawn"};
 
 /* One script step on the world; tracked handles by creation order. */
 static ecsb_status script_do(tst_world *tw, tracked *k, const script_op *op, size_t i)
@@ -422,6 +500,30 @@ static ecsb_status script_do(tst_world *tw, tracked *k, const script_op *op, siz
         tst_pattern(v, tw->config.type_size[op->type], i + 1000000);
         return ECSB_OK;
     }
+    case S_SPAWN: { /* the set's types, highest first */
+        ecsb_type types[TST_TYPES];
+        void *v[TST_TYPES];
+        uint32_t count = 0;
+        for (ecsb_type t = TST_TYPES; t-- > 0;)
+            if (op->type >> t & 1) {
+                v[count] = &v;
+                types[count++] = t;
+            }
+        ecsb_entity e = ~ECSB_ENTITY_NULL;
+        if ((s = ops->entity_spawn(tw->w, types, count, &e, v)) == ECSB_OK) {
+            *h = e;
+            k->alive[op->entity] = true;
+            if (k->n <= op->entity)
+                k->n = op->entity + 1u;
+            for (uint32_t j = 0; j < count; j++)
+                tst_pattern(v[j], tw->config.type_size[types[j]], i * 8 + j);
+            return s;
+        }
+        TST_CHECK(e == ECSB_ENTITY_NULL, "failed spawn left *out non-null");
+        for (uint32_t j = 0; j < count; j++)
+            TST_CHECK(v[j] == NULL, "failed spawn left values_out[%u] non-NULL", j);
+        return s;
+    }
     }
     return ECSB_OK;
 }
@@ -457,7 +559,7 @@ static void sweep_reference(const script *s, const ecsb_world_config *c, sweep_r
 /*
  * The script with its k-th allocation failing (and, when persistent, every later one until
  * the failing call returns). The failing call must return ECSB_ERR_NOMEM (only world_init,
- * create, add and remove may) and change nothing, or succeed regardless; either way the
+ * create, spawn, add and remove may) and change nothing, or succeed regardless; either way the
  * script then goes on with allocations succeeding, and must end where the run without
  * failures ended.
  */
@@ -500,9 +602,9 @@ static void sweep_one(const script *s, const ecsb_world_config *c, const sweep_r
                       kind_name[op->kind]);
             if (st != ECSB_OK) {
                 TST_CHECK(st == ECSB_ERR_NOMEM && (op->kind == S_CREATE || op->kind == S_ADD ||
-                                                   op->kind == S_REMOVE),
+                                                   op->kind == S_REMOVE || op->kind == S_SPAWN),
                           "allocation %zu failed during step %zu, entity %s: it returned %s "
-                          "(only create, add and remove may fail, with %s)", k, i,
+                          "(only create, spawn, add and remove may fail, with %s)", k, i,
                           kind_name[op->kind],
                           ecsb_status_str(st), ecsb_status_str(ECSB_ERR_NOMEM));
                 tst_snapshot_take(&after, &tw, tk.handle, tk.n);
@@ -678,14 +780,17 @@ void bad_input_id_space_wrap_keeps_handles_unique_and_stale_ones_rejected(void *
 typedef struct inside_query {
     tst_world *tw;
     ecsb_entity victim; /* alive, holds type 0 */
-    ecsb_status got[4]; /* create, destroy, add, remove, the first time */
-    ecsb_status nested[4]; /* the same from inside a nested query of the same world */
+    ecsb_status got[5]; /* create, destroy, add, remove, spawn, the first time */
+    ecsb_status nested[5]; /* the same from inside a nested query of the same world */
     bool outer_after_nested; /* still refused once the nested query has returned */
+    ecsb_entity spawned;
+    void *values[2];
     size_t runs, nested_runs;
 } inside_query;
 
-static void try_all(inside_query *iq, ecsb_status out[4])
+static void try_all(inside_query *iq, ecsb_status out[5])
 {
+    static const ecsb_type set[2] = {1, 2};
     const ecsb_vtable *ops = iq->tw->ops;
     ecsb_entity e = 0;
     void *v = &v;
@@ -694,6 +799,11 @@ static void try_all(inside_query *iq, ecsb_status out[4])
     out[2] = ops->component_add(iq->tw->w, iq->victim, 2, &v);
     TST_CHECK(out[2] == ECSB_OK || v == NULL, "refused component_add left *value_out non-NULL");
     out[3] = ops->component_remove(iq->tw->w, iq->victim, 0);
+    iq->spawned = ECSB_ENTITY_NULL;
+    out[4] = ops->entity_spawn(iq->tw->w, set, 2, &iq->spawned, iq->values);
+    TST_CHECK(out[4] == ECSB_OK || (iq->spawned == ECSB_ENTITY_NULL && !iq->values[0] &&
+                                    !iq->values[1]),
+              "refused spawn left *out or values_out non-null");
 }
 
 static void nested_visit(void *ctx, size_t count, void *const *columns)
@@ -714,10 +824,10 @@ static void structural_visit(void *ctx, size_t count, void *const *columns)
     ecsb_query inner = {1, {1}};
     TST_STATUS(iq->tw->ops->query(iq->tw->w, &inner, nested_visit, iq), ECSB_OK,
                "a read-only nested query");
-    ecsb_status again[4];
+    ecsb_status again[5];
     try_all(iq, again);
     iq->outer_after_nested = true;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         iq->outer_after_nested &= again[i] == ECSB_ERR_ITERATING;
 }
 
@@ -728,7 +838,7 @@ static ecsb_status query_trying_structural_changes(inside_query *iq)
 }
 
 /*
- * Test builds refuse create, destroy, add and remove on a world from inside one of its own
+ * Test builds refuse create, destroy, add, remove and spawn on a world from inside one of its own
  * query callbacks (ECSB_CHECKED, harness/strategy_impl.h): each returns ECSB_ERR_ITERATING and
  * the world is unchanged, in a nested query too, and they work again once the query returns.
  */
@@ -747,9 +857,9 @@ void bad_input_structural_change_inside_a_query_returns_iterating_and_changes_no
             iq.victim = k.handle[i];
     TST_CHECK(iq.victim, "test bug: no entity with type 0 and without type 2");
     EXPECT_UNCHANGED(&tw, &k, ECSB_OK, query_trying_structural_changes(&iq),
-                     "a query whose callback tries create, destroy, add and remove");
-    static const char *const ops[4] = {"create", "destroy", "add", "remove"};
-    for (int i = 0; i < 4; i++) {
+                     "a query whose callback tries create, destroy, add, remove and spawn");
+    static const char *const ops[5] = {"create", "destroy", "add", "remove", "spawn"};
+    for (int i = 0; i < 5; i++) {
         TST_STATUS(iq.got[i], ECSB_ERR_ITERATING, ops[i]);
         TST_STATUS(iq.nested[i], ECSB_ERR_ITERATING, ops[i]);
     }
@@ -758,9 +868,9 @@ void bad_input_structural_change_inside_a_query_returns_iterating_and_changes_no
                                      "could change structure");
     TST_CHECK(tw.ops->world_valid(tw.w), "world invalid after the refused changes");
     /* Outside the query, the same calls work. */
-    ecsb_status after[4];
+    ecsb_status after[5];
     try_all(&iq, after);
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         TST_CHECK(after[i] != ECSB_ERR_ITERATING, "%s refused after the query returned", ops[i]);
     TST_CHECK(tw.ops->world_valid(tw.w), "world invalid after the changes");
     tw_fini(&tw);

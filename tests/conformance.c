@@ -1323,3 +1323,131 @@ void conformance_join_of_a_common_and_a_rare_type_finds_every_match(void **state
     model_free(&m);
     tw_fini(&tw);
 }
+
+/* ---- spawn ------------------------------------------------------------------------------- */
+
+/* The types of `set` (bit t for type t of `types`), in an order picked by `turn`. */
+static uint32_t set_types(uint32_t set, uint32_t types, uint64_t turn, ecsb_type *out)
+{
+    uint32_t count = 0;
+    for (ecsb_type t = 0; t < types; t++)
+        if (set >> t & 1)
+            out[count++] = t;
+    for (uint32_t j = 0; count > 1 && j < count; j++) { /* swaps picked by turn */
+        uint32_t k = (uint32_t)((j + turn) % count);
+        ecsb_type tmp = out[j];
+        out[j] = out[k];
+        out[k] = tmp;
+    }
+    return count;
+}
+
+/*
+ * spawn gives a new entity holding exactly its types, each with the value written through
+ * values_out, for every set of three types (the empty one: a plain create) in several
+ * orders, between creates and adds that make the same sets one type at a time.
+ */
+void conformance_spawn_holds_exactly_its_types_with_the_values_written(void **state)
+{
+    (void)state;
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    tw_init(&tw, &c);
+    model m;
+    model_init(&m, &tw);
+    for (uint64_t round = 0; round < 6; round++)
+        for (uint32_t set = 0; set < (1u << TST_TYPES); set++) {
+            ecsb_type types[TST_TYPES];
+            uint32_t count = set_types(set, TST_TYPES, round + set, types);
+            model_spawn(&m, &tw, types, count, round + 1);
+            size_t i = model_create(&m, &tw); /* the same set one add at a time */
+            for (uint32_t j = 0; j < count; j++)
+                model_add(&m, &tw, i, types[j], round + 7);
+        }
+    model_check(&m, &tw);
+    /* count 0 with values_out NULL is a create */
+    ecsb_entity e = ECSB_ENTITY_NULL;
+    TST_STATUS(tw.ops->entity_spawn(tw.w, NULL, 0, &e, NULL), ECSB_OK, "spawn of no type");
+    TST_CHECK(e != ECSB_ENTITY_NULL && tw.ops->entity_alive(tw.w, e), "spawn of no type: dead");
+    for (ecsb_type t = 0; t < TST_TYPES; t++)
+        tw_expect_absent(&tw, e, t);
+    model_free(&m);
+    tw_fini(&tw);
+}
+
+/*
+ * A spawned entity is like any other: adds, removes and destroy work on it, its slot is
+ * reused by the next spawn or create with nothing of its old life, and its old handle is stale.
+ */
+void conformance_spawned_entities_change_and_die_like_created_ones(void **state)
+{
+    (void)state;
+    tst_world tw;
+    ecsb_world_config c = tst_config3();
+    tw_init(&tw, &c);
+    model m;
+    model_init(&m, &tw);
+    static const ecsb_type all[3] = {2, 0, 1}, two[2] = {1, 0};
+    for (size_t i = 0; i < 30; i++)
+        model_spawn(&m, &tw, i % 2 ? all : two, i % 2 ? 3 : 2, 1);
+    for (size_t i = 0; i < 30; i += 3) {
+        model_remove(&m, &tw, i, 0);
+        if (i % 2 == 0)
+            model_add(&m, &tw, i, 2, 2);
+        model_destroy(&m, &tw, i + 1);
+    }
+    model_check(&m, &tw);
+    for (size_t i = 0; i < 10; i++) /* into the slots just freed */
+        model_spawn(&m, &tw, i % 2 ? two : all + 1, 2, 3);
+    for (size_t i = 0; i < m.n; i++)
+        if (!m.alive[i])
+            tw_expect_stale(&tw, m.handle[i]);
+    model_check(&m, &tw);
+    model_free(&m);
+    tw_fini(&tw);
+}
+
+/*
+ * Spawns into a world of 6 types with declared queries (tables, rosters, owning groups kept
+ * for them) visit as adds would: every declared and undeclared query sees each spawned
+ * entity once, amid adds, removes and destroys, and after the world grows.
+ */
+void conformance_spawn_into_declared_queries_visits_each_entity_once(void **state)
+{
+    (void)state;
+    enum { TYPES = 6 };
+    static const uint32_t sizes[TYPES] = {4, 8, 12, 16, 4, 24};
+    static const ecsb_type declared[4][3] = {{0, 1}, {1, 2, 3}, {4, 0}, {5}};
+    static const uint32_t declared_count[4] = {2, 3, 2, 1};
+    tst_world tw;
+    ecsb_world_config c = tst_config(TYPES, sizes);
+    c.query_count = 4;
+    for (uint32_t d = 0; d < 4; d++)
+        c.queries[d] = tst_query(declared_count[d], declared[d]);
+    tw_init(&tw, &c);
+    tw.check_valid = false; /* O(size) per call; model_check checks it */
+    model m;
+    model_init(&m, &tw);
+    tst_rng rng = {17};
+    for (int round = 0; round < 4; round++) {
+        for (size_t k = 0; k < 300; k++) {
+            ecsb_type types[TYPES];
+            uint32_t set = (uint32_t)tst_rng_below(&rng, 1u << TYPES);
+            uint32_t count = set_types(set, TYPES, tst_rng_next(&rng), types);
+            size_t i = model_spawn(&m, &tw, types, count, (uint64_t)round + 1);
+            uint64_t r = tst_rng_below(&rng, 8);
+            ecsb_type t = (ecsb_type)tst_rng_below(&rng, TYPES);
+            if (r == 0 && !(set >> t & 1))
+                model_add(&m, &tw, i, t, 9);
+            else if (r == 1 && (set >> t & 1))
+                model_remove(&m, &tw, i, t);
+            else if (r == 2 && m.alive[i = (size_t)tst_rng_below(&rng, m.n)])
+                model_destroy(&m, &tw, i);
+        }
+        for (uint32_t d = 0; d < 4; d++)
+            model_check_query(&m, &tw, &c.queries[d]);
+        model_check(&m, &tw);
+    }
+    model_free(&m);
+    tw_fini(&tw);
+}

@@ -16,8 +16,9 @@
  * slots are reused and swap-removes happen at every position. The type mix is skewed (type 4
  * is added 32 times less often than types 0-2) so joins between a common and a rare type
  * make one side more than 16 times the other (galloping merges). Allocation failures are
- * injected now and then: create, add and (where it moves values) remove may then return
- * ECSB_ERR_NOMEM, changing nothing.
+ * injected now and then: create, spawn, add and (where it moves values) remove may then
+ * return ECSB_ERR_NOMEM, changing nothing. Half the creations are spawns of a random set of
+ * types (now and then with a type twice or out of range, refused with nothing changed).
  * The seed also picks the world: initial capacity, declared queries, and knobs that reach rare
  * paths (an id counter near its wrap, generations near their end, a small max_entities).
  * A failure names strategy, seed and step; ECSB_SEED=<seed> ECSB_OPS=<step + 1> replays
@@ -186,29 +187,23 @@ static bool nomem_allowed(run *r, ecsb_status s)
 
 /* ---- operations ------------------------------------------------------------------------- */
 
-static void op_create(run *r)
+/* A refused create or spawn (ECSB_ERR_CAPACITY): allowed when the id space is used up or the
+ * world is full, and then nothing may change. */
+static bool capacity_allowed(run *r, ecsb_status s)
 {
-    ecsb_entity e = ECSB_ENTITY_NULL;
-    size_t before = r->ops->entity_count(r->tw.w);
-    ecsb_status s = r->ops->entity_create(r->tw.w, &e);
-    if (s == ECSB_ERR_CAPACITY &&
-        (r->creates >= r->id_room || (r->max_entities && r->n >= r->max_entities))) {
-        /* The id space is used up or the world is full: allowed, and nothing may change. */
-        D_CHECK(r, r->ops->entity_count(r->tw.w) == before, "refused create changed the count");
-        D_CHECK(r, e == ECSB_ENTITY_NULL, "refused create left *out non-null");
-        r->capacity_refusals++;
-        return;
-    }
-    if (nomem_allowed(r, s)) {
-        D_CHECK(r, r->ops->entity_count(r->tw.w) == before, "create failed (NOMEM) but changed "
-                "the count");
-        D_CHECK(r, e == ECSB_ENTITY_NULL, "failed create left *out non-null");
-        return;
-    }
-    D_CHECK(r, s == ECSB_OK, "create: %s", st(s));
-    D_CHECK(r, e != ECSB_ENTITY_NULL, "create gave the null handle");
+    if (s != ECSB_ERR_CAPACITY ||
+        !(r->creates >= r->id_room || (r->max_entities && r->n >= r->max_entities)))
+        return false;
+    r->capacity_refusals++;
+    return true;
+}
+
+/* The model's side of a create or spawn that gave e: a new live entity holding nothing. */
+static ref_entity *ref_push(run *r, ecsb_entity e, const char *what)
+{
+    D_CHECK(r, e != ECSB_ENTITY_NULL, "%s gave the null handle", what);
     D_CHECK(r, !is_recently_dead(r, e),
-            "create gave 0x%llx, the handle of a recently destroyed entity",
+            "%s gave 0x%llx, the handle of a recently destroyed entity", what,
             (unsigned long long)e);
     r->creates++;
     if (r->n == r->capacity) {
@@ -221,6 +216,86 @@ static void op_create(run *r)
     x->handle = e;
     if (r->n > r->peak)
         r->peak = r->n;
+    return x;
+}
+
+static void op_create(run *r)
+{
+    ecsb_entity e = ECSB_ENTITY_NULL;
+    size_t before = r->ops->entity_count(r->tw.w);
+    ecsb_status s = r->ops->entity_create(r->tw.w, &e);
+    if (capacity_allowed(r, s) || nomem_allowed(r, s)) {
+        D_CHECK(r, r->ops->entity_count(r->tw.w) == before, "create failed (%s) but changed "
+                "the count", st(s));
+        D_CHECK(r, e == ECSB_ENTITY_NULL, "failed create left *out non-null");
+        return;
+    }
+    D_CHECK(r, s == ECSB_OK, "create: %s", st(s));
+    ref_push(r, e, "create");
+}
+
+/*
+ * spawn of a random set of types (0..5 of them, the rare ones as often as the others) in a
+ * random order; now and then with one type twice (ECSB_ERR_PRESENT) or one out of range
+ * (ECSB_ERR_TYPE), which must change nothing.
+ */
+static void op_spawn(run *r)
+{
+    ecsb_type types[D_TYPES + 1];
+    void *v[D_TYPES + 1];
+    uint32_t count = 0, set = (uint32_t)choose(r, 1u << D_TYPES);
+    for (ecsb_type t = 0; t < D_TYPES; t++)
+        if (set >> t & 1)
+            types[count++] = t;
+    ecsb_status want = ECSB_OK;
+    uint64_t bad = choose(r, 20);
+    if (bad == 0 && count) {
+        types[count] = types[choose(r, count)];
+        count++;
+        want = ECSB_ERR_PRESENT;
+    } else if (bad == 1) {
+        types[count++] = D_TYPES + (ecsb_type)choose(r, 100);
+        want = ECSB_ERR_TYPE;
+    }
+    for (uint32_t j = 0; j + 1 < count; j++) {
+        uint32_t m = j + (uint32_t)choose(r, count - j);
+        ecsb_type tmp = types[j];
+        types[j] = types[m];
+        types[m] = tmp;
+    }
+    for (uint32_t j = 0; j < count; j++)
+        v[j] = &v;
+    ecsb_entity e = ~ECSB_ENTITY_NULL;
+    size_t before = r->ops->entity_count(r->tw.w);
+    ecsb_status s = r->ops->entity_spawn(r->tw.w, types, count, &e, v);
+    if (want != ECSB_OK || capacity_allowed(r, s) || nomem_allowed(r, s)) {
+        D_CHECK(r, s == want || want == ECSB_OK, "spawn of %u types (one %s): got %s, want %s",
+                count, want == ECSB_ERR_TYPE ? "out of range" : "twice", st(s), st(want));
+        D_CHECK(r, r->ops->entity_count(r->tw.w) == before, "spawn failed (%s) but changed "
+                "the count", st(s));
+        D_CHECK(r, e == ECSB_ENTITY_NULL, "failed spawn (%s) left *out non-null", st(s));
+        for (uint32_t j = 0; j < count; j++)
+            D_CHECK(r, v[j] == NULL, "failed spawn (%s) left values_out[%u] non-NULL", st(s), j);
+        for (ecsb_type t = 0; t < D_TYPES; t++)
+            D_CHECK(r, r->ops->component_count(r->tw.w, t) == r->held[t],
+                    "failed spawn (%s) changed the count of type %u", st(s), t);
+        return;
+    }
+    D_CHECK(r, s == ECSB_OK, "spawn of %u types: %s", count, st(s));
+    ref_entity *x = ref_push(r, e, "spawn");
+    for (uint32_t j = 0; j < count; j++) {
+        ecsb_type t = types[j];
+        D_CHECK(r, v[j] != NULL, "spawn gave a NULL value for type %u", t);
+        tst_pattern(v[j], d_sizes[t], value_seed(r, t));
+    }
+    for (uint32_t j = 0; j < count; j++) { /* after every write: no two values overlap */
+        ecsb_type t = types[j];
+        D_CHECK(r, tst_pattern_is(v[j], d_sizes[t], value_seed(r, t)),
+                "spawn's value of type %u overlaps another", t);
+        memcpy(x->value[t], v[j], d_sizes[t]);
+        x->has[t] = true;
+        r->held[t]++;
+    }
 }
 
 static void op_destroy(run *r)
@@ -794,8 +869,10 @@ static void step(run *r)
     uint64_t p = choose(r, 1000);
     uint64_t create = r->growing ? 250 : 60, destroy = r->growing ? 60 : 250;
     if (r->n == 0) { /* nothing to pick: create, or an operation that needs no entity */
-        if (p < 880)
+        if (p < 440)
             op_create(r);
+        else if (p < 880)
+            op_spawn(r);
         else if (p < 920)
             op_stale(r);
         else if (p < 940)
@@ -809,7 +886,7 @@ static void step(run *r)
         return;
     }
     if (p < create)
-        op_create(r);
+        (p & 1 ? op_spawn : op_create)(r);
     else if ((p -= create) < destroy)
         op_destroy(r);
     else if ((p -= destroy) < 220)

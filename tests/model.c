@@ -13,8 +13,8 @@ void model_free(model *m)
     memset(m, 0, sizeof *m);
 }
 
-/* Create an entity in the world and the model; returns its model index. */
-size_t model_create(model *m, tst_world *tw)
+/* A new live entity holding nothing in the model for handle e; returns its model index. */
+static size_t model_push(model *m, ecsb_entity e)
 {
     if (m->n == m->capacity) {
         size_t cap = m->capacity ? 2 * m->capacity : 64;
@@ -24,10 +24,27 @@ size_t model_create(model *m, tst_world *tw)
         m->capacity = cap;
     }
     size_t i = m->n++;
-    m->handle[i] = tw_create(tw);
+    m->handle[i] = e;
     m->alive[i] = true;
     for (ecsb_type t = 0; t < m->types; t++)
         *seed_at(m, i, t) = 0;
+    return i;
+}
+
+/* Create an entity in the world and the model; returns its model index. */
+size_t model_create(model *m, tst_world *tw) { return model_push(m, tw_create(tw)); }
+
+/* Spawn an entity holding types[0 .. count), value of t tst_pattern(seed_for(i, t, version)). */
+size_t model_spawn(model *m, tst_world *tw, const ecsb_type *types, uint32_t count,
+                   uint64_t version)
+{
+    uint64_t seeds[ECSB_MAX_TYPES] = {0};
+    size_t i = m->n; /* the index model_push will give */
+    for (uint32_t j = 0; j < count && j < ECSB_MAX_TYPES; j++)
+        seeds[j] = seed_for(i, types[j], version);
+    i = model_push(m, tw_spawn(tw, types, count, seeds));
+    for (uint32_t j = 0; j < count; j++)
+        *seed_at(m, i, types[j]) = seeds[j];
     return i;
 }
 

@@ -31,6 +31,10 @@ void model_free(model *m);
 uint64_t seed_for(size_t i, ecsb_type t, uint64_t version);
 /* Create an entity in the world and the model; returns its model index. */
 size_t model_create(model *m, tst_world *tw);
+/* Spawn an entity holding types[0 .. count) (tw_spawn), the value of type t
+ * tst_pattern(seed_for(i, t, version)); returns its model index i. */
+size_t model_spawn(model *m, tst_world *tw, const ecsb_type *types, uint32_t count,
+                   uint64_t version);
 /* Add type t to entity i with the value tst_pattern(seed_for(i, t, version)). */
 void model_add(model *m, tst_world *tw, size_t i, ecsb_type t, uint64_t version);
 void model_remove(model *m, tst_world *tw, size_t i, ecsb_type t);

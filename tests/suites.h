@@ -43,7 +43,10 @@
     X(conformance_world_valid_catches_every_world_corrupt_damage)                              \
     X(conformance_growth_asks_for_amortised_constant_bytes_per_entity)                         \
     X(conformance_joins_over_more_than_65536_shuffled_holders_visit_each_once)                 \
-    X(conformance_join_of_a_common_and_a_rare_type_finds_every_match)
+    X(conformance_join_of_a_common_and_a_rare_type_finds_every_match)                          \
+    X(conformance_spawn_holds_exactly_its_types_with_the_values_written)                       \
+    X(conformance_spawned_entities_change_and_die_like_created_ones)                           \
+    X(conformance_spawn_into_declared_queries_visits_each_entity_once)
 
 /* tests/query.c: queries over 1..8 types, declared and not, bad queries, alignment. */
 #define ECSB_QUERY_TESTS(X)                                                                    \
@@ -69,6 +72,7 @@
     X(bad_input_add_of_a_present_component_returns_present_and_changes_nothing)                \
     X(bad_input_operations_on_a_stale_entity_return_stale_and_change_nothing)                  \
     X(bad_input_bad_type_returns_type_and_changes_nothing)                                     \
+    X(bad_input_spawn_of_a_bad_or_repeated_type_returns_its_status_and_changes_nothing)         \
     X(bad_input_create_beyond_max_entities_returns_capacity_and_changes_nothing)               \
     X(bad_input_world_init_rejects_out_of_range_configs)                                       \
     X(bad_input_world_init_accepts_the_config_boundaries)                                      \

@@ -298,6 +298,21 @@ ecsb_entity tw_create(tst_world *tw)
     return e;
 }
 
+ecsb_entity tw_spawn(tst_world *tw, const ecsb_type *types, uint32_t count, const uint64_t *seeds)
+{
+    ecsb_entity e = ECSB_ENTITY_NULL;
+    void *v[ECSB_MAX_TYPES];
+    TST_CHECK(count <= ECSB_MAX_TYPES, "test bug: spawn of %u types", count);
+    TST_STATUS(tw->ops->entity_spawn(tw->w, types, count, &e, v), ECSB_OK, "entity_spawn");
+    TST_CHECK(e != ECSB_ENTITY_NULL, "entity_spawn gave ECSB_ENTITY_NULL");
+    for (uint32_t j = 0; j < count; j++) {
+        TST_CHECK(v[j] != NULL, "entity_spawn returned ECSB_OK with a NULL value %u", j);
+        tst_pattern(v[j], tw->config.type_size[types[j]], seeds[j]);
+    }
+    after_call(tw, "entity_spawn");
+    return e;
+}
+
 void tw_destroy(tst_world *tw, ecsb_entity e)
 {
     TST_STATUS(tw->ops->entity_destroy(tw->w, e), ECSB_OK, "entity_destroy");

@@ -135,6 +135,8 @@ void tw_succeed(tst_world *tw);
 
 /* The operations, asserting success (and world_valid when tw->check_valid). */
 ecsb_entity tw_create(tst_world *tw);
+/* spawn of types[0 .. count), each value written with tst_pattern(seeds[j]); must succeed. */
+ecsb_entity tw_spawn(tst_world *tw, const ecsb_type *types, uint32_t count, const uint64_t *seeds);
 void tw_destroy(tst_world *tw, ecsb_entity e);
 /* Add `type`, fill its value with tst_pattern(seed); returns the storage. */
 void *tw_add(tst_world *tw, ecsb_entity e, ecsb_type type, uint64_t seed);

@@ -561,6 +561,55 @@ ECSB_INLINE ecsb_status component_remove(world *w, ecsb_entity e, ecsb_type t)
     return ECSB_OK;
 }
 
+/*
+ * spawn: the id, then for each type its page and room for one more holder (on failure the
+ * pages made here are freed and the id goes back where it came from: the next create issues
+ * it again), then one append per pool and, with owning groups, one entry into each group the
+ * set completes, after all the appends (never a group entered per add).
+ */
+ECSB_INLINE ecsb_status spawn(world *w, const ecsb_type *types, uint32_t count,
+                              ecsb_entity *out, void **values_out)
+{
+    uint32_t mask, made = 0;
+    ecsb_status st = ecsb_spawn_check(types, count, w->type_count, out, values_out, &mask);
+    const bool fresh = w->free_head == INDEX_NONE; /* create appends a slot, else pops it */
+    if (ECSB_UNLIKELY(st != ECSB_OK) || (st = entity_create(w, out)) != ECSB_OK)
+        return st;
+    const uint32_t id = (uint32_t)*out, i = id_index(id), page = i >> PAGE_BITS;
+    for (uint32_t j = 0; j < count && st == ECSB_OK; j++) {
+        pool *p = &w->pools[types[j]];
+        if (p->pages[page] == ZERO_PAGE && (st = page_alloc(w, &p->pages[page])) == ECSB_OK)
+            made |= 1u << types[j];
+        if (st == ECSB_OK && p->count == p->cap)
+            st = grow_pool(w, p, ecsb_grow_capacity(p->cap, (size_t)p->count + 1, w->max_entities));
+    }
+    if (ECSB_UNLIKELY(st != ECSB_OK)) {
+        for (; made; made &= made - 1)
+            page_free(w, &w->pools[__builtin_ctz(made)].pages[page]);
+        if (fresh) {
+            w->slots--;
+        } else {
+            w->ids[i] = (id & ~ID_INDEX_MASK) | w->free_head;
+            w->free_head = i;
+        }
+        w->live--;
+        *out = ECSB_ENTITY_NULL;
+        return st;
+    }
+    for (uint32_t j = 0; j < count; j++) {
+        pool *p = &w->pools[types[j]];
+        pool_append(p, id, &p->pages[page][i & PAGE_MASK]);
+    }
+    for (uint32_t k = 0; PAGED_OWNING_GROUPS && k < w->group_count; k++)
+        if ((w->groups[k].mask & mask) == w->groups[k].mask)
+            group_enter(w, &w->groups[k], id);
+    for (uint32_t j = 0; j < count; j++) {
+        pool *p = &w->pools[types[j]];
+        values_out[j] = p->values + (size_t)id_index(p->pages[page][i & PAGE_MASK]) * p->size;
+    }
+    return ECSB_OK;
+}
+
 ECSB_INLINE void *component_get(world *w, ecsb_entity e, ecsb_type t)
 {
     if (ECSB_UNLIKELY(t >= ECSB_MAX_TYPES) || ECSB_UNLIKELY(!handle_in_range(w, e)))
