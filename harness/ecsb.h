@@ -45,11 +45,17 @@ typedef uint32_t ecsb_type;
  * A query: the entities holding every one of `types[0 .. count)` (1 <= count <=
  * ECSB_MAX_QUERY_TYPES, no type twice). The order of `types` is the order of the columns a
  * query hands out; two queries naming the same set in different orders are the same query.
+ * `entities` asks for one more column, the entities' handles (see ecsb_query_fn); it is not
+ * part of the set: a declared query answers the same set with or without it.
  */
 typedef struct ecsb_query {
     uint32_t count;
     ecsb_type types[ECSB_MAX_QUERY_TYPES];
+    bool entities; /* hand out the handle column too (columns[count]) */
 } ecsb_query;
+
+/* Columns a query callback can be handed: the types' and the handles'. */
+#define ECSB_MAX_QUERY_COLUMNS (ECSB_MAX_QUERY_TYPES + 1u)
 
 /* ---- statuses ---------------------------------------------------------------------------- */
 
@@ -100,8 +106,8 @@ typedef struct ecsb_world_config {
     /*
      * Alignment of each type's values: a power of two up to ECSB_MAX_TYPE_ALIGN that divides
      * the size (as in C, a size is a multiple of its alignment); 0 = the natural alignment,
-     * ecsb_type_align(). Every pointer to a value a strategy hands out (add, get, each, join,
-     * query columns) is a multiple of it.
+     * ecsb_type_align(). Every pointer to a value a strategy hands out (add, get, query
+     * columns) is a multiple of it.
      */
     uint32_t type_align[ECSB_MAX_TYPES];
     /*
@@ -146,19 +152,20 @@ ecsb_status ecsb_query_check(const ecsb_query *q, uint32_t type_count, uint32_t 
 /* ---- iteration callbacks ----------------------------------------------------------------- */
 
 /*
- * Called once per visited entity. A callback may read and write the values it is handed; it
- * must not change the world's structure (no create, destroy, add or remove) during the visit.
- */
-typedef void (*ecsb_each_fn)(void *ctx, ecsb_entity entity, void *value);
-typedef void (*ecsb_join_fn)(void *ctx, ecsb_entity entity, void *value_a, void *value_b);
-/*
  * Called once per run of matched entities: `count` (>= 1) entities, and for query type j
  * (in the query's order) columns[j], a pointer to their `count` values of that type stored
  * contiguously, the i-th entity's value at columns[j] + i * size. Layouts that store matched
  * entities together (tables, groups) hand out long runs; the others runs of one. The loop a
  * caller writes is `for (i = 0; i < count; i++) ...`, over raw pointers it can vectorize.
- * Runs carry values, not entity handles (use each or join for those). Same rules as each:
- * write values, never change the world's structure during the visit.
+ * When the query sets `entities`, columns[count of the query's types] points to the run's
+ * `count` entity handles (const ecsb_entity), the i-th the handle of the entity whose values
+ * are the i-th of every column; valid only during the call. When it does not, that column is
+ * not computed at all (scenario queries are constants: the test folds away), so asking costs
+ * nothing to the queries that do not. Where a layout stores handles beside the values (a
+ * table's entity column) the column points into it; elsewhere the strategy fills a small
+ * buffer, so a long run may come as several shorter ones when handles are asked for.
+ * A callback may read and write the values it is handed; it must not change the world's
+ * structure (no create, destroy, add or remove) during the visit.
  */
 typedef void (*ecsb_query_fn)(void *ctx, size_t count, void *const *columns);
 
@@ -220,13 +227,11 @@ typedef struct ecsb_vtable {
     /* Entities holding `type` (0 for a bad type). */
     size_t (*component_count)(const void *world, ecsb_type type);
 
-    /* Visit every holder of `type` once, in the strategy's order. Nothing for a bad type. */
-    void (*each)(void *world, ecsb_type type, ecsb_each_fn fn, void *ctx);
-    /* Visit every entity holding both a and b once, with both values. Nothing for bad types. */
-    void (*join)(void *world, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void *ctx);
     /*
      * Visit every entity holding all of q's types exactly once, in runs (ecsb_query_fn), in
-     * the strategy's order; declared or not, the visits are the same. ECSB_ERR_QUERY or
+     * the strategy's order; declared or not, the visits are the same; with q->entities, the
+     * runs carry the entities' handles as one more column. The one iteration primitive: a
+     * one-type query visits a type's holders, a two-type query pairs them. ECSB_ERR_QUERY or
      * ECSB_ERR_TYPE (ecsb_query_check's order) with no visit; else ECSB_OK. A callback may
      * write values and read the world (get, has, nested queries), never change its structure:
      * in test builds (ECSB_CHECKED) create, spawn, destroy, add and remove on a world inside

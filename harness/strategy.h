@@ -35,19 +35,25 @@
  *   void       *component_get(world *w, ecsb_entity e, ecsb_type t);     NULL if any is bad
  *   bool        component_has(const world *w, ecsb_entity e, ecsb_type t);
  *   size_t      component_count(const world *w, ecsb_type t);
- *   void        each(world *w, ecsb_type t, ecsb_each_fn fn, void *ctx);
- *   void        join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void *ctx);
  *   ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, void *ctx);
- *                               ECSB_ERR_QUERY, ECSB_ERR_TYPE (use ecsb_query_check)
+ *                               ECSB_ERR_QUERY, ECSB_ERR_TYPE (use ecsb_query_check); with
+ *                               q->entities, columns[q->count] = the run's handles (below)
  *   bool        world_valid(const world *w);    every internal invariant, O(size)
  *   size_t      world_bytes(const world *w);    allocated bytes + sizeof(world)
  *   int         world_corrupt(world *w, unsigned which);   testing aid: reversible damage
  *                               to invariant `which` that world_valid must catch (ecsb.h)
  *
- * Mark the hot ones (create, spawn, destroy, add, remove, get, has, each, join, query)
- * ECSB_INLINE so that scenario code inlines them and the callbacks handed to each/join/query
- * (constants at every call site) are inlined too. each/join/query must tolerate callbacks
- * that write values, never ones that change structure.
+ * Mark the hot ones (create, spawn, destroy, add, remove, get, has, query) ECSB_INLINE so that
+ * scenario code inlines them and the callbacks handed to query (constants at every call site)
+ * are inlined too. query must tolerate callbacks that write values, never ones that change
+ * structure.
+ *
+ * The handle column (q->entities): test q->entities, never compute handles otherwise (a
+ * scenario's query is a constant, so the test folds away and a query that does not ask costs
+ * what it did). A run of one hands out a pointer to a local handle; a run whose handles the
+ * layout stores as ecsb_entity (a table's entity column, an id word per slot) points into
+ * them; a run whose handles must be computed goes through ecsb_emit_handles; runs gathered
+ * with ecsb_runs carry them in its buffer.
  *
  * Values: every pointer to a value handed out must be a multiple of the type's alignment
  * (ecsb_type_align; blocks from the world's allocator start on ECSB_BLOCK_ALIGN). Declared
@@ -122,39 +128,82 @@ static inline size_t ecsb_grow_capacity(size_t current, size_t needed, size_t li
 
 /* ---- query runs --------------------------------------------------------------------------- */
 
+/* Handles a strategy computes into a buffer per callback, at most (the handle column). */
+#define ECSB_RUN_HANDLES 64u
+
+/*
+ * Hand fn the run of `count` entities whose values start at columns[0 .. k) (sizes[j] bytes
+ * apart), with the handle column (columns[k]) filled by handle_at(src, first + i) for the
+ * i-th entity: in pieces of at most ECSB_RUN_HANDLES entities. For layouts that compute
+ * handles (slot + generation, id -> handle) rather than store them; call it only when the
+ * query asks for handles. handle_at is a constant at every call: it is inlined.
+ */
+typedef ecsb_entity (*ecsb_handle_at_fn)(void *src, size_t i);
+
+ECSB_INLINE void ecsb_emit_handles(uint32_t k, void *const *columns, const size_t *sizes,
+                                   size_t count, ecsb_handle_at_fn handle_at, void *src,
+                                   size_t first, ecsb_query_fn fn, void *ctx)
+{
+    ecsb_entity handles[ECSB_RUN_HANDLES];
+    void *piece[ECSB_MAX_QUERY_COLUMNS];
+    for (uint32_t j = 0; j < k; j++)
+        piece[j] = columns[j];
+    piece[k] = handles;
+    for (size_t done = 0; done < count;) {
+        const size_t n = count - done < ECSB_RUN_HANDLES ? count - done : ECSB_RUN_HANDLES;
+        for (size_t i = 0; i < n; i++)
+            handles[i] = handle_at(src, first + done + i);
+        fn(ctx, n, piece);
+        done += n;
+        for (uint32_t j = 0; j < k; j++)
+            piece[j] = (unsigned char *)piece[j] + n * sizes[j];
+    }
+}
+
 /*
  * For layouts that find matches one entity at a time: gathers consecutive matches whose
  * values follow each other in memory in every column into one run, so a caller's loop still
  * gets long runs where the storage happens to be in step (packed worlds), and runs of one
- * elsewhere. Cost per match: k pointer compares. Use:
+ * elsewhere. Cost per match: k pointer compares. When the query asks for handles, the caller
+ * passes a buffer of ECSB_RUN_HANDLES (else NULL: nothing more is done) and each match's
+ * handle; the buffer stays aligned with the values (a run is handed out when it is full).
+ * Use:
  *     ecsb_runs r = {0};
- *     for each match: ecsb_runs_add(&r, k, values, sizes, fn, ctx);
- *     ecsb_runs_flush(&r, fn, ctx);
+ *     ecsb_entity buf[ECSB_RUN_HANDLES], *handles = q->entities ? buf : NULL;
+ *     for each match: ecsb_runs_add(&r, k, values, sizes, handles, handle, fn, ctx);
+ *     ecsb_runs_flush(&r, k, handles, fn, ctx);
+ * (handle: the match's; compute it only when q->entities, else pass anything.)
  */
 typedef struct ecsb_runs {
     size_t count;                                /* entities in the pending run */
-    void *columns[ECSB_MAX_QUERY_TYPES];         /* its first values */
+    void *columns[ECSB_MAX_QUERY_COLUMNS];       /* its first values; [k]: handles */
     unsigned char *next[ECSB_MAX_QUERY_TYPES];   /* where each column's next value would be */
 } ecsb_runs;
 
-ECSB_INLINE void ecsb_runs_flush(ecsb_runs *r, ecsb_query_fn fn, void *ctx)
+ECSB_INLINE void ecsb_runs_flush(ecsb_runs *r, uint32_t k, ecsb_entity *handles,
+                                 ecsb_query_fn fn, void *ctx)
 {
+    if (handles)
+        r->columns[k] = handles;
     if (r->count)
         fn(ctx, r->count, r->columns);
     r->count = 0;
 }
 
 ECSB_INLINE void ecsb_runs_add(ecsb_runs *r, uint32_t k, void *const *values,
-                               const size_t *sizes, ecsb_query_fn fn, void *ctx)
+                               const size_t *sizes, ecsb_entity *handles, ecsb_entity handle,
+                               ecsb_query_fn fn, void *ctx)
 {
-    bool follows = r->count != 0;
+    bool follows = r->count != 0 && (!handles || r->count < ECSB_RUN_HANDLES);
     for (uint32_t j = 0; j < k; j++)
         follows &= (unsigned char *)values[j] == r->next[j];
     if (!follows) {
-        ecsb_runs_flush(r, fn, ctx);
+        ecsb_runs_flush(r, k, handles, fn, ctx);
         for (uint32_t j = 0; j < k; j++)
             r->columns[j] = values[j];
     }
+    if (handles)
+        handles[r->count] = handle;
     r->count++;
     for (uint32_t j = 0; j < k; j++)
         r->next[j] = (unsigned char *)values[j] + sizes[j];

@@ -38,8 +38,6 @@ ECSB_STRATEGY_CONTRACT(component_remove, ecsb_status (*)(world *, ecsb_entity, e
 ECSB_STRATEGY_CONTRACT(component_get, void *(*)(world *, ecsb_entity, ecsb_type));
 ECSB_STRATEGY_CONTRACT(component_has, bool (*)(const world *, ecsb_entity, ecsb_type));
 ECSB_STRATEGY_CONTRACT(component_count, size_t (*)(const world *, ecsb_type));
-ECSB_STRATEGY_CONTRACT(each, void (*)(world *, ecsb_type, ecsb_each_fn, void *));
-ECSB_STRATEGY_CONTRACT(join, void (*)(world *, ecsb_type, ecsb_type, ecsb_join_fn, void *));
 ECSB_STRATEGY_CONTRACT(query, ecsb_status (*)(world *, const ecsb_query *, ecsb_query_fn, void *));
 ECSB_STRATEGY_CONTRACT(world_valid, bool (*)(const world *));
 ECSB_STRATEGY_CONTRACT(world_bytes, size_t (*)(const world *));
@@ -145,18 +143,6 @@ static bool vt_component_has(const void *w, ecsb_entity e, ecsb_type t)
     return component_has(w, e, t);
 }
 static size_t vt_component_count(const void *w, ecsb_type t) { return component_count(w, t); }
-static void vt_each(void *w, ecsb_type t, ecsb_each_fn fn, void *ctx)
-{
-    unsigned depth = vt_iteration_begin(w);
-    each(w, t, fn, ctx);
-    vt_iteration_end(depth);
-}
-static void vt_join(void *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void *ctx)
-{
-    unsigned depth = vt_iteration_begin(w);
-    join(w, a, b, fn, ctx);
-    vt_iteration_end(depth);
-}
 static ecsb_status vt_query(void *w, const ecsb_query *q, ecsb_query_fn fn, void *ctx)
 {
     unsigned depth = vt_iteration_begin(w);
@@ -182,8 +168,6 @@ static const ecsb_vtable vtable = {
     .component_get = vt_component_get,
     .component_has = vt_component_has,
     .component_count = vt_component_count,
-    .each = vt_each,
-    .join = vt_join,
     .query = vt_query,
     .world_valid = vt_world_valid,
     .world_bytes = vt_world_bytes,

@@ -98,7 +98,7 @@ ECSB_INLINE void dual_iterate_run(void *ctx, size_t count, void *const *columns)
     *(uint64_t *)ctx += count;
 }
 
-static const ecsb_query dual_iterate_query = {2, {DUAL_ITERATE_A, DUAL_ITERATE_B}};
+static const ecsb_query dual_iterate_query = {.count = 2, .types = {DUAL_ITERATE_A, DUAL_ITERATE_B}};
 
 static ecsb_status dual_iterate_pass(void *state)
 {

@@ -93,8 +93,8 @@ static ecsb_status frag_iter_prepare(void **out, uint64_t n, const ecsb_params *
 
 ECSB_SCENARIO_MEMORY(frag_iter, frag_iter_state)
 
-static const ecsb_query frag_iter_data_query = {1, {FRAG_ITER_DATA}};
-static const ecsb_query frag_iter_last_query = {1, {FRAG_ITER_LAST}};
+static const ecsb_query frag_iter_data_query = {.count = 1, .types = {FRAG_ITER_DATA}};
+static const ecsb_query frag_iter_last_query = {.count = 1, .types = {FRAG_ITER_LAST}};
 
 static ecsb_status frag_iter_pass(void *state)
 {

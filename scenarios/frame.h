@@ -28,6 +28,11 @@
  *   5. bullets    query (life, slot): life -= 1; the expired (one ring segment) hit where they
  *                 are (pos by handle), are destroyed after the query, and as many are fired
  *                 into their slots (one spawn each, with its whole set).
+ * Handles: damage and bullets find the dead by their slot component, never by asking their
+ * queries for the handle column: every visit would then pay for a handle (8 B more per entity,
+ * or a record or slot-word load where handles are computed) to serve the ~churn/2 that die,
+ * and the replacement still goes by slot (slot order, respawn into the slot), through the
+ * scenario's slot table, which AI retargeting and the status flips need anyway.
  * Item: entity-frame (N per pass). Everything that decides a value is a function of slots and
  * counters, never of a strategy's visit order: each system's writes touch only the visited
  * entity, AI reads only positions (written by movement before it), deaths and expiries are
@@ -261,10 +266,10 @@ ECSB_INLINE void frame_life_run(void *ctx, size_t count, void *const *columns)
     tally->visits += count;
 }
 
-static const ecsb_query frame_move_query = {2, {FRAME_POS, FRAME_VEL}};
-static const ecsb_query frame_ai_query = {3, {FRAME_TARGET, FRAME_POS, FRAME_VEL}};
-static const ecsb_query frame_damage_query = {3, {FRAME_HP, FRAME_STATUS, FRAME_SLOT}};
-static const ecsb_query frame_life_query = {2, {FRAME_LIFE, FRAME_SLOT}};
+static const ecsb_query frame_move_query = {.count = 2, .types = {FRAME_POS, FRAME_VEL}};
+static const ecsb_query frame_ai_query = {.count = 3, .types = {FRAME_TARGET, FRAME_POS, FRAME_VEL}};
+static const ecsb_query frame_damage_query = {.count = 3, .types = {FRAME_HP, FRAME_STATUS, FRAME_SLOT}};
+static const ecsb_query frame_life_query = {.count = 2, .types = {FRAME_LIFE, FRAME_SLOT}};
 
 /* 3. status: flips in turn, then the lethal burns of the actors due to die this frame. */
 static ecsb_status frame_status(frame_state *s)

@@ -120,7 +120,7 @@ ECSB_INLINE void move3_wide_run(void *ctx, size_t count, void *const *columns)
     c->visits += count;
 }
 
-static const ecsb_query move3_query = {3, {MOVE3_POS, MOVE3_VEL, MOVE3_MASS}};
+static const ecsb_query move3_query = {.count = 3, .types = {MOVE3_POS, MOVE3_VEL, MOVE3_MASS}};
 
 static ecsb_status move3_pass(void *state)
 {

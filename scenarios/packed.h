@@ -44,7 +44,7 @@ static ecsb_status packed_world(packed_state **out, uint64_t n, uint32_t queried
     for (uint32_t t = 0; t < PACKED_TYPES; t++)
         config.type_size[t] = sizeof(uint32_t);
     for (uint32_t t = 0; t < queried; t++)
-        config.queries[t] = (ecsb_query){1, {t}};
+        config.queries[t] = (ecsb_query){.count = 1, .types = {t}};
     ecsb_status st = world_init(&s->w, &config);
     if (st != ECSB_OK) {
         free(s);

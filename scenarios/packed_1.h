@@ -12,7 +12,7 @@ static ecsb_status packed_1_prepare(void **out, uint64_t n, const ecsb_params *p
     return packed_prepare(out, n, 1, p);
 }
 
-static const ecsb_query packed_1_query = {1, {0}};
+static const ecsb_query packed_1_query = {.count = 1, .types = {0}};
 
 static ecsb_status packed_1_pass(void *state)
 {

@@ -13,7 +13,8 @@ static ecsb_status packed_5_prepare(void **out, uint64_t n, const ecsb_params *p
 }
 
 static const ecsb_query packed_5_queries[PACKED_TYPES] = {
-    {1, {0}}, {1, {1}}, {1, {2}}, {1, {3}}, {1, {4}},
+    {.count = 1, .types = {0}}, {.count = 1, .types = {1}}, {.count = 1, .types = {2}},
+    {.count = 1, .types = {3}}, {.count = 1, .types = {4}},
 };
 
 /* One system: type t's query, unless an earlier one failed. Each call names a constant query,

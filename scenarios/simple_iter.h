@@ -91,9 +91,9 @@ static ecsb_status simple_iter_prepare(void **out, uint64_t n, const ecsb_params
 ECSB_SCENARIO_MEMORY(simple_iter, simple_iter_state)
 
 static const ecsb_query simple_iter_queries[3] = {
-    {2, {SIMPLE_ITER_A, SIMPLE_ITER_B}},
-    {2, {SIMPLE_ITER_C, SIMPLE_ITER_D}},
-    {2, {SIMPLE_ITER_C, SIMPLE_ITER_E}},
+    {.count = 2, .types = {SIMPLE_ITER_A, SIMPLE_ITER_B}},
+    {.count = 2, .types = {SIMPLE_ITER_C, SIMPLE_ITER_D}},
+    {.count = 2, .types = {SIMPLE_ITER_C, SIMPLE_ITER_E}},
 };
 
 /* One system: query q's swap, unless an earlier one failed (a constant query per call, as

@@ -39,8 +39,8 @@
  *           table's (cached) header.
  *   query   per matching table its header; then per entity exactly the queried types' bytes,
  *           sequentially, and no handle: dual_iterate moves 12 B per pair, like the limit.
- *   each / join  each matching table's handle column and the type's (types') columns,
- *           sequentially: 8 B per entity more than query.
+ *           Asked for handles, it hands out the table's handle column itself: 8 B per entity
+ *           more, sequential, no copy.
  * Memory per entity slot: 16 B (record), live or not; per live entity 8 B (handle) + the sizes
  * of the types it holds, plus up to 2x slack from doubling, per table (tables never shrink).
  * One more type costs nothing per entity slot: only its holders pay its size. Per table in
@@ -566,45 +566,17 @@ static size_t component_count(const world *w, ecsb_type t)
 
 /* ---- iteration --------------------------------------------------------------------------- */
 
-ECSB_INLINE void each(world *w, ecsb_type t, ecsb_each_fn fn, void *ctx)
-{
-    if (t >= w->type_count)
-        return;
-    size_t size = w->type_size[t];
-    for (uint32_t ti = 1; ti < w->table_count; ti++) {
-        const table *tb = &w->tables[ti];
-        if (!(tb->mask & (1u << t)))
-            continue;
-        unsigned char *value = tb->col[t];
-        for (uint32_t row = 0, n = tb->count; row < n; row++, value += size)
-            fn(ctx, tb->entities[row], value);
-    }
-}
-
-ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void *ctx)
-{
-    if (a >= w->type_count || b >= w->type_count)
-        return;
-    uint32_t mask = (1u << a) | (1u << b);
-    size_t sa = w->type_size[a], sb = w->type_size[b];
-    for (uint32_t ti = 1; ti < w->table_count; ti++) {
-        const table *tb = &w->tables[ti];
-        if ((tb->mask & mask) != mask)
-            continue;
-        unsigned char *va = tb->col[a], *vb = tb->col[b];
-        for (uint32_t row = 0, n = tb->count; row < n; row++, va += sa, vb += sb)
-            fn(ctx, tb->entities[row], va, vb);
-    }
-}
-
-/* One run: every row of non-empty table tb, its columns in the query's order. */
+/* One run: every row of non-empty table tb, its columns in the query's order, then (when q
+ * asks) its handle column itself. */
 ECSB_INLINE void query_table(const table *tb, const ecsb_query *q, ecsb_query_fn fn, void *ctx)
 {
-    void *columns[ECSB_MAX_QUERY_TYPES];
+    void *columns[ECSB_MAX_QUERY_COLUMNS];
     if (q->count == 0 || q->count > ECSB_MAX_QUERY_TYPES)
         __builtin_unreachable(); /* query() checked it: every column fn reads is set */
     for (uint32_t j = 0; j < q->count; j++)
         columns[j] = tb->col[q->types[j]];
+    if (q->entities)
+        columns[q->count] = tb->entities;
     fn(ctx, tb->count, columns);
 }
 

@@ -9,11 +9,10 @@
  * (one 64-bit key each: id, then epoch, see below) rejects destroyed and stale handles. A
  * lookup scans backwards from the end over at most 8 ids and stops at the first id below the
  * target (the article's search, early exit included: its pattern works at the end); only when
- * all 8 are above does it binary-search the rest, so no lookup is worse than O(log n). A join
- * is a merge-intersection of the two sorted id vectors: where a block of 256 ids of one side
- * is a dense run (last - first = 255), the other side's ids in that range index it directly,
- * with no compare chain; otherwise a branch-light two-pointer merge; and when one side is 16x
- * smaller, it gallops (exponential search) through the larger one.
+ * all 8 are above does it binary-search the rest, so no lookup is worse than O(log n). A query
+ * of several types is a merge-intersection of the sorted id vectors, led by the smallest:
+ * where another column's ids form a dense range, the lead's ids index it directly, with no
+ * compare chain; elsewhere its cursor gallops (exponential search) forward to the next id.
  *
  * Costs (n = holders of the type, L = live entities, K = type count, d = distance of the
  * element from the end of its vector):
@@ -24,16 +23,14 @@
  *   remove   O(log n + d), the same without the liveness search;
  *   get/has  O(1) when the id is among the last 8 of the type, else O(log n) (plus a liveness
  *            search while entities from before an id wrap live);
- *   each     O(n): one sequential walk of ids and values;
- *   join     O(na + nb) merge; O(na / 256 + matches) over dense runs of one side;
- *            O(small * log(large / small)) galloping when one side is 16x smaller.
- *   query    led by the column with the fewest ids: O(lead + sum of log gaps) cursor
+ *   query    one type: O(n), one sequential walk of its values. Several: led by the column with the fewest ids: O(lead + sum of log gaps) cursor
  *            gallops, one subtraction per id inside another column's dense range of ids;
  *            blocks of 256 lead ids that every column holds at consecutive positions are one
- *            run each, joined when consecutive.
+ *            run each, joined when consecutive. Handles, when asked: id + epoch per match
+ *            (a gallop through the live vector while entities from before a wrap live).
  * Memory per entity: 8 B in the live vector + per held type (4 + size) B. Vectors double when
  * full and never shrink, so up to twice that; initial_capacity reserves every type.
- * Wins: joins and iteration (sequential streams, no pointer chasing, matches found without a
+ * Wins: queries and iteration (sequential streams, no pointer chasing, matches found without a
  * lookup per entity), memory (no holes: bytes follow the holders, not the highest id), and
  * churn at the newest end of the id range (the platformer: cost flat in N).
  * Loses: adds and removes in the middle of a long vector (an O(d) shift each), random get/has
@@ -50,7 +47,7 @@
  * wrap a new id may sort below live ones and is inserted in place (correct, slower); once the
  * counter passes the largest live id, creation appends again. While no entity from before the
  * last wrap lives (old_live == 0: always, until the first wrap), every live epoch is the
- * current one, so get/has/remove confirm a handle with one compare, and each/join build
+ * current one, so get/has/remove confirm a handle with one compare, and a query builds
  * handles without a search. ECSB_ERR_CAPACITY when max_entities are live, or when the epoch
  * itself would overflow (after 2^32 wraps, 2^64 creations: never in practice). The id space
  * cannot fill up: at most ECSB_MAX_ENTITIES (2^31 - 1) ids are live, so a wrap always finds a
@@ -63,8 +60,7 @@
 #include "harness/strategy.h"
 
 #define FLAT_MAP_PROBE 8           /* ids probed at the end of a vector before binary search */
-#define FLAT_MAP_DENSE_BLOCK 256   /* ids per dense-run check in a join */
-#define FLAT_MAP_GALLOP_RATIO 16   /* a join gallops when one side is this much smaller */
+#define FLAT_MAP_DENSE_BLOCK 256   /* lead ids per in-step check in a query */
 #define FLAT_MAP_WINDOW_MIN 16     /* dense ids a query's window needs (else: that id alone) */
 #define FLAT_MAP_NOT_FOUND SIZE_MAX
 
@@ -151,20 +147,6 @@ typedef struct world {
 
 FLAT_MAP_SEARCHES(32, uint32_t)
 FLAT_MAP_SEARCHES(64, uint64_t)
-
-/* The first index in ids[0, n) whose id is > key (n when none). */
-ECSB_INLINE size_t upper_bound_32(const uint32_t *ids, size_t n, uint32_t key)
-{
-    if (n == 0)
-        return 0;
-    const uint32_t *base = ids;
-    while (n > 1) {
-        size_t half = n / 2;
-        base = base[half] <= key ? base + half : base;
-        n -= half;
-    }
-    return (size_t)(base - ids) + (*base <= key);
-}
 
 /* ---- liveness --------------------------------------------------------------------------- */
 
@@ -513,7 +495,7 @@ static size_t component_count(const world *w, ecsb_type t)
     return t < w->type_count ? w->col[t].count : 0;
 }
 
-#include "strategies/flat_map/views.h" /* each, join, query */
+#include "strategies/flat_map/views.h" /* query */
 
 /* ---- checking --------------------------------------------------------------------------- */
 
@@ -625,5 +607,5 @@ static int world_corrupt(world *w, unsigned which)
     ECSB_CAP(packed_1, 65536, "set-up adds each type in a random order, each insert an O(N) shift: O(N^2)") \
     ECSB_CAP(packed_5, 65536, "set-up adds each type in a random order, each insert an O(N) shift: O(N^2)")
 #define ECSB_STRATEGY_NAME flat_map
-#define ECSB_STRATEGY_SUMMARY "per type, id and value vectors sorted by id; ids never reused; lookup probes the end, joins merge"
+#define ECSB_STRATEGY_SUMMARY "per type, id and value vectors sorted by id; ids never reused; lookup probes the end, queries merge"
 #include "harness/strategy_impl.h"

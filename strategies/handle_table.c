@@ -29,21 +29,21 @@
  *            (repointed to pos); writes at values/owners[pos] and the freed slot: about 6
  *            lines, dependent chains of 2 and 3.
  *   get      record -> slot -> value (3 dependent).   has: record -> slot (2 dependent).
- *   each     sequential over values and owners (+ owner's record when the entity is used).
- *   join     walk the smaller type densely: owner (sequential) -> record -> other type's slot
- *            -> other value, 3 dependent loads per visited element.
- *   query    as join, led by the query type with the fewest holders, per other type one
- *            handle -> slot -> value chain; a block of HT_BLOCK lead elements in step with
- *            every other type (filled in the same order) is one run; runs of one otherwise.
+ *   query    walks the query type with the fewest holders densely: owner (sequential) ->
+ *            record -> per other type one handle -> slot -> value chain, 3 dependent loads
+ *            per visited element; a block of HT_BLOCK lead elements in step with every other
+ *            type (filled in the same order) is one run; runs of one otherwise. One type:
+ *            sequential over its values. Handles, when asked: the owner's record per match
+ *            (already read when the query has other types), copied to a buffer.
  * Memory per entity: 8 + 8K bytes of record for every record ever used (K = type count), plus
  * per component held: value + 4 (owner) + 8 (slot), with capacities grown by doubling.
  * E.g. platformer (K = 1, int32): 32 B; dual_iterate (K = 2, double on all, int32 on half):
  * 52 B in use, 60 B allocated (initial_capacity reserves every type for every entity).
- * Wins: add/remove are O(1) with no search or shifting; values are packed, so each() is a plain
- * dense walk; handles survive any reshuffling and stale ones are caught. Loses: get and join pay
- * one more dependent load than sparse_set (record, then slot, then value), a record costs
- * 8 + 8K bytes where sparse_set's sparse entries cost 4 per type, and joins over randomly
- * ordered entities are bounded by those misses.
+ * Wins: add/remove are O(1) with no search or shifting; values are packed, so a one-type query
+ * is a plain dense walk; handles survive any reshuffling and stale ones are caught. Loses: get
+ * and multi-type queries pay one more dependent load than sparse_set (record, then slot, then
+ * value), a record costs 8 + 8K bytes where sparse_set's sparse entries cost 4 per type, and
+ * queries over randomly ordered entities are bounded by those misses.
  * Tuning: none by software prefetch (the suite shows prefetching as a separately named line,
  * sparse_set_prefetch, never inside a layout's name). Blocks of HT_BLOCK lead elements found
  * in step with every other type go out as one run: the gathering of consecutive matches that
@@ -362,79 +362,13 @@ static size_t component_count(const world *w, ecsb_type t)
 
 /* ---- iteration --------------------------------------------------------------------------- */
 
-ECSB_INLINE void each(world *w, ecsb_type t, ecsb_each_fn fn, void *ctx)
-{
-    if (t >= w->type_count)
-        return;
-    const ht_type *ty = &w->types[t];
-    const uint32_t *restrict owners = ty->owners;
-    const ht_ref *restrict records = w->records;
-    unsigned char *values = ty->values;
-    size_t size = ty->size, stride = w->stride;
-    for (uint32_t pos = 0, n = ty->count; pos < n; pos++) {
-        uint32_t r = owners[pos];
-        fn(ctx, record_handle(records, stride, r), values + (size_t)pos * size);
-    }
-}
-
-/*
- * One step of the join: the lead type's element at `pos` -> owner's record -> the other
- * type's handle -> its slot (validated) -> its value. Callback arguments in (a, b) order.
- */
-ECSB_INLINE void join_step(const ht_ref *restrict records, size_t stride, uint32_t other,
-                           const uint32_t *restrict owners, const ht_ref *restrict slots,
-                           unsigned char *lead_values, size_t lead_size,
-                           unsigned char *other_values, size_t other_size, bool lead_is_a,
-                           uint32_t pos, ecsb_join_fn fn, void *ctx)
-{
-    uint32_t r = owners[pos];
-    const ht_ref *rec = records + (size_t)r * stride;
-    ht_ref h = rec[1 + other];
-    ht_ref slot = slots[h.index];
-    if (slot.generation != h.generation)
-        return;
-    ecsb_entity e = record_handle(records, stride, r);
-    void *lead = lead_values + (size_t)pos * lead_size;
-    void *peer = other_values + (size_t)slot.index * other_size;
-    if (lead_is_a)
-        fn(ctx, e, lead, peer);
-    else
-        fn(ctx, e, peer, lead);
-}
-
-ECSB_INLINE void join_walk(world *w, uint32_t lead_t, uint32_t other, bool lead_is_a,
-                           ecsb_join_fn fn, void *ctx)
-{
-    const ht_type *lt = &w->types[lead_t], *ot = &w->types[other];
-    const uint32_t *restrict owners = lt->owners;
-    const ht_ref *restrict slots = ot->slots;
-    const ht_ref *restrict records = w->records;
-    unsigned char *lv = lt->values, *ov = ot->values;
-    size_t ls = lt->size, os = ot->size, stride = w->stride;
-    uint32_t n = lt->count, pos = 0;
-    for (; pos < n; pos++)
-        join_step(records, stride, other, owners, slots, lv, ls, ov, os, lead_is_a, pos, fn,
-                  ctx);
-}
-
-ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void *ctx)
-{
-    if (a >= w->type_count || b >= w->type_count)
-        return;
-    /* Lead with the smaller type: fewer elements to walk, and each one likelier to match. */
-    if (w->types[b].count < w->types[a].count)
-        join_walk(w, b, a, false, fn, ctx);
-    else
-        join_walk(w, a, b, true, fn, ctx);
-}
-
 /*
  * A query leads with its type held by the fewest entities: owner -> record -> each other type's
  * handle -> its slot (validated) -> its position. The lead is walked in blocks of HT_BLOCK: a
  * block whose entities sit at consecutive positions, in the same order, in every other type
  * ("in step": types filled in the same order) is one run, and consecutive such blocks join,
- * so a packed world is handed out whole; any other block is walked entity by entity as join
- * walks, every match a run of one. In the arrays indexed by j,
+ * so a packed world is handed out whole; any other block is walked entity by entity, every
+ * match a run of one. Handles, when asked, come from the owners' records. In the arrays indexed by j,
  * entry j is query type j (the query's order).
  * Loops over j carry "#pragma GCC unroll 8" (ECSB_MAX_QUERY_TYPES): where q is a constant they
  * unroll before scalar replacement, so these arrays live in registers.
@@ -448,6 +382,21 @@ typedef struct query_cols {
     uint32_t field[ECSB_MAX_QUERY_TYPES]; /* where a record holds the type's handle */
 } query_cols;
 
+/* Where a query asking for handles finds them (NULL for one that does not ask). */
+typedef struct query_handles {
+    uint32_t lead;          /* the lead's j */
+    const uint32_t *owners; /* the lead's owners */
+    const ht_ref *records;
+    size_t stride;
+} query_handles;
+
+/* The handle of the entity at lead position pos (ecsb_emit_handles). */
+ECSB_INLINE ecsb_entity query_handle_at(void *src, size_t pos)
+{
+    const query_handles *h = src;
+    return record_handle(h->records, h->stride, h->owners[pos]);
+}
+
 /* Query type j's position of the entity whose record is rec; false when it does not hold it. */
 ECSB_INLINE bool query_find(const query_cols *c, const ht_ref *rec, uint32_t j, uint32_t *pos)
 {
@@ -459,13 +408,17 @@ ECSB_INLINE bool query_find(const query_cols *c, const ht_ref *rec, uint32_t j, 
 
 /* Hand fn the run of `count` entities at positions at[j], at[j] + 1, ... of each type. */
 ECSB_INLINE void query_emit(const query_cols *c, uint32_t k, const size_t *at, size_t count,
-                            ecsb_query_fn fn, void *ctx)
+                            const query_handles *h, ecsb_query_fn fn, void *ctx)
 {
-    void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
+    void *columns[ECSB_MAX_QUERY_COLUMNS] = {0}; /* (no warning where q is not a constant) */
 #pragma GCC unroll 8
     for (uint32_t j = 0; j < k; j++)
         columns[j] = c->values[j] + at[j] * c->size[j];
-    fn(ctx, count, columns);
+    if (h)
+        ecsb_emit_handles(k, columns, c->size, count, query_handle_at, (void *)h, at[h->lead],
+                          fn, ctx);
+    else
+        fn(ctx, count, columns);
 }
 
 /*
@@ -502,17 +455,18 @@ ECSB_INLINE bool query_block_in_step(const query_cols *c, const ht_ref *restrict
     return in_step;
 }
 
-/* Lead positions [from, from + count) one by one, as join_walk. */
+/* Lead positions [from, from + count) one by one. */
 ECSB_INLINE void query_entities(const query_cols *c, const ht_ref *restrict records,
                                 size_t stride, const uint32_t *restrict owners, uint32_t k,
-                                uint32_t lead, size_t from, size_t count, ecsb_query_fn fn,
-                                void *ctx)
+                                uint32_t lead, size_t from, size_t count, bool entities,
+                                ecsb_query_fn fn, void *ctx)
 {
     const size_t lead_size = c->size[lead];
     unsigned char *lead_value = c->values[lead] + from * lead_size;
     for (size_t pos = from; pos < from + count; pos++, lead_value += lead_size) {
         const ht_ref *rec = records + (size_t)owners[pos] * stride;
-        void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
+        void *columns[ECSB_MAX_QUERY_COLUMNS] = {0}; /* (no warning where q is not a constant) */
+        ecsb_entity handle;
         bool all = true;
 #pragma GCC unroll 8
         for (uint32_t j = 0; j < k; j++) {
@@ -527,8 +481,13 @@ ECSB_INLINE void query_entities(const query_cols *c, const ht_ref *restrict reco
             }
             columns[j] = c->values[j] + (size_t)at * c->size[j];
         }
-        if (all)
-            fn(ctx, 1, columns); /* a constant count: the caller's loop becomes straight code */
+        if (!all)
+            continue;
+        if (entities) {
+            handle = record_handle(records, stride, owners[pos]);
+            columns[k] = &handle;
+        }
+        fn(ctx, 1, columns); /* a constant count: the caller's loop becomes straight code */
     }
 }
 
@@ -550,6 +509,8 @@ ECSB_INLINE void query_lead(world *w, const ecsb_query *q, uint32_t lead, ecsb_q
     const uint32_t *owners = lt->owners;
     const ht_ref *records = w->records;
     const size_t n = lt->count, stride = w->stride;
+    const query_handles handles = {lead, owners, records, stride};
+    const query_handles *h = q->entities ? &handles : NULL;
     size_t first[ECSB_MAX_QUERY_TYPES] = {0}, run = 0; /* the pending run: start, length */
     for (size_t d = 0; d < n; d += HT_BLOCK) {
         const size_t count = n - d < HT_BLOCK ? n - d : HT_BLOCK;
@@ -561,7 +522,7 @@ ECSB_INLINE void query_lead(world *w, const ecsb_query *q, uint32_t lead, ecsb_q
                 follows &= at[j] == first[j] + run;
             if (!follows) {
                 if (run)
-                    query_emit(&c, k, first, run, fn, ctx);
+                    query_emit(&c, k, first, run, h, fn, ctx);
 #pragma GCC unroll 8
                 for (uint32_t j = 0; j < k; j++)
                     first[j] = at[j];
@@ -571,12 +532,12 @@ ECSB_INLINE void query_lead(world *w, const ecsb_query *q, uint32_t lead, ecsb_q
             continue;
         }
         if (run)
-            query_emit(&c, k, first, run, fn, ctx);
+            query_emit(&c, k, first, run, h, fn, ctx);
         run = 0;
-        query_entities(&c, records, stride, owners, k, lead, d, count, fn, ctx);
+        query_entities(&c, records, stride, owners, k, lead, d, count, h != NULL, fn, ctx);
     }
     if (run)
-        query_emit(&c, k, first, run, fn, ctx);
+        query_emit(&c, k, first, run, h, fn, ctx);
 }
 
 ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, void *ctx)

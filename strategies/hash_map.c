@@ -30,13 +30,14 @@
  *           of the cluster, usually in the same line); a miss also reads the slot word.
  *   get     probe, then the value: 2 lines (issued together when the key sits at home: the
  *           value's address is known before the key is compared). has: the probe.
- *   each    every position of the table: 8 B of keys per position, values of the holders.
- *   join/query  walks the table with the fewest keys, one probe per other type per key. Every
+ *   query   walks the table with the fewest keys, one probe per other type per key. Every
  *           table orders entities by the same hash (its top bits), so a walk's probes climb
  *           through the other tables in address order (the hardware prefetcher follows);
  *           tables of equal size filled alike have identical layouts and their matches
  *           coalesce into long runs. A one-type query hands out runs of occupied positions
- *           whole.
+ *           whole: every position of the table, 8 B of keys each, then the holders' values.
+ *           Handles, when asked: the keys the walk reads anyway (copied to a buffer of
+ *           ECSB_RUN_HANDLES for more than one type).
  * Memory per entity slot: 8 B, nothing per type: one more type costs an entity nothing until
  * it holds one. Per held component (8 + size) / load, 1.33x to 2.67x (8 + size) bytes.
  * Wins: types held by few entities cost nothing per entity (sparse maps cost 4 B per slot per
@@ -358,19 +359,6 @@ static size_t component_count(const world *w, ecsb_type t)
 
 /* ---- iteration --------------------------------------------------------------------------- */
 
-ECSB_INLINE void each(world *w, ecsb_type t, ecsb_each_fn fn, void *ctx)
-{
-    if (t >= w->type_count)
-        return;
-    const table *tb = &w->tables[t];
-    const ecsb_entity *restrict keys = tb->keys;
-    unsigned char *value = tb->values;
-    size_t size = tb->size;
-    for (size_t p = 0, n = table_cap(tb); p < n; p++, value += size)
-        if (keys[p] != KEY_EMPTY)
-            fn(ctx, keys[p], value);
-}
-
 /*
  * The lead table: the one with fewer keys (then the smaller one). Walking a table in position
  * order visits entities in ascending order of their hash, and every table's home is the top
@@ -382,32 +370,9 @@ ECSB_INLINE bool table_leads(const table *a, const table *b)
     return a->count < b->count || (a->count == b->count && a->mask < b->mask);
 }
 
-ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void *ctx)
-{
-    if (a >= w->type_count || b >= w->type_count)
-        return;
-    const table *ta = &w->tables[a], *tb = &w->tables[b];
-    bool a_leads = !table_leads(tb, ta);
-    const table *lead = a_leads ? ta : tb, *other = a_leads ? tb : ta;
-    const ecsb_entity *restrict keys = lead->keys;
-    for (size_t p = 0, n = table_cap(lead); p < n; p++) {
-        ecsb_entity e = keys[p];
-        if (e == KEY_EMPTY)
-            continue;
-        size_t q = table_find(other, e);
-        if (q == NOT_FOUND)
-            continue;
-        void *lv = table_value(lead, p), *ov = table_value(other, q);
-        if (a_leads)
-            fn(ctx, e, lv, ov);
-        else
-            fn(ctx, e, ov, lv);
-    }
-}
-
 /*
  * Walk the lead table; look each key up in the other tables. A one-type query hands out each
- * run of occupied positions whole; otherwise matches whose values follow each other in every
+ * run of occupied positions whole (its handle column: the keys themselves); otherwise matches whose values follow each other in every
  * table (tables of equal size filled in the same order have identical layouts) coalesce.
  */
 ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, void *ctx)
@@ -432,7 +397,8 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
     const ecsb_entity *restrict keys = lt->keys;
     const size_t n = table_cap(lt);
     if (k == 1) {
-        void *column[ECSB_MAX_QUERY_TYPES] = {0}; /* one used; sized for any query's callback */
+        /* one or two used (the handles: the keys themselves); sized for any query's callback */
+        void *column[ECSB_MAX_QUERY_COLUMNS] = {0};
         for (size_t p = 0; p < n; p++) {
             if (keys[p] == KEY_EMPTY)
                 continue;
@@ -440,6 +406,8 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
             while (end < n && keys[end] != KEY_EMPTY)
                 end++;
             column[0] = table_value(lt, p);
+            if (q->entities)
+                column[1] = (ecsb_entity *)keys + p;
             fn(ctx, end - p, column);
             p = end;
         }
@@ -455,6 +423,7 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
         }
     void *values[ECSB_MAX_QUERY_TYPES];
     ecsb_runs runs = {0};
+    ecsb_entity buffer[ECSB_RUN_HANDLES], *handles = q->entities ? buffer : NULL;
     for (size_t p = 0; p < n; p++) {
         ecsb_entity e = keys[p];
         if (e == KEY_EMPTY)
@@ -469,9 +438,9 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
         if (j < others)
             continue;
         values[lead] = table_value(lt, p);
-        ecsb_runs_add(&runs, k, values, sizes, fn, ctx);
+        ecsb_runs_add(&runs, k, values, sizes, handles, e, fn, ctx);
     }
-    ecsb_runs_flush(&runs, fn, ctx);
+    ecsb_runs_flush(&runs, k, handles, fn, ctx);
     return ECSB_OK;
 }
 

@@ -7,9 +7,9 @@
  * so "is this handle live" is one load and one compare (free list and retirement: see
  * there). Per component type, a
  * value array indexed by slot (element size from the configuration, columns 64-byte aligned)
- * and a presence bitmap of 64-bit words, plus a holder count. `each` walks the presence words
- * and visits set bits with count-trailing-zeros and `w &= w - 1`; `join` does the same on the
- * AND of two types' words; an all-ones word is visited as a dense run of 64.
+ * and a presence bitmap of 64-bit words, plus a holder count. A query ANDs its types' words
+ * and hands out each stretch of set bits as a run (lone bits found with count-trailing-zeros
+ * and `w &= w - 1`); its handle column is the id words of the same slots, in place.
  *
  * Costs (K = component types, S = highest slot ever used + 1):
  *   create   O(1): pop the free list (one slot word) or append a slot. Amortised O(1)
@@ -20,16 +20,15 @@
  *   add      O(1): slot word + presence word; no allocation (arrays already cover every slot).
  *   remove   O(1): slot word + presence word.
  *   get/has  O(1): slot word + presence word (+ the value for get).
- *   each     O(S/64 + holders): every presence word up to S, then each holder.
- *   join     O(S/64 + matches): every word pair up to S, then each entity holding both.
  *   query    O(k S/64 + matches): the AND of k words up to S; each stretch of consecutive
- *            matches is one run (a packed world is a single run).
+ *            matches is one run (a packed world is a single run). Handles: + 8 B per match
+ *            (its id word), only when asked.
  * Memory per slot ever used (live or not): 8 B (slot word) + per type (size + 1/8) B, times
  * up to 2 for geometric growth slack, + 63 B alignment pad per array. Memory grows with the
  * highest slot ever used, never with the live count: a type held by few entities still costs
  * its full size for every slot.
  * Wins: random access (get/add/remove touch one or two cache lines, no indirection), churn
- * (no moves, no swap-remove), and iteration/joins over types most entities hold (words of all
+ * (no moves, no swap-remove), and queries over types most entities hold (words of all
  * ones are plain loops, memory is walked in address order, and churn never scrambles the
  * order). Loses: sparse types in a large world (every word up to S is read, and each match
  * brings its own cache line of values), and memory: every type pays for every slot, and a
@@ -244,60 +243,13 @@ static size_t component_count(const world *w, ecsb_type t)
     return t < w->type_count ? w->held[t] : 0;
 }
 
-ECSB_INLINE void each(world *w, ecsb_type t, ecsb_each_fn fn, void *ctx)
-{
-    if (t >= w->type_count)
-        return;
-    const uint64_t *bits = w->bits[t];
-    const uint64_t *slot = w->ids.word;
-    unsigned char *values = w->values[t];
-    size_t size = w->type_size[t], words = words_for(w->ids.slots);
-    for (size_t k = 0; k < words; k++) {
-        uint64_t m = bits[k];
-        size_t base = k * 64;
-        if (m == UINT64_MAX) { /* dense run */
-            for (size_t i = base; i < base + 64; i++)
-                fn(ctx, slot[i], values + i * size);
-            continue;
-        }
-        while (m) {
-            size_t i = base + (size_t)__builtin_ctzll(m);
-            m &= m - 1;
-            fn(ctx, slot[i], values + i * size);
-        }
-    }
-}
-
-ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void *ctx)
-{
-    if (a >= w->type_count || b >= w->type_count)
-        return;
-    const uint64_t *bits_a = w->bits[a], *bits_b = w->bits[b];
-    const uint64_t *slot = w->ids.word;
-    unsigned char *va = w->values[a], *vb = w->values[b];
-    size_t sa = w->type_size[a], sb = w->type_size[b], words = words_for(w->ids.slots);
-    for (size_t k = 0; k < words; k++) {
-        uint64_t m = bits_a[k] & bits_b[k];
-        size_t base = k * 64;
-        if (m == UINT64_MAX) { /* dense run */
-            for (size_t i = base; i < base + 64; i++)
-                fn(ctx, slot[i], va + i * sa, vb + i * sb);
-            continue;
-        }
-        while (m) {
-            size_t i = base + (size_t)__builtin_ctzll(m);
-            m &= m - 1;
-            fn(ctx, slot[i], va + i * sa, vb + i * sb);
-        }
-    }
-}
-
 /*
  * AND the k presence bitmaps word by word; each stretch of consecutive set bits is a run of
  * consecutive slots, whose values are consecutive in every type's array. A stretch reaching
  * bit 63 is held back and joined with the ones at the bottom of the next word, so a packed
  * world is a single run; the stretches inside a word are handed out as found. A word of lone
- * bits (sparse matches) is walked bit by bit exactly as join walks it. Loops over the query's
+ * bits (sparse matches) is walked bit by bit, each a run of one. The handle column is the id
+ * words of the same slots, handed out in place (no copy). Loops over the query's
  * types carry "#pragma GCC unroll 8" (ECSB_MAX_QUERY_TYPES): where q is a constant they
  * unroll before scalar replacement, so query_cols lives in registers.
  */
@@ -305,16 +257,20 @@ typedef struct query_cols {
     const uint64_t *bits[ECSB_MAX_QUERY_TYPES]; /* entry j: query type j (the query's order) */
     unsigned char *values[ECSB_MAX_QUERY_TYPES];
     size_t size[ECSB_MAX_QUERY_TYPES];
+    ecsb_entity *handles; /* the id words, slot i's at i: a live slot's is its handle; NULL
+                           * when the query does not ask for handles */
 } query_cols;
 
 /* Hand fn the run of slots [first, first + count). */
 ECSB_INLINE void query_emit(const query_cols *c, uint32_t k, size_t first, size_t count,
                             ecsb_query_fn fn, void *ctx)
 {
-    void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
+    void *columns[ECSB_MAX_QUERY_COLUMNS] = {0}; /* (no warning where q is not a constant) */
 #pragma GCC unroll 8
     for (uint32_t j = 0; j < k; j++)
         columns[j] = c->values[j] + first * c->size[j];
+    if (c->handles)
+        columns[k] = c->handles + first;
     fn(ctx, count, columns);
 }
 
@@ -332,6 +288,7 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
         c.values[j] = w->values[q->types[j]];
         c.size[j] = w->type_size[q->types[j]];
     }
+    c.handles = q->entities ? w->ids.word : NULL;
     size_t start = 0, len = 0; /* the stretch held back: it reached the top of its word */
     for (size_t wd = 0, words = words_for(w->ids.slots); wd < words; wd++) {
         uint64_t m = c.bits[0][wd];
@@ -355,7 +312,7 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
             len = top;
             m = top == 64 ? 0 : m & ~(UINT64_MAX << (64 - top));
         }
-        if (!(m & (m >> 1))) { /* no two neighbours: lone bits (sparse matches), as join */
+        if (!(m & (m >> 1))) { /* no two neighbours: lone bits (sparse matches) */
             for (; m; m &= m - 1)
                 query_emit(&c, k, base + (size_t)__builtin_ctzll(m), 1, fn, ctx);
             continue;
@@ -446,5 +403,5 @@ static int world_corrupt(world *w, unsigned which)
 }
 
 #define ECSB_STRATEGY_NAME index_is_id
-#define ECSB_STRATEGY_SUMMARY "per type an array indexed by entity slot + presence bitmap; join ANDs bitmap words"
+#define ECSB_STRATEGY_SUMMARY "per type an array indexed by entity slot + presence bitmap; query ANDs bitmap words"
 #include "harness/strategy_impl.h"

@@ -31,13 +31,13 @@
  *   remove  record + bitmap word + owner entry. Nothing moves.
  *   get     record, then the value (through the chunk table, a pointer per 2^c objects: hot):
  *           2 dependent lines. has: the record.
- *   each    per chunk the bitmap words (a zero word skips 64 objects), the owners and values
- *           of the live objects, and the owner's record for its handle.
- *   join/query  walk the pool with the fewest live objects chunk by chunk in address order;
+ *   query   walks the pool with the fewest live objects chunk by chunk in address order;
  *           per live object the owner's record (one line names every type's object) and per
  *           other type that object's value. Matches whose objects follow each other in every
  *           pool (pools filled in the same order) coalesce into runs; a one-type query hands
  *           out each chunk's runs of live objects whole: 2^c values at once in a full chunk.
+ *           Handles, when asked: per match its owner entry and the owner's record (a random
+ *           line once churn has shuffled the slots), copied to a buffer of ECSB_RUN_HANDLES.
  * Memory per entity slot: the record, 8 + 4K B rounded up to 8: one more type costs 4 B per
  * slot, held or not. Per live component: size + 4 B (owner) + 1 bit; a pool keeps its peak (no
  * chunk is freed) plus at most one partly used chunk.
@@ -48,10 +48,10 @@
  * entity's record and objects in place, so walks never decay (churn_iterate at 1M: 0.2x).
  * Loses: iteration. The cost of never moving an object: a pool cannot stay packed, so walks
  * read the bitmap words of free objects too and pools stay as sparse as their peak after
- * removals; and a join finds the other types through the owner's record, 8 + 4K bytes per
- * entity read where sparse_set reads a 4-byte sparse entry: dual_iterate 62 instructions per
- * pair to sparse_set's 40 and about 56 bytes moved per pair to its 32, 1.9-2.8x its time at
- * 4000 and 1M. (Ratios: medians of 7 pinned runs on a loaded 2-core VM.)
+ * removals; and a query of several types finds the other types through the owner's record,
+ * 8 + 4K bytes per entity read where sparse_set reads a 4-byte sparse entry: dual_iterate 62
+ * instructions per pair to sparse_set's 40 and about 56 bytes moved per pair to its 32,
+ * 1.9-2.8x its time at 4000 and 1M. (Ratios: medians of 7 pinned runs on a loaded 2-core VM.)
  * Tuning: none beyond gathering consecutive matches into runs (ecsb_runs, harness/strategy.h),
  * as every layout that finds matches one by one does.
  */
@@ -380,62 +380,41 @@ static size_t component_count(const world *w, ecsb_type t)
  * clear it), so live objects are visited in address order.
  */
 
-ECSB_INLINE void each(world *w, ecsb_type t, ecsb_each_fn fn, void *ctx)
+/* Where ecsb_emit_handles finds a chunk's handles: object at's is its owner's. */
+typedef struct chunk_owners {
+    const world *w;
+    const uint32_t *owner;
+} chunk_owners;
+
+ECSB_INLINE ecsb_entity chunk_handle_at(void *src, size_t at)
 {
-    if (t >= w->type_count)
-        return;
-    const pool *p = &w->pools[t];
-    const uint32_t words = chunk_objects(p) / 64;
-    const size_t size = p->size;
-    for (uint32_t c = 0; c < p->chunk_count; c++) {
-        unsigned char *values = p->chunks[c];
-        const uint32_t *owner = chunk_owner(p, values);
-        const uint64_t *bits = chunk_bits(p, values);
-        for (uint32_t k = 0; k < words; k++)
-            for (uint64_t word = bits[k]; word; word &= word - 1) {
-                uint32_t at = k * 64 + (uint32_t)__builtin_ctzll(word);
-                fn(ctx, slot_handle(w, owner[at]), values + at * size);
-            }
-    }
+    const chunk_owners *o = src;
+    return slot_handle(o->w, o->owner[at]);
 }
 
-/* The pool a join or query leads with: the one with fewer live objects. */
-ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void *ctx)
+/* The run of live objects [start, start + len) of one chunk, with handles when asked. */
+ECSB_INLINE void chunk_run(const world *w, const pool *p, unsigned char *values, size_t start,
+                           size_t len, bool entities, ecsb_query_fn fn, void *ctx)
 {
-    if (a >= w->type_count || b >= w->type_count)
+    void *column[ECSB_MAX_QUERY_COLUMNS] = {0}; /* one used (two with handles) */
+    column[0] = values + start * p->size;
+    if (!entities) {
+        fn(ctx, len, column);
         return;
-    const bool a_leads = w->pools[a].count <= w->pools[b].count;
-    const pool *lead = &w->pools[a_leads ? a : b], *other = &w->pools[a_leads ? b : a];
-    const ecsb_type other_type = a_leads ? b : a;
-    const uint32_t words = chunk_objects(lead) / 64;
-    const size_t size = lead->size;
-    for (uint32_t c = 0; c < lead->chunk_count; c++) {
-        unsigned char *values = lead->chunks[c];
-        const uint32_t *owner = chunk_owner(lead, values);
-        const uint64_t *bits = chunk_bits(lead, values);
-        for (uint32_t k = 0; k < words; k++)
-            for (uint64_t word = bits[k]; word; word &= word - 1) {
-                uint32_t at = k * 64 + (uint32_t)__builtin_ctzll(word), i = owner[at];
-                uint32_t o = record_objects(w, i)[other_type];
-                if (o == OBJ_NONE)
-                    continue;
-                void *lv = values + at * size, *ov = object_value(other, o);
-                if (a_leads)
-                    fn(ctx, slot_handle(w, i), lv, ov);
-                else
-                    fn(ctx, slot_handle(w, i), ov, lv);
-            }
     }
+    chunk_owners src = {w, chunk_owner(p, values)};
+    const size_t size = p->size;
+    ecsb_emit_handles(1, column, &size, len, chunk_handle_at, &src, start, fn, ctx);
 }
 
 /*
  * Hand out the live objects of one chunk as runs of consecutive ones: an all-ones word
  * extends the run by 64 at once.
  */
-ECSB_INLINE void chunk_runs(const pool *p, unsigned char *values, ecsb_query_fn fn, void *ctx)
+ECSB_INLINE void chunk_runs(const world *w, const pool *p, unsigned char *values, bool entities,
+                            ecsb_query_fn fn, void *ctx)
 {
     const uint64_t *bits = chunk_bits(p, values);
-    void *column[ECSB_MAX_QUERY_TYPES] = {0}; /* one used; sized for any query's callback */
     size_t start = 0, len = 0;
     for (uint32_t k = 0, words = chunk_objects(p) / 64; k < words; k++) {
         uint64_t word = bits[k];
@@ -447,20 +426,16 @@ ECSB_INLINE void chunk_runs(const pool *p, unsigned char *values, ecsb_query_fn 
             if (len && start + len == at) {
                 len += n;
             } else {
-                if (len) {
-                    column[0] = values + start * p->size;
-                    fn(ctx, len, column);
-                }
+                if (len)
+                    chunk_run(w, p, values, start, len, entities, fn, ctx);
                 start = at;
                 len = n;
             }
             word = b + n >= 64 ? 0 : word & ~((((uint64_t)1 << n) - 1) << b);
         }
     }
-    if (len) {
-        column[0] = values + start * p->size;
-        fn(ctx, len, column);
-    }
+    if (len)
+        chunk_run(w, p, values, start, len, entities, fn, ctx);
 }
 
 /*
@@ -490,7 +465,7 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
     }
     if (k == 1) {
         for (uint32_t c = 0; c < lp->chunk_count; c++)
-            chunk_runs(lp, lp->chunks[c], fn, ctx);
+            chunk_runs(w, lp, lp->chunks[c], q->entities, fn, ctx);
         return ECSB_OK;
     }
     /* The other types' pools, unpacked into locals: the loop reads no pool struct. */
@@ -510,6 +485,7 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
     const size_t lead_size = lp->size;
     void *values[ECSB_MAX_QUERY_TYPES];
     ecsb_runs runs = {0};
+    ecsb_entity buffer[ECSB_RUN_HANDLES], *handles = q->entities ? buffer : NULL;
     for (uint32_t c = 0; c < lp->chunk_count; c++) {
         unsigned char *lead_values = lp->chunks[c];
         const uint32_t *owner = chunk_owner(lp, lead_values);
@@ -529,10 +505,11 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
                 if (j < others)
                     continue;
                 values[lead] = lead_values + at * lead_size;
-                ecsb_runs_add(&runs, k, values, sizes, fn, ctx);
+                ecsb_entity e = q->entities ? slot_handle(w, owner[at]) : ECSB_ENTITY_NULL;
+                ecsb_runs_add(&runs, k, values, sizes, handles, e, fn, ctx);
             }
     }
-    ecsb_runs_flush(&runs, fn, ctx);
+    ecsb_runs_flush(&runs, k, handles, fn, ctx);
     return ECSB_OK;
 }
 

@@ -22,8 +22,7 @@
  *   remove  sparse entry (it alone proves liveness), dense id and value at the hole, the moved
  *           entity's sparse entry: 4 random lines + the hot tails (sparse_set: 5).
  *   get     2 dependent: sparse entry -> value (sparse_set: 3).  has: 1, the sparse entry.
- *   each    sequential dense ids + values.
- *   query   one type: its whole pool in one run. k types (and join): the smallest pool leads,
+ *   query   one type: its whole pool in one run. k types: the smallest pool leads,
  *           walked sequentially; per lead entity one sparse entry and one value of each other
  *           type, sequential while the dense orders follow id order, random after churn. A
  *           two-type query works in blocks of 64 lead entries: it gathers their sparse entries
@@ -31,7 +30,7 @@
  *           sit at one distance in the other pool is one run (the caller's loop vectorizes);
  *           otherwise each match is a run of one, with no branch around the callback when the
  *           whole block matches (dual_iterate: 18.9 instructions per pair at N = 4000, the
- *           floor 9).
+ *           floor 9). Handles, when asked: the lead's dense ids (sequential), widened.
  * The floor's loop runs 9 instructions per pair and this view 18.9: a sparse entry read and a
  * version check per pair, which the floor's index-is-id arrays do not need.
  * Memory per entity slot: 4 B (ids word); per type, 4 B per slot inside allocated pages only

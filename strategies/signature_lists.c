@@ -21,8 +21,8 @@
  * A declared query walks its roster: blocks without breaks are runs (consecutive ones join,
  * so a roster in slot order is one run), the others are visited member by member, each a run
  * of one, two multiplies from the member's slot to its values and no lookup. An undeclared
- * query scans every slot's signature; maximal stretches of matching slots are its runs. each
- * and join use a roster when a declared query has exactly their set, else scan.
+ * query scans every slot's signature; maximal stretches of matching slots are its runs. Asked
+ * for handles, a run's handle column is the slot words of its slots, in place.
  *
  * Costs, in cache lines touched (R = declared queries holding the type, K = type count):
  *   create   the free-list head's slot word (pop) or the next fresh one. Growth copies every
@@ -38,8 +38,7 @@
  *            breaks) and per member one line of each type's values, sequential while the
  *            roster follows slot order, random once churn has shuffled it. Undeclared: every signature
  *            (4 B per slot ever used), then the matching values.
- *   each/join  as an undeclared query (or a declared one's roster), with the slot word read
- *            for the handle.
+ *            Handles, when asked: the slot word of each match (8 B, beside its signature).
  * Memory per slot ever used (live or not, times up to 2 for growth slack): 8 B slot word + 4 B
  * signature + per type its value size (every type pays for every slot, held or not: one more
  * type costs its size per slot) + per declared query 8 B (members and at), plus 2 B per 256
@@ -423,45 +422,6 @@ static size_t component_count(const world *w, ecsb_type t)
 
 /* ---- iteration --------------------------------------------------------------------------- */
 
-ECSB_INLINE void each(world *w, ecsb_type t, ecsb_each_fn fn, void *ctx)
-{
-    if (t >= w->type_count)
-        return;
-    unsigned char *values = w->values[t];
-    const size_t size = w->type_size[t];
-    const roster *r = roster_of(w, 1u << t);
-    if (r) {
-        for (uint32_t p = 0; p < r->count; p++) {
-            const uint32_t i = r->members[p];
-            fn(ctx, w->ids.word[i], values + i * size);
-        }
-        return;
-    }
-    for (size_t i = 0; i < w->ids.slots; i++)
-        if (w->mask[i] >> t & 1)
-            fn(ctx, w->ids.word[i], values + i * size);
-}
-
-ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void *ctx)
-{
-    if (a >= w->type_count || b >= w->type_count)
-        return;
-    unsigned char *va = w->values[a], *vb = w->values[b];
-    const size_t sa = w->type_size[a], sb = w->type_size[b];
-    const uint32_t want = 1u << a | 1u << b;
-    const roster *r = roster_of(w, want);
-    if (r) {
-        for (uint32_t p = 0; p < r->count; p++) {
-            const uint32_t i = r->members[p];
-            fn(ctx, w->ids.word[i], va + i * sa, vb + i * sb);
-        }
-        return;
-    }
-    for (size_t i = 0; i < w->ids.slots; i++)
-        if ((w->mask[i] & want) == want)
-            fn(ctx, w->ids.word[i], va + i * sa, vb + i * sb);
-}
-
 /*
  * The query's columns: entry j is query type j (the query's order). Loops over j carry
  * "#pragma GCC unroll 8" (ECSB_MAX_QUERY_TYPES): where q is a constant they unroll before
@@ -470,16 +430,20 @@ ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void 
 typedef struct query_cols {
     unsigned char *values[ECSB_MAX_QUERY_TYPES];
     size_t size[ECSB_MAX_QUERY_TYPES];
+    ecsb_entity *handles; /* the slot words, slot i's at i (a live slot's is its handle); NULL
+                           * when the query does not ask for handles */
 } query_cols;
 
 /* Hand fn the run of slots [first, first + count). */
 ECSB_INLINE void query_emit(const query_cols *c, uint32_t k, size_t first, size_t count,
                             ecsb_query_fn fn, void *ctx)
 {
-    void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
+    void *columns[ECSB_MAX_QUERY_COLUMNS] = {0}; /* (no warning where q is not a constant) */
 #pragma GCC unroll 8
     for (uint32_t j = 0; j < k; j++)
         columns[j] = c->values[j] + first * c->size[j];
+    if (c->handles)
+        columns[k] = c->handles + first;
     fn(ctx, count, columns);
 }
 
@@ -557,6 +521,7 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
         c.values[j] = w->values[q->types[j]];
         c.size[j] = w->type_size[q->types[j]];
     }
+    c.handles = q->entities ? w->ids.word : NULL;
     const roster *r = roster_of(w, want);
     if (r)
         query_roster(&c, k, r, fn, ctx);

@@ -23,27 +23,26 @@
  *   remove  slot word, sparse[e], value and roster at the hole, sparse[moved]: 5 random lines
  *           plus the (hot) tails; the moved value is copied (size bytes).
  *   get     3 dependent: slot word -> sparse[e] -> value.   has: 2 (slot word, sparse[e]).
- *   each    sequential roster + values (the slot word too, only if the callback reads the
- *           entity handle).
- *   join    walks the smaller type's roster + values sequentially; per visited entity one
- *           sparse entry and one value of the other type: sequential while both dense orders
+ *   query   walks the roster + values of the query type with the fewest holders
+ *           sequentially; per visited entity one sparse entry and one value of each other
+ *           type: sequential while the dense orders
  *           follow slot order (dual_iterate), random once churn has shuffled them (one cache
  *           miss per lookup at DRAM scale). With SPARSE_SET_PREFETCH (sparse_set_prefetch),
  *           walks led by more than WALK_PREFETCH_MIN entities prefetch those two lines a few
  *           entities ahead where a block's lookups are out of order.
- *   query   as join, led by the query type with the fewest holders, one sparse entry and one
- *           value per other type; a block of WALK_BLOCK lead entries in step with every other
- *           type (pools filled in the same order) is one run, after one sparse load per entity
- *           and type; runs of one otherwise.
+ *           A block of WALK_BLOCK lead entries in step with every other type (pools filled
+ *           in the same order) is one run, after one sparse load per entity and type; runs of
+ *           one otherwise. Handles, when asked: the slot word of each match's lead roster
+ *           entry (sequential while the roster follows slot order).
  * Memory per entity slot: 8 B (slot word) + 4 B per type (sparse map, held or not); per held
  * component: size + 4 B (value + roster entry); geometric growth adds up to 2x slack, and
  * initial_capacity reserves dense entries for every type.
- * Wins: add/remove/has in O(1) with no holes; each is a packed walk; join costs the smaller
- * type's size, whatever the bigger one holds; rejecting a stale handle costs no extra load.
+ * Wins: add/remove/has in O(1) with no holes; a one-type query is a packed walk; a
+ * two-type query costs the smaller type's size, whatever the bigger one holds; rejecting a stale handle costs no extra load.
  * Loses: K * 4 B per entity slot for the sparse maps even for rare types; remove touches five
  * scattered lines (see above); and with churn the dense order decays (article 004): every
  * remove moves the newest value into an old hole, so the dense order drifts from creation
- * order towards a random permutation, and the join's lookups into the other type (and each's
+ * order towards a random permutation, and a query's lookups into the other types (and its
  * handle lookups) go from sequential to one cache miss each.
  * Tuning: none in sparse_set; sparse_set_prefetch is this file with software prefetch on (see
  * SPARSE_SET_PREFETCH). Blocks of WALK_BLOCK lead entries found in step with every other type
@@ -57,10 +56,10 @@
 
 /*
  * Software prefetch, off in sparse_set and on in sparse_set_prefetch (the same file with
- * SPARSE_SET_PREFETCH 1: strategies/sparse_set_prefetch.c). With it on, joins and queries whose
+ * SPARSE_SET_PREFETCH 1: strategies/sparse_set_prefetch.c). With it on, queries whose
  * lead type holds more than WALK_PREFETCH_MIN entries walk it in blocks of WALK_BLOCK and
  * prefetch the other types' entries ahead in the blocks whose lookups are not in near
- * ascending order (see join_walk). A tuning, not the layout: so it is a line of its own.
+ * ascending order (see query_lead). A tuning, not the layout: so it is a line of its own.
  */
 #ifndef SPARSE_SET_PREFETCH
 #define SPARSE_SET_PREFETCH 0
@@ -319,57 +318,6 @@ static size_t component_count(const world *w, ecsb_type t)
 
 /* ---- iteration --------------------------------------------------------------------------- */
 
-ECSB_INLINE void each(world *w, ecsb_type t, ecsb_each_fn fn, void *ctx)
-{
-    if (t >= w->type_count)
-        return;
-    const pool *p = &w->pools[t];
-    const uint32_t *restrict roster = p->roster;
-    unsigned char *value = p->values;
-    size_t size = p->size;
-    for (uint32_t k = 0, n = p->count; k < n; k++, value += size)
-        fn(ctx, slot_handle(w, roster[k]), value);
-}
-
-/*
- * Visit dense entries [from, from + count) of `lead`, looking each up in `other`. lead_is_a
- * says which value goes first to fn; prefetch says whether to fetch the other type's sparse
- * entry 2 * WALK_PREFETCH_AHEAD entries ahead and its value WALK_PREFETCH_AHEAD ahead (the
- * caller guarantees from + count + 2 * WALK_PREFETCH_AHEAD <= lead->count then). All constant
- * at each call. Positions are size_t: with uint32_t ones the compiler must allow for
- * wrap-around and recomputes each address with a multiply (measured: 14.7 instead of 13
- * instructions per pair once the walk is cut into blocks).
- */
-ECSB_INLINE void join_run(const world *w, const pool *lead, const pool *other, size_t from,
-                          size_t count, bool lead_is_a, bool prefetch, ecsb_join_fn fn,
-                          void *ctx)
-{
-    const uint32_t *restrict roster = lead->roster;
-    const uint32_t *restrict sparse = other->sparse;
-    unsigned char *lead_values = lead->values, *other_values = other->values;
-    size_t lead_size = lead->size, other_size = other->size;
-#pragma GCC unroll 4 /* fewer loop-carried branches per pair */
-    for (size_t k = from; k < from + count; k++) {
-        if (prefetch) {
-            __builtin_prefetch(&sparse[roster[k + 2 * WALK_PREFETCH_AHEAD]]);
-            uint32_t ahead = sparse[roster[k + WALK_PREFETCH_AHEAD]];
-            /* An absent entry prefetches value 0 instead: harmless, and no wild pointer. */
-            ahead = ahead == SPARSE_ABSENT ? 0 : ahead;
-            __builtin_prefetch(other_values + (size_t)ahead * other_size, 1);
-        }
-        uint32_t i = roster[k];
-        uint32_t j = sparse[i];
-        if (j == SPARSE_ABSENT)
-            continue;
-        void *lv = lead_values + k * lead_size;
-        void *ov = other_values + (size_t)j * other_size;
-        if (lead_is_a)
-            fn(ctx, slot_handle(w, i), lv, ov);
-        else
-            fn(ctx, slot_handle(w, i), ov, lv);
-    }
-}
-
 /*
  * True when the lead's dense entries [k, k + WALK_BLOCK) look the other type up in near
  * ascending order: at every WALK_SAMPLE_GAP-th entry, the next entry's slot (the sparse entry
@@ -391,50 +339,13 @@ ECSB_INLINE bool walk_block_in_order(const uint32_t *restrict roster,
 }
 
 /*
- * Walk the lead type's dense entries. Short walks never prefetch. Long ones go by blocks of
- * WALK_BLOCK: a block whose lookups ascend in near order (the hardware prefetcher follows
- * those, and the software prefetches only cost their 10 instructions per entry) runs plain;
- * any other runs with prefetching. Each block is judged by the block just walked, whose
- * lines are still in cache, so sampling never waits on memory (only the first block is
- * judged by its own samples); dense orders decay by churn gradually, so a block predicts its
- * neighbour well.
- */
-ECSB_INLINE void join_walk(const world *w, const pool *lead, const pool *other, bool lead_is_a,
-                           ecsb_join_fn fn, void *ctx)
-{
-    size_t n = lead->count, k = 0;
-    if (SPARSE_SET_PREFETCH && n > WALK_PREFETCH_MIN) {
-        const uint32_t *roster = lead->roster, *sparse = other->sparse;
-        bool in_order = walk_block_in_order(roster, sparse, 0);
-        for (; k + WALK_BLOCK + 2 * WALK_PREFETCH_AHEAD <= n; k += WALK_BLOCK) {
-            if (in_order)
-                join_run(w, lead, other, k, WALK_BLOCK, lead_is_a, false, fn, ctx);
-            else
-                join_run(w, lead, other, k, WALK_BLOCK, lead_is_a, true, fn, ctx);
-            in_order = walk_block_in_order(roster, sparse, k);
-        }
-    }
-    join_run(w, lead, other, k, n - k, lead_is_a, false, fn, ctx);
-}
-
-ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void *ctx)
-{
-    if (a >= w->type_count || b >= w->type_count)
-        return;
-    const pool *pa = &w->pools[a], *pb = &w->pools[b];
-    if (pb->count < pa->count)
-        join_walk(w, pb, pa, false, fn, ctx);
-    else
-        join_walk(w, pa, pb, true, fn, ctx);
-}
-
-/*
  * A query leads with its type held by the fewest entities and walks that type's dense entries
  * in blocks of WALK_BLOCK. A block whose entities sit at consecutive dense indices, in the same
  * order, in every other query type ("in step": pools filled in the same order) is one run,
  * checked with one sparse load per entity and type and no other work; consecutive such blocks
  * join into one run, so a packed world is handed out whole. Any other block is walked entity
- * by entity like join_run, every match a run of one, prefetching as join_walk decides.
+ * by entity, every match a run of one, prefetching as the block before it decides (below).
+ * Handles, when asked: slot_handle of the lead roster's slots, copied to a buffer.
  * In the arrays indexed by j, entry j is query type j (the query's order).
  * Loops over j carry "#pragma GCC unroll 8" (ECSB_MAX_QUERY_TYPES): where q is a constant they
  * unroll before scalar replacement, so these arrays live in registers.
@@ -443,17 +354,32 @@ typedef struct query_cols {
     const uint32_t *sparse[ECSB_MAX_QUERY_TYPES];
     unsigned char *values[ECSB_MAX_QUERY_TYPES];
     size_t size[ECSB_MAX_QUERY_TYPES];
+    bool entities;          /* the query asks for handles */
+    uint32_t lead;          /* the lead's j */
+    const uint32_t *roster; /* the lead's */
+    const world *w;
 } query_cols;
+
+/* The handle of the entity at lead entry d (ecsb_emit_handles). */
+ECSB_INLINE ecsb_entity query_handle_at(void *src, size_t d)
+{
+    const query_cols *c = src;
+    return slot_handle(c->w, c->roster[d]);
+}
 
 /* Hand fn the run of `count` entities at dense indices at[j], at[j] + 1, ... of each type. */
 ECSB_INLINE void query_emit(const query_cols *c, uint32_t k, const size_t *at, size_t count,
                             ecsb_query_fn fn, void *ctx)
 {
-    void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
+    void *columns[ECSB_MAX_QUERY_COLUMNS] = {0}; /* (no warning where q is not a constant) */
 #pragma GCC unroll 8
     for (uint32_t j = 0; j < k; j++)
         columns[j] = c->values[j] + at[j] * c->size[j];
-    fn(ctx, count, columns);
+    if (c->entities)
+        ecsb_emit_handles(k, columns, c->size, count, query_handle_at, (void *)c, at[c->lead],
+                          fn, ctx);
+    else
+        fn(ctx, count, columns);
 }
 
 /*
@@ -483,7 +409,13 @@ ECSB_INLINE bool query_block_in_step(const query_cols *c, const uint32_t *restri
     return off == 0;
 }
 
-/* Lead entries [from, from + count) one by one, as join_run (same prefetching). */
+/*
+ * Lead entries [from, from + count) one by one; prefetch says whether to fetch the other
+ * types' sparse entries 2 * WALK_PREFETCH_AHEAD entries ahead and their values
+ * WALK_PREFETCH_AHEAD ahead (the caller guarantees from + count + 2 * WALK_PREFETCH_AHEAD <=
+ * the lead's count then). Positions are size_t: with uint32_t ones the compiler must allow
+ * for wrap-around and recomputes each address with a multiply.
+ */
 ECSB_INLINE void query_entities(const query_cols *c, const uint32_t *restrict roster, uint32_t k,
                                 uint32_t lead, size_t from, size_t count, bool prefetch,
                                 ecsb_query_fn fn, void *ctx)
@@ -502,7 +434,8 @@ ECSB_INLINE void query_entities(const query_cols *c, const uint32_t *restrict ro
             __builtin_prefetch(c->values[j] + (size_t)ahead * c->size[j], 1);
         }
         const uint32_t i = roster[d];
-        void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
+        void *columns[ECSB_MAX_QUERY_COLUMNS] = {0}; /* (no warning where q is not a constant) */
+        ecsb_entity handle;
         bool all = true;
 #pragma GCC unroll 8
         for (uint32_t j = 0; j < k; j++) {
@@ -513,8 +446,13 @@ ECSB_INLINE void query_entities(const query_cols *c, const uint32_t *restrict ro
             }
             columns[j] = j == lead ? lead_value : c->values[j] + (size_t)at * c->size[j];
         }
-        if (all)
-            fn(ctx, 1, columns); /* a constant count: the caller's loop becomes straight code */
+        if (!all)
+            continue;
+        if (c->entities) {
+            handle = slot_handle(c->w, i);
+            columns[k] = &handle;
+        }
+        fn(ctx, 1, columns); /* a constant count: the caller's loop becomes straight code */
     }
 }
 
@@ -534,6 +472,10 @@ ECSB_INLINE void query_lead(world *w, const ecsb_query *q, uint32_t lead, ecsb_q
     const pool *lp = &w->pools[q->types[lead]];
     const uint32_t *roster = lp->roster;
     const size_t n = lp->count;
+    c.entities = q->entities;
+    c.lead = lead;
+    c.roster = roster;
+    c.w = w;
     size_t first[ECSB_MAX_QUERY_TYPES] = {0}, run = 0; /* the pending run: start, length */
     bool prefetch = false;
     for (size_t d = 0; d < n; d += WALK_BLOCK) {
@@ -563,7 +505,11 @@ ECSB_INLINE void query_lead(world *w, const ecsb_query *q, uint32_t lead, ecsb_q
             query_entities(&c, roster, k, lead, d, count, true, fn, ctx);
         else
             query_entities(&c, roster, k, lead, d, count, false, fn, ctx);
-        /* The next block is judged by this one, as join_walk does. */
+        /*
+         * The next block is judged by this one, whose lines are still in cache, so sampling
+         * never waits on memory; dense orders decay by churn gradually, so a block predicts
+         * its neighbour well.
+         */
         prefetch = SPARSE_SET_PREFETCH && n > WALK_PREFETCH_MIN && count == WALK_BLOCK;
 #pragma GCC unroll 8
         for (uint32_t j = 0; prefetch && j < k; j++)

@@ -4,7 +4,7 @@
  * layout, so it is shown as its own line beside sparse_set rather than folded into it: the
  * gap between the two is what prefetching buys (or costs) in each scenario.
  *
- * Idea: a join or query walks the lead type's dense entries and looks each entity up in the
+ * Idea: a query of several types walks the lead type's dense entries and looks each entity up in the
  * other types (a sparse entry, then a value). While the dense orders follow each other
  * (worlds filled in order) the hardware prefetcher follows those lookups; once churn or a
  * shuffled world has scrambled them, each lookup is a cache miss at DRAM scale. Walks led by

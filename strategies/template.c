@@ -7,11 +7,12 @@
  * the ids' grow hook.
  *
  * Costs: create/destroy O(1) (destroy also clears K presence bytes); add/remove/get/has O(1),
- * one generation check plus one presence byte; each/join walk every slot ever used,
- * O(highest slot), whether or not it holds the type.
+ * one generation check plus one presence byte; query walks every slot ever used,
+ * O(highest slot), whether or not it holds the types, and hands out each match as a run of
+ * one (with its handle in a local when asked).
  * Memory per entity: 8 B (the id word) + per type (size + 1) B, for every slot ever
  * used, live or not.
- * Wins: nothing in particular, it is the readable baseline. Loses: sparse types and joins over
+ * Wins: nothing in particular, it is the readable baseline. Loses: sparse types and queries over
  * few holders, since it scans every slot.
  *
  * To add your strategy (README "Add a strategy" has the whole path):
@@ -174,38 +175,18 @@ static size_t component_count(const world *w, ecsb_type t)
     return t < w->type_count ? w->held[t] : 0;
 }
 
-ECSB_INLINE void each(world *w, ecsb_type t, ecsb_each_fn fn, void *ctx)
-{
-    if (t >= w->type_count)
-        return;
-    const uint8_t *present = w->present[t];
-    unsigned char *values = w->values[t];
-    size_t size = w->type_size[t];
-    for (uint32_t i = 0; i < w->ids.slots; i++)
-        if (present[i])
-            fn(ctx, ecsb_ids_handle(&w->ids, ID_STRIDE, i), values + i * size);
-}
-
-ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void *ctx)
-{
-    if (a >= w->type_count || b >= w->type_count)
-        return;
-    const uint8_t *pa = w->present[a], *pb = w->present[b];
-    unsigned char *va = w->values[a], *vb = w->values[b];
-    size_t sa = w->type_size[a], sb = w->type_size[b];
-    for (uint32_t i = 0; i < w->ids.slots; i++)
-        if (pa[i] & pb[i])
-            fn(ctx, ecsb_ids_handle(&w->ids, ID_STRIDE, i), va + i * sa, vb + i * sb);
-}
-
-/* Every slot in order; an entity holding every type of q is a run of one. */
+/*
+ * Every slot in order; an entity holding every type of q is a run of one. Its handle, when q
+ * asks for it, is a local the handle column points to.
+ */
 ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, void *ctx)
 {
     uint32_t mask;
     ecsb_status st = ecsb_query_check(q, w->type_count, &mask);
     if (st != ECSB_OK)
         return st;
-    void *columns[ECSB_MAX_QUERY_TYPES];
+    void *columns[ECSB_MAX_QUERY_COLUMNS];
+    ecsb_entity handle;
     for (uint32_t i = 0; i < w->ids.slots; i++) {
         bool all = true;
         for (uint32_t j = 0; j < q->count; j++)
@@ -214,6 +195,10 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
             continue;
         for (uint32_t j = 0; j < q->count; j++)
             columns[j] = w->values[q->types[j]] + (size_t)i * w->type_size[q->types[j]];
+        if (q->entities) {
+            handle = ecsb_ids_handle(&w->ids, ID_STRIDE, i);
+            columns[q->count] = &handle;
+        }
         fn(ctx, 1, columns);
     }
     return ECSB_OK;

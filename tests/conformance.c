@@ -3,7 +3,7 @@
  * types, which the contract defines too), checked through the vtable for the strategy under
  * test. Each test changes a world and an expected state (tests/model.h) side by side and then
  * checks everything the world shows (model_check): counts, alive/has/get of every entity, the
- * each() visit set of every type, the join() visit set of every ordered pair of types and
+ * visits (with handles) of the query of every type and of every ordered pair of types, and
  * queries over sets of types.
  */
 #include <stdio.h>
@@ -32,7 +32,8 @@ void conformance_descriptor_is_complete_and_registered_by_its_name(void **state)
     TST_CHECK(v->world_init && v->world_fini && v->entity_create && v->entity_destroy &&
                   v->entity_alive && v->entity_count && v->component_add &&
                   v->component_remove && v->component_get && v->component_has &&
-                  v->component_count && v->each && v->join && v->world_valid && v->world_bytes,
+                  v->component_count && v->query && v->world_valid && v->world_bytes &&
+                  v->world_corrupt,
               "a vtable slot is NULL");
     for (int id = 0; id < ECSB_SCENARIO_COUNT; id++) {
         const ecsb_scenario_impl *impl = &s->scenarios[id];
@@ -269,7 +270,7 @@ static void build_mixed(model *m, tst_world *tw, size_t n)
     }
 }
 
-void conformance_each_visits_every_holder_once_with_its_value(void **state)
+void conformance_query_with_handles_visits_every_holder_once_with_its_value(void **state)
 {
     (void)state;
     tst_world tw;
@@ -289,33 +290,56 @@ void conformance_each_visits_every_holder_once_with_its_value(void **state)
     tw_fini(&tw);
 }
 
+/* Writes through a query with handles: each value rewritten from its entity's handle. */
 typedef struct rewrite {
-    uint32_t size_a, size_b;
+    uint32_t k;
+    uint32_t sizes[ECSB_MAX_QUERY_TYPES];
     uint64_t version;
     size_t calls;
 } rewrite;
 
-static uint64_t rewrite_seed(ecsb_entity e, uint64_t version, int which)
+static uint64_t rewrite_seed(ecsb_entity e, uint64_t version, uint32_t which)
 {
     return tst_mix64(e ^ (version << 40) ^ ((uint64_t)which << 60));
 }
 
-static void rewrite_each(void *ctx, ecsb_entity e, void *value)
+static void rewrite_run(void *ctx, size_t count, void *const *columns)
 {
     rewrite *r = ctx;
-    tst_pattern(value, r->size_a, rewrite_seed(e, r->version, 0));
-    r->calls++;
+    const ecsb_entity *handles = columns[r->k];
+    for (size_t i = 0; i < count; i++, r->calls++)
+        for (uint32_t j = 0; j < r->k; j++)
+            tst_pattern((unsigned char *)columns[j] + i * r->sizes[j], r->sizes[j],
+                        rewrite_seed(handles[i], r->version, j));
 }
 
-static void rewrite_join(void *ctx, ecsb_entity e, void *a, void *b)
+/* Run q with handles through rewrite_run, the model alike; then compare everything. */
+static void rewrite_and_check(model *m, tst_world *tw, const ecsb_type *types, uint32_t k,
+                              uint64_t version)
 {
-    rewrite *r = ctx;
-    tst_pattern(a, r->size_a, rewrite_seed(e, r->version, 0));
-    tst_pattern(b, r->size_b, rewrite_seed(e, r->version, 1));
-    r->calls++;
+    rewrite r = {.k = k, .version = version};
+    ecsb_query q = tst_query(k, types);
+    q.entities = true;
+    for (uint32_t j = 0; j < k; j++)
+        r.sizes[j] = tst_sizes[types[j]];
+    TST_STATUS(tw->ops->query(tw->w, &q, rewrite_run, &r), ECSB_OK, "query with handles");
+    size_t expected = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        bool all = m->alive[i];
+        for (uint32_t j = 0; j < k; j++)
+            all = all && *seed_at(m, i, types[j]);
+        if (!all)
+            continue;
+        for (uint32_t j = 0; j < k; j++)
+            *seed_at(m, i, types[j]) = rewrite_seed(m->handle[i], version, j);
+        expected++;
+    }
+    TST_CHECK(r.calls == expected, "query of %u types visited %zu entities, want %zu", k,
+              r.calls, expected);
+    model_check(m, tw);
 }
 
-void conformance_each_callback_writes_reach_the_stored_values(void **state)
+void conformance_query_writes_keyed_by_handle_reach_the_stored_values(void **state)
 {
     (void)state;
     tst_world tw;
@@ -325,19 +349,13 @@ void conformance_each_callback_writes_reach_the_stored_values(void **state)
     model m;
     model_init(&m, &tw);
     build_mixed(&m, &tw, 300);
-    for (ecsb_type t = 0; t < TST_TYPES; t++) {
-        rewrite r = {tst_sizes[t], 0, 100 + t, 0};
-        tw.ops->each(tw.w, t, rewrite_each, &r);
-        for (size_t i = 0; i < m.n; i++)
-            if (m.alive[i] && *seed_at(&m, i, t))
-                *seed_at(&m, i, t) = rewrite_seed(m.handle[i], r.version, 0);
-        model_check(&m, &tw);
-    }
+    for (ecsb_type t = 0; t < TST_TYPES; t++)
+        rewrite_and_check(&m, &tw, &t, 1, 100 + t);
     model_free(&m);
     tw_fini(&tw);
 }
 
-void conformance_join_visits_exactly_the_common_holders_with_both_values(void **state)
+void conformance_two_type_query_visits_exactly_the_common_holders_with_their_handles(void **state)
 {
     (void)state;
     tst_world tw;
@@ -346,10 +364,10 @@ void conformance_join_visits_exactly_the_common_holders_with_both_values(void **
     tw.check_valid = false;
     model m;
     model_init(&m, &tw);
-    /* model_check joins every ordered pair: both orders, the smaller set first and second. */
+    /* model_check queries every ordered pair: both orders, the smaller set first and second. */
     build_mixed(&m, &tw, 700);
     model_check(&m, &tw);
-    /* Disjoint holders: joins visit nothing. */
+    /* Disjoint holders: two-type queries visit nothing. */
     for (size_t i = 0; i < m.n; i++)
         if (m.alive[i] && *seed_at(&m, i, 0) && *seed_at(&m, i, 1))
             model_remove(&m, &tw, i, (ecsb_type)(i % 2));
@@ -366,7 +384,7 @@ void conformance_join_visits_exactly_the_common_holders_with_both_values(void **
     tw_fini(&tw);
 }
 
-void conformance_join_callback_writes_reach_both_stored_values(void **state)
+void conformance_query_writes_keyed_by_handle_reach_every_column(void **state)
 {
     (void)state;
     tst_world tw;
@@ -376,27 +394,19 @@ void conformance_join_callback_writes_reach_both_stored_values(void **state)
     model m;
     model_init(&m, &tw);
     build_mixed(&m, &tw, 400);
-    ecsb_type pairs[][2] = {{0, 1}, {1, 0}, {2, 0}, {1, 2}};
-    for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++) {
-        ecsb_type a = pairs[p][0], b = pairs[p][1];
-        rewrite r = {tst_sizes[a], tst_sizes[b], 200 + p, 0};
-        tw.ops->join(tw.w, a, b, rewrite_join, &r);
-        size_t expected = 0;
-        for (size_t i = 0; i < m.n; i++)
-            if (m.alive[i] && *seed_at(&m, i, a) && *seed_at(&m, i, b)) {
-                *seed_at(&m, i, a) = rewrite_seed(m.handle[i], r.version, 0);
-                *seed_at(&m, i, b) = rewrite_seed(m.handle[i], r.version, 1);
-                expected++;
-            }
-        TST_CHECK(r.calls == expected, "join(%u, %u) made %zu calls, want %zu", a, b, r.calls,
-                  expected);
-        model_check(&m, &tw);
-    }
+    static const ecsb_type sets[][3] = {{0, 1}, {1, 0}, {2, 0}, {1, 2}, {0, 1, 2}, {2, 1, 0}};
+    for (uint32_t p = 0; p < sizeof sets / sizeof sets[0]; p++)
+        rewrite_and_check(&m, &tw, sets[p], p < 4 ? 2 : 3, 200 + p);
     model_free(&m);
     tw_fini(&tw);
 }
 
-void conformance_join_of_a_type_with_itself_visits_each_holder_once(void **state)
+/*
+ * The handle column carries the entities whose values the other columns carry, also where
+ * runs are long (every strategy's packed path) and where handles are computed into buffers
+ * (runs longer than any buffer): a packed world, then one with every third entity gone.
+ */
+void conformance_query_handle_column_stays_in_step_over_long_runs(void **state)
 {
     (void)state;
     tst_world tw;
@@ -405,8 +415,15 @@ void conformance_join_of_a_type_with_itself_visits_each_holder_once(void **state
     tw.check_valid = false;
     model m;
     model_init(&m, &tw);
-    build_mixed(&m, &tw, 200);
-    model_check(&m, &tw); /* includes join(t, t) for every t */
+    for (size_t i = 0; i < 1000; i++) {
+        model_create(&m, &tw);
+        for (ecsb_type t = 0; t < TST_TYPES; t++)
+            model_add(&m, &tw, i, t, 1);
+    }
+    model_check(&m, &tw);
+    for (size_t i = 0; i < m.n; i += 3)
+        model_destroy(&m, &tw, i);
+    model_check(&m, &tw);
     model_free(&m);
     tw_fini(&tw);
 }
@@ -562,19 +579,10 @@ void conformance_never_issued_handles_are_rejected_by_every_operation(void **sta
     tw_fini(&tw);
 }
 
-static void count_visit(void *ctx, ecsb_entity e, void *v)
+static void count_visit(void *ctx, size_t count, void *const *columns)
 {
-    (void)e;
-    (void)v;
-    ++*(size_t *)ctx;
-}
-
-static void count_join_visit(void *ctx, ecsb_entity e, void *a, void *b)
-{
-    (void)e;
-    (void)a;
-    (void)b;
-    ++*(size_t *)ctx;
+    (void)columns;
+    *(size_t *)ctx += count;
 }
 
 void conformance_bad_type_is_rejected_by_every_operation(void **state)
@@ -607,11 +615,16 @@ void conformance_bad_type_is_rejected_by_every_operation(void **state)
         TST_CHECK(ops->component_count(tw.w, t) == 0, "component_count(bad type %u) %zu", t,
                   ops->component_count(tw.w, t));
         size_t visits = 0;
-        ops->each(tw.w, t, count_visit, &visits);
-        ops->join(tw.w, t, 0, count_join_visit, &visits);
-        ops->join(tw.w, 0, t, count_join_visit, &visits);
-        ops->join(tw.w, t, t, count_join_visit, &visits);
-        TST_CHECK(visits == 0, "each/join with bad type %u visited %zu entities", t, visits);
+        const ecsb_query qs[] = {{.count = 1, .types = {t}, .entities = true},
+                                 {.count = 2, .types = {t, 0}, .entities = true},
+                                 {.count = 2, .types = {0, t}, .entities = true},
+                                 {.count = 2, .types = {t, t}, .entities = true}};
+        for (size_t j = 0; j < sizeof qs / sizeof qs[0]; j++) {
+            ecsb_status st = ops->query(tw.w, &qs[j], count_visit, &visits);
+            TST_CHECK(st == (j < 3 ? ECSB_ERR_TYPE : ECSB_ERR_QUERY),
+                      "query %zu with bad type %u: %s", j, t, ecsb_status_str(st));
+        }
+        TST_CHECK(visits == 0, "queries with bad type %u visited %zu entities", t, visits);
         tw_expect_valid(&tw);
     }
     model_check(&m, &tw); /* nothing changed */
@@ -684,7 +697,7 @@ void conformance_every_type_index_and_size_round_trips(void **state)
             if ((i * 7 + t * 3) % 4 != 0)
                 model_add(&m, &tw, i, t, 1);
     }
-    model_check(&m, &tw); /* 32 each() and 1024 join() visit sets */
+    model_check(&m, &tw); /* 32 one-type and 992 two-type visit sets with handles */
     for (size_t i = 0; i < m.n; i += 3)
         for (ecsb_type t = 0; t < ECSB_MAX_TYPES; t += 2)
             if (*seed_at(&m, i, t))
@@ -827,37 +840,48 @@ static uint32_t growth_a(uint32_t i) { return i * 2654435761u ^ 0x5a5a5a5au; } /
 static uint64_t growth_b(uint32_t i) { return (uint64_t)i * 3 + 1; }
 
 typedef struct growth_sum {
-    uint64_t count, sum;
+    const ecsb_entity *h; /* the handles, by creation index */
+    uint64_t count, sum, handles;
     bool mismatch;
 } growth_sum;
 
-static void growth_each(void *ctx, ecsb_entity e, void *value)
+/* Query {0} with handles: its values and handles summed. */
+static void growth_one(void *ctx, size_t count, void *const *columns)
 {
     growth_sum *g = ctx;
-    uint32_t a;
-    memcpy(&a, value, 4);
-    (void)e;
-    g->count++;
-    g->sum += a;
+    const ecsb_entity *handles = columns[1];
+    for (size_t i = 0; i < count; i++) {
+        uint32_t a;
+        memcpy(&a, (unsigned char *)columns[0] + 4 * i, 4);
+        g->count++;
+        g->sum += a;
+        g->handles += handles[i];
+    }
 }
 
-static void growth_join(void *ctx, ecsb_entity e, void *b, void *a)
+/* Query {1, 0} with handles: each b names its entity, whose a and handle must come with it. */
+static void growth_pair(void *ctx, size_t count, void *const *columns)
 {
     growth_sum *g = ctx;
-    uint64_t vb;
-    uint32_t va;
-    memcpy(&vb, b, 8);
-    memcpy(&va, a, 4);
-    (void)e;
-    g->count++;
-    g->sum += vb;
-    g->mismatch |= (vb - 1) % 3 != 0 || va != growth_a((uint32_t)((vb - 1) / 3));
+    const ecsb_entity *handles = columns[2];
+    for (size_t i = 0; i < count; i++) {
+        uint64_t vb;
+        uint32_t va;
+        memcpy(&vb, (unsigned char *)columns[0] + 8 * i, 8);
+        memcpy(&va, (unsigned char *)columns[1] + 4 * i, 4);
+        uint32_t at = (uint32_t)((vb - 1) / 3);
+        g->count++;
+        g->sum += vb;
+        g->handles += handles[i];
+        g->mismatch |= (vb - 1) % 3 != 0 || at >= GROWTH_N || va != growth_a(at) ||
+                       handles[i] != g->h[at];
+    }
 }
 
 /*
  * 4,194,307 entities, each with a 4-byte value and every 64th with an 8-byte one, grown from
- * nothing one entity at a time: counts, spot-checked values, each() and join() totals, and a
- * shrink at both ends.
+ * nothing one entity at a time: counts, spot-checked values, the totals (values and handles)
+ * of a one-type and a two-type query with handles, and a shrink at both ends.
  */
 void conformance_grows_to_4194304_entities(void **state)
 {
@@ -869,7 +893,7 @@ void conformance_grows_to_4194304_entities(void **state)
     tw.check_valid = false;
     const ecsb_vtable *ops = tw.ops;
     ecsb_entity *h = tst_xrealloc(NULL, GROWTH_N * sizeof *h);
-    uint64_t sum_a = 0, sum_b = 0, count_b = 0;
+    uint64_t sum_a = 0, sum_b = 0, count_b = 0, handles_a = 0, handles_b = 0;
     for (uint32_t i = 0; i < GROWTH_N; i++) {
         void *v;
         ecsb_status st = ops->entity_create(tw.w, &h[i]);
@@ -881,6 +905,7 @@ void conformance_grows_to_4194304_entities(void **state)
         uint32_t a = growth_a(i);
         memcpy(v, &a, 4);
         sum_a += a;
+        handles_a += h[i];
         if (i % 64 == 5) {
             uint64_t b = growth_b(i);
             if ((st = ops->component_add(tw.w, h[i], 1, &v)) != ECSB_OK) {
@@ -888,6 +913,7 @@ void conformance_grows_to_4194304_entities(void **state)
             }
             memcpy(v, &b, 8);
             sum_b += b;
+            handles_b += h[i];
             count_b++;
         }
     }
@@ -903,11 +929,13 @@ void conformance_grows_to_4194304_entities(void **state)
         if (!ok)
             printf("    entity %u: wrong value or presence\n", i);
     }
-    growth_sum ea = {0}, jb = {0};
-    ops->each(tw.w, 0, growth_each, &ea);
-    ops->join(tw.w, 1, 0, growth_join, &jb);
-    ok = ok && ea.count == GROWTH_N && ea.sum == sum_a && jb.count == count_b &&
-         jb.sum == sum_b && !jb.mismatch;
+    growth_sum ea = {.h = h}, jb = {.h = h};
+    const ecsb_query one = {.count = 1, .types = {0}, .entities = true};
+    const ecsb_query pair = {.count = 2, .types = {1, 0}, .entities = true};
+    ok = ok && ops->query(tw.w, &one, growth_one, &ea) == ECSB_OK &&
+         ops->query(tw.w, &pair, growth_pair, &jb) == ECSB_OK;
+    ok = ok && ea.count == GROWTH_N && ea.sum == sum_a && ea.handles == handles_a &&
+         jb.count == count_b && jb.sum == sum_b && jb.handles == handles_b && !jb.mismatch;
     /* Shrink at both ends (few: the front is O(n) per destroy for sorted layouts). */
     for (uint32_t i = 0; ok && i < GROWTH_SHRINK; i++)
         ok = ops->entity_destroy(tw.w, h[i]) == ECSB_OK &&
@@ -919,12 +947,12 @@ void conformance_grows_to_4194304_entities(void **state)
     }
     ok = ok && ops->entity_count(tw.w) == GROWTH_N - 2 * GROWTH_SHRINK && ops->world_valid(tw.w);
     tst_xfree(h);
-    TST_CHECK(ok, "at %u entities: counts %zu/%zu/%zu (want %u/%u/%llu), each %llu visits, "
-              "join %llu visits%s, or a spot check or world_valid failed", GROWTH_N,
+    TST_CHECK(ok, "at %u entities: counts %zu/%zu/%zu (want %u/%u/%llu), query {0} %llu visits, "
+              "{1, 0} %llu visits%s, or a handle sum, a spot check or world_valid failed", GROWTH_N,
               ops->entity_count(tw.w), ops->component_count(tw.w, 0),
               ops->component_count(tw.w, 1), GROWTH_N, GROWTH_N, (unsigned long long)count_b,
               (unsigned long long)ea.count, (unsigned long long)jb.count,
-              jb.mismatch ? " with mismatched pairs" : "");
+              jb.mismatch ? " with mismatched values or handles" : "");
     tw_fini(&tw);
 }
 
@@ -1172,58 +1200,53 @@ void conformance_growth_asks_for_amortised_constant_bytes_per_entity(void **stat
     tw_fini(&tw);
 }
 
-/* ---- long joins ------------------------------------------------------------------------------ */
+/* ---- long two-type queries ------------------------------------------------------------------ */
 
-#define SHUFFLED_N 100000u /* > 65,536 holders of the rarer type: blocked, prefetched joins */
+#define SHUFFLED_N 100000u /* > 65,536 holders of the rarer type: blocked, prefetched walks */
 #define SHUFFLE_WINDOW 64u  /* permuted within windows near the end: cheap for sorted layouts */
 
 typedef struct long_join {
     unsigned char *seen; /* per entity index */
+    const ecsb_entity *h; /* the handles, by entity index */
     size_t visits, wrong, twice;
-    bool a_first;        /* join(0, 1) rather than join(1, 0) */
+    bool a_first;        /* query {0, 1} rather than {1, 0} */
+    bool entities;       /* with handles: each must be its entity's */
 } long_join;
 
 static uint32_t shuffled_value(uint64_t i) { return (uint32_t)tst_mix64(i) | 1; }
 
-static void long_join_pair(long_join *lj, const void *v0, const void *v1)
+static void long_join_pair(long_join *lj, const void *v0, const void *v1, const ecsb_entity *e)
 {
     uint64_t i;
     uint32_t a;
     memcpy(&i, v1, 8);
     memcpy(&a, v0, 4);
     lj->visits++;
-    if (i >= SHUFFLED_N || a != shuffled_value(i)) {
+    if (i >= SHUFFLED_N || a != shuffled_value(i) || (e && *e != lj->h[i])) {
         lj->wrong++;
         return;
     }
     lj->twice += lj->seen[i]++;
 }
 
-static void long_join_visit(void *ctx, ecsb_entity e, void *va, void *vb)
-{
-    long_join *lj = ctx;
-    (void)e;
-    if (lj->a_first)
-        long_join_pair(lj, va, vb);
-    else
-        long_join_pair(lj, vb, va);
-}
-
 static void long_query_visit(void *ctx, size_t count, void *const *columns)
 {
+    long_join *lj = ctx;
+    unsigned char *c0 = columns[lj->a_first ? 0 : 1], *c1 = columns[lj->a_first ? 1 : 0];
+    const ecsb_entity *handles = lj->entities ? columns[2] : NULL;
     for (size_t k = 0; k < count; k++)
-        long_join_pair(ctx, (unsigned char *)columns[0] + 4 * k,
-                       (unsigned char *)columns[1] + 8 * k);
+        long_join_pair(lj, c0 + 4 * k, c1 + 8 * k, handles ? handles + k : NULL);
 }
 
 /*
  * 100,000 entities hold type 1 (8 bytes: the entity's number) but for every 50th; 90,000 hold
  * type 0 (4 bytes), the first 30,000 added in creation order, the rest in an order permuted
- * within windows of 64. Joins in both orders and a query visit every common holder once with
- * both values: the long, blocked, partly prefetched walks of layouts that lead with the
- * smaller type (sparse_set's blocks of 256 judged in order or not).
+ * within windows of 64. Queries of {0, 1} and {1, 0} with handles and {0, 1} without visit
+ * every common holder once with both values (and its own handle): the long, blocked, partly
+ * prefetched walks of layouts that lead with the smaller type (sparse_set's blocks of 256
+ * judged in order or not), and their handle buffers.
  */
-void conformance_joins_over_more_than_65536_shuffled_holders_visit_each_once(void **state)
+void conformance_two_type_queries_over_more_than_65536_shuffled_holders_visit_each_once(void **state)
 {
     (void)state;
     static const uint32_t sizes[2] = {4, 8};
@@ -1264,26 +1287,25 @@ void conformance_joins_over_more_than_65536_shuffled_holders_visit_each_once(voi
         memcpy(v, &a, 4);
         expected += i % 50 != 3;
     }
-    long_join lj = {0};
+    long_join lj = {.h = h};
     lj.seen = tst_xcalloc(SHUFFLED_N, 1);
     for (int pass = 0; pass < 3; pass++) {
         memset(lj.seen, 0, SHUFFLED_N);
         lj.visits = lj.wrong = lj.twice = 0;
-        lj.a_first = pass == 0;
-        const char *what = pass == 0 ? "join(0, 1)" : pass == 1 ? "join(1, 0)" : "query(0, 1)";
-        if (pass == 0)
-            ops->join(tw.w, 0, 1, long_join_visit, &lj);
-        else if (pass == 1)
-            ops->join(tw.w, 1, 0, long_join_visit, &lj);
-        else {
-            ecsb_query q = tst_query(2, (ecsb_type[]){0, 1});
-            TST_STATUS(ops->query(tw.w, &q, long_query_visit, &lj), ECSB_OK, "query");
-        }
+        lj.a_first = pass != 1;
+        lj.entities = pass != 2;
+        const char *what = pass == 0   ? "query {0, 1} with handles"
+                           : pass == 1 ? "query {1, 0} with handles"
+                                       : "query {0, 1}";
+        ecsb_query q = tst_query(2, lj.a_first ? (ecsb_type[]){0, 1} : (ecsb_type[]){1, 0});
+        q.entities = lj.entities;
+        TST_STATUS(ops->query(tw.w, &q, long_query_visit, &lj), ECSB_OK, "query");
         size_t missing = 0;
         for (uint32_t i = 0; i < SHUFFLED_N; i++)
             missing += i % 10 != 9 && i % 50 != 3 && !lj.seen[i];
         TST_CHECK(lj.visits == expected && !lj.wrong && !lj.twice && !missing,
-                  "%s over %u entities: %zu visits (want %zu), %zu with wrong values, %zu "
+                  "%s over %u entities: %zu visits (want %zu), %zu with wrong values or "
+                  "handles, %zu "
                   "entities visited twice, %zu missed", what, SHUFFLED_N, lj.visits, expected,
                   lj.wrong, lj.twice, missing);
     }
@@ -1295,11 +1317,11 @@ void conformance_joins_over_more_than_65536_shuffled_holders_visit_each_once(voi
 }
 
 /*
- * Joins and queries between a type held by every entity and one held by a few (more than 16
- * times fewer: sorted layouts gallop through the larger side), the last entity holding both,
- * and the first: every match is found, at both ends.
+ * Queries between a type held by every entity and one held by a few (more than 16 times fewer:
+ * sorted layouts gallop through the larger side), the last entity holding both, and the first:
+ * every match is found, at both ends, with its handle.
  */
-void conformance_join_of_a_common_and_a_rare_type_finds_every_match(void **state)
+void conformance_query_of_a_common_and_a_rare_type_finds_every_match(void **state)
 {
     (void)state;
     tst_world tw;
@@ -1317,7 +1339,7 @@ void conformance_join_of_a_common_and_a_rare_type_finds_every_match(void **state
         if (i == n - 1 || i == n - 2)
             model_add(&m, &tw, i, 2, 1);
     }
-    model_check(&m, &tw); /* join(0, 1), join(1, 0), join(0, 2), ... and the queries */
+    model_check(&m, &tw); /* {0, 1}, {1, 0}, {0, 2}, ... with handles, and the queries */
     model_remove(&m, &tw, n - 1, 0); /* the rare side's last entity no longer matches */
     model_check(&m, &tw);
     model_free(&m);

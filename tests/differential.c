@@ -2,19 +2,20 @@
  * differential.c — long runs of mixed operations against a deliberately simple reference
  * model: an array of live entities (each with a has flag and a copy of the value of every
  * type) and a ring of recently destroyed handles. Nothing clever: lookups are by index into
- * that array, visit sets are compared after sorting both sides (by handle for each/join; as
- * multisets of value tuples for query, whose runs carry values, not handles).
+ * that array, visit sets are compared after sorting both sides (by handle for queries asking
+ * for handles; as multisets of value tuples for queries that do not).
  *
  * Every choice a run makes comes from its source: a seeded generator (make test, soak), or the
  * fuzzer's input bytes (tests/fuzz/, through tst_differential_bytes), so one engine serves
  * both. Every step checks the result of its own operation; every CHECK_EVERY steps (and at
  * the end) the whole state is compared: every live entity's alive/has/value for all types,
- * the recently destroyed handles, the counts, each() of every type, join() of every ordered
- * pair, query() of every set of 2..4 types (and the declared ones in shuffled orders),
+ * the recently destroyed handles, the counts, the query with handles of every type and of
+ * every ordered pair, query() of every set of 2..4 types (tuples, and visits with handles;
+ * and the declared ones reversed),
  * unique live handles, world_valid. Phases alternate between creating (the world grows to a
  * few thousand entities, through every growth step) and destroying (down to a handful), so
  * slots are reused and swap-removes happen at every position. The type mix is skewed (type 4
- * is added 32 times less often than types 0-2) so joins between a common and a rare type
+ * is added 32 times less often than types 0-2) so queries of a common and a rare type
  * make one side more than 16 times the other (galloping merges). Allocation failures are
  * injected now and then: create, spawn, add and (where it moves values) remove may then
  * return ECSB_ERR_NOMEM, changing nothing. Half the creations are spawns of a random set of
@@ -90,7 +91,7 @@ typedef struct run {
     size_t target, grow_max;
     uint64_t check_every;
     /* statistics */
-    size_t peak, full_checks, capacity_refusals, nomem, queries, galloping_joins;
+    size_t peak, full_checks, capacity_refusals, nomem, queries, galloping_pairs;
 } run;
 
 __attribute__((format(printf, 3, 4), noreturn)) static void d_fail(const run *r, int line,
@@ -477,21 +478,6 @@ static void op_stale(run *r)
     expect_stale(r, e);
 }
 
-static void no_each(void *ctx, ecsb_entity e, void *v)
-{
-    (void)e;
-    (void)v;
-    ++*(size_t *)ctx;
-}
-
-static void no_join(void *ctx, ecsb_entity e, void *a, void *b)
-{
-    (void)e;
-    (void)a;
-    (void)b;
-    ++*(size_t *)ctx;
-}
-
 static void no_query(void *ctx, size_t count, void *const *columns)
 {
     (void)columns;
@@ -514,21 +500,23 @@ static void op_bad_type(run *r)
     D_CHECK(r, !ops->component_has(r->tw.w, e, t), "has(bad type %u) true", t);
     D_CHECK(r, ops->component_count(r->tw.w, t) == 0, "count(bad type %u) non-zero", t);
     size_t visits = 0;
-    ops->each(r->tw.w, t, no_each, &visits);
-    ops->join(r->tw.w, t, (ecsb_type)choose(r, D_TYPES), no_join, &visits);
-    ops->join(r->tw.w, (ecsb_type)choose(r, D_TYPES), t, no_join, &visits);
-    /* A query naming it among good types: ECSB_ERR_TYPE; naming a type twice: ECSB_ERR_QUERY. */
+    /* Alone, or among good types in either place, with handles or not: ECSB_ERR_TYPE; naming
+     * a type twice: ECSB_ERR_QUERY. */
     ecsb_type list[3] = {(ecsb_type)choose(r, D_TYPES), t, (ecsb_type)choose(r, D_TYPES)};
-    ecsb_query q = {.count = 2};
-    memcpy(q.types, list, 2 * sizeof *list);
-    s = ops->query(r->tw.w, &q, no_query, &visits);
-    D_CHECK(r, s == ECSB_ERR_TYPE, "query(%u, bad %u): %s, want %s", list[0], t, st(s),
-            st(ECSB_ERR_TYPE));
+    const ecsb_query bad_ones[3] = {{.count = 1, .types = {t}, .entities = true},
+                                    {.count = 2, .types = {list[0], t}},
+                                    {.count = 2, .types = {t, list[2]}, .entities = true}};
+    for (int j = 0; j < 3; j++) {
+        s = ops->query(r->tw.w, &bad_ones[j], no_query, &visits);
+        D_CHECK(r, s == ECSB_ERR_TYPE, "query %d naming bad type %u: %s, want %s", j, t, st(s),
+                st(ECSB_ERR_TYPE));
+    }
+    ecsb_query q;
     q = (ecsb_query){.count = 3, .types = {list[0], list[1], list[0]}};
     s = ops->query(r->tw.w, &q, no_query, &visits);
     D_CHECK(r, s == ECSB_ERR_QUERY, "query naming type %u twice: %s, want %s", list[0], st(s),
             st(ECSB_ERR_QUERY));
-    D_CHECK(r, visits == 0, "each/join/query with bad type %u visited %zu entities", t, visits);
+    D_CHECK(r, visits == 0, "queries with bad type %u visited %zu entities", t, visits);
 }
 
 /* ---- visit sets ------------------------------------------------------------------------- */
@@ -540,48 +528,49 @@ typedef struct visit {
 
 typedef struct collector {
     run *r;
-    ecsb_type a, b;
+    const ecsb_query *q;
     bool rewrite; /* write new values through the pointers handed over */
     visit *visits;
-    unsigned char *bytes; /* per visit: old a, old b (D_VALUE_MAX each) */
+    unsigned char *bytes; /* per visit: its old values, D_VALUE_MAX bytes per column */
     size_t count, capacity;
+    size_t misplaced; /* values not where get(handle) points */
 } collector;
+
+#define COLLECT_WIDTH (ECSB_MAX_QUERY_TYPES * D_VALUE_MAX)
 
 static unsigned char *collect(collector *c, ecsb_entity e)
 {
     if (c->count == c->capacity) {
         size_t cap = c->capacity ? 2 * c->capacity : 1024;
         c->visits = tst_xrealloc(c->visits, cap * sizeof *c->visits);
-        c->bytes = tst_xrealloc(c->bytes, cap * 2 * D_VALUE_MAX);
+        c->bytes = tst_xrealloc(c->bytes, cap * COLLECT_WIDTH);
         c->capacity = cap;
     }
     c->visits[c->count] = (visit){e, c->count};
-    return c->bytes + 2 * D_VALUE_MAX * c->count++;
+    return c->bytes + COLLECT_WIDTH * c->count++;
 }
 
-static uint64_t rewrite_seed(const collector *c, ecsb_entity e, int which)
+static uint64_t rewrite_seed(const collector *c, ecsb_entity e, uint32_t which)
 {
     return tst_mix64(value_seed(c->r, 40 + (uint64_t)which) ^ e);
 }
 
-static void collect_each(void *ctx, ecsb_entity e, void *value)
+/* A run of a query with handles: per entity, its handle and values (then new values). */
+static void collect_run(void *ctx, size_t count, void *const *columns)
 {
     collector *c = ctx;
-    unsigned char *dst = collect(c, e);
-    memcpy(dst, value, d_sizes[c->a]);
-    if (c->rewrite)
-        tst_pattern(value, d_sizes[c->a], rewrite_seed(c, e, 0));
-}
-
-static void collect_join(void *ctx, ecsb_entity e, void *a, void *b)
-{
-    collector *c = ctx;
-    unsigned char *dst = collect(c, e);
-    memcpy(dst, a, d_sizes[c->a]);
-    memcpy(dst + D_VALUE_MAX, b, d_sizes[c->b]);
-    if (c->rewrite) {
-        tst_pattern(a, d_sizes[c->a], rewrite_seed(c, e, 0));
-        tst_pattern(b, d_sizes[c->b], rewrite_seed(c, e, 1));
+    const uint32_t k = c->q->count;
+    const ecsb_entity *handles = columns[k];
+    for (size_t i = 0; i < count; i++) {
+        unsigned char *dst = collect(c, handles[i]);
+        for (uint32_t j = 0; j < k; j++) {
+            ecsb_type t = c->q->types[j];
+            unsigned char *value = (unsigned char *)columns[j] + i * d_sizes[t];
+            memcpy(dst + j * D_VALUE_MAX, value, d_sizes[t]);
+            c->misplaced += c->r->ops->component_get(c->r->tw.w, handles[i], t) != value;
+            if (c->rewrite)
+                tst_pattern(value, d_sizes[t], rewrite_seed(c, handles[i], j));
+        }
     }
 }
 
@@ -601,51 +590,59 @@ static int cmp_ref(const void *x, const void *y)
 }
 
 /*
- * Run each(a) (join = false) or join(a, b), then compare the visits with the model: the same
- * entities, each once, with the model's values. With rewrite, the visit wrote new values,
- * which the model then takes over.
+ * Run q asking for handles, then compare the visits with the model by handle: the same
+ * entities, each once, each with the model's values, every value where get(handle) points.
+ * With rewrite, the visit wrote new values (from the handle), which the model then takes over.
  */
-static void visit_and_compare(run *r, bool join, ecsb_type a, ecsb_type b, bool rewrite)
+static void visit_and_compare(run *r, const ecsb_query *q, bool rewrite)
 {
-    collector c = {.r = r, .a = a, .b = join ? b : a, .rewrite = rewrite};
-    if (join) {
-        size_t small = r->held[a] < r->held[b] ? r->held[a] : r->held[b];
-        size_t large = r->held[a] < r->held[b] ? r->held[b] : r->held[a];
-        r->galloping_joins += small && small * 16 < large;
-        r->ops->join(r->tw.w, a, b, collect_join, &c);
-    } else {
-        r->ops->each(r->tw.w, a, collect_each, &c);
+    ecsb_query with = *q;
+    with.entities = true;
+    collector c = {.r = r, .q = &with, .rewrite = rewrite};
+    const uint32_t k = q->count;
+    if (k == 2) {
+        size_t ha = r->held[q->types[0]], hb = r->held[q->types[1]];
+        size_t small = ha < hb ? ha : hb, large = ha < hb ? hb : ha;
+        r->galloping_pairs += small && small * 16 < large;
     }
+    ecsb_status s = r->ops->query(r->tw.w, &with, collect_run, &c);
+    D_CHECK(r, s == ECSB_OK, "query with handles: %s", st(s));
     size_t *want = tst_xrealloc(NULL, (r->n ? r->n : 1) * sizeof *want), expected = 0;
-    for (size_t i = 0; i < r->n; i++)
-        if (r->live[i].has[a] && (!join || r->live[i].has[b]))
+    for (size_t i = 0; i < r->n; i++) {
+        bool all = true;
+        for (uint32_t j = 0; j < k; j++)
+            all = all && r->live[i].has[q->types[j]];
+        if (all)
             want[expected++] = i;
+    }
     sort_run = r;
     qsort(want, expected, sizeof *want, cmp_ref);
     if (c.count > 1)
         qsort(c.visits, c.count, sizeof *c.visits, cmp_visit);
-    const char *what = join ? "join" : "each";
-    for (size_t k = 0; k < c.count || k < expected; k++) {
-        D_CHECK(r, k < c.count, "%s(%u, %u) visited %zu entities, want %zu (0x%llx missing)", what,
-                a, b, c.count, expected, (unsigned long long)r->live[want[k]].handle);
-        D_CHECK(r, k < expected, "%s(%u, %u) visited %zu entities, want %zu (0x%llx extra)", what,
-                a, b, c.count, expected, (unsigned long long)c.visits[k].handle);
-        ref_entity *x = &r->live[want[k]];
-        D_CHECK(r, c.visits[k].handle == x->handle,
-                "%s(%u, %u) visited 0x%llx where 0x%llx was due (a wrong, doubled or missing "
-                "entity)", what, a, b, (unsigned long long)c.visits[k].handle,
-                (unsigned long long)x->handle);
-        const unsigned char *old = c.bytes + 2 * D_VALUE_MAX * c.visits[k].order;
-        D_CHECK(r, memcmp(old, x->value[a], d_sizes[a]) == 0,
-                "%s(%u, %u) handed 0x%llx a wrong value of type %u", what, a, b,
-                (unsigned long long)x->handle, a);
-        D_CHECK(r, !join || memcmp(old + D_VALUE_MAX, x->value[b], d_sizes[b]) == 0,
-                "join(%u, %u) handed 0x%llx a wrong value of type %u", a, b,
-                (unsigned long long)x->handle, b);
-        if (rewrite) {
-            tst_pattern(x->value[a], d_sizes[a], rewrite_seed(&c, x->handle, 0));
-            if (join)
-                tst_pattern(x->value[b], d_sizes[b], rewrite_seed(&c, x->handle, 1));
+    char what[64] = "query(";
+    for (uint32_t j = 0; j < k; j++)
+        snprintf(what + strlen(what), sizeof what - strlen(what), "%s%u", j ? ", " : "",
+                 q->types[j]);
+    strcat(what, ") with handles");
+    D_CHECK(r, c.misplaced == 0, "%s: %zu values not where get(handle) points (handles out of "
+            "step with the values)", what, c.misplaced);
+    for (size_t v = 0; v < c.count || v < expected; v++) {
+        D_CHECK(r, v < c.count, "%s visited %zu entities, want %zu (0x%llx missing)", what,
+                c.count, expected, (unsigned long long)r->live[want[v]].handle);
+        D_CHECK(r, v < expected, "%s visited %zu entities, want %zu (0x%llx extra)", what,
+                c.count, expected, (unsigned long long)c.visits[v].handle);
+        ref_entity *x = &r->live[want[v]];
+        D_CHECK(r, c.visits[v].handle == x->handle,
+                "%s visited 0x%llx where 0x%llx was due (a wrong, doubled or missing entity)",
+                what, (unsigned long long)c.visits[v].handle, (unsigned long long)x->handle);
+        const unsigned char *old = c.bytes + COLLECT_WIDTH * c.visits[v].order;
+        for (uint32_t j = 0; j < k; j++) {
+            ecsb_type t = q->types[j];
+            D_CHECK(r, memcmp(old + j * D_VALUE_MAX, x->value[t], d_sizes[t]) == 0,
+                    "%s handed 0x%llx a wrong value of type %u", what,
+                    (unsigned long long)x->handle, t);
+            if (rewrite)
+                tst_pattern(x->value[t], d_sizes[t], rewrite_seed(&c, x->handle, j));
         }
     }
     tst_xfree(want);
@@ -653,16 +650,20 @@ static void visit_and_compare(run *r, bool join, ecsb_type a, ecsb_type b, bool 
     tst_xfree(c.bytes);
 }
 
-static void op_each(run *r)
+/* A one-type query with handles. */
+static void op_visit_one(run *r)
 {
-    visit_and_compare(r, false, (ecsb_type)choose(r, D_TYPES), 0, choose(r, 2));
+    ecsb_type t = (ecsb_type)choose(r, D_TYPES);
+    ecsb_query q = tst_query(1, &t);
+    visit_and_compare(r, &q, choose(r, 2));
 }
 
-static void op_join(run *r)
+/* A two-type query with handles (one type when both picks agree). */
+static void op_visit_pair(run *r)
 {
-    ecsb_type a = (ecsb_type)choose(r, D_TYPES);
-    ecsb_type b = (ecsb_type)choose(r, D_TYPES);
-    visit_and_compare(r, true, a, b, a != b && choose(r, 2));
+    ecsb_type pair[2] = {(ecsb_type)choose(r, D_TYPES), (ecsb_type)choose(r, D_TYPES)};
+    ecsb_query q = tst_query(pair[0] == pair[1] ? 1 : 2, pair);
+    visit_and_compare(r, &q, pair[0] != pair[1] && choose(r, 2));
 }
 
 /* ---- queries ----------------------------------------------------------------------------- */
@@ -755,7 +756,8 @@ static void query_and_compare(run *r, const ecsb_query *q, bool rewrite)
     }
 }
 
-/* A query of 2..4 types: a declared set in a shuffled order, or any set. */
+/* A query of 2..4 types: a declared set in a shuffled order, or any set; its tuples, or its
+ * visits with handles. */
 static void op_query(run *r)
 {
     ecsb_type list[D_TYPES];
@@ -777,7 +779,10 @@ static void op_query(run *r)
         list[m] = tmp;
     }
     ecsb_query q = tst_query(k, list);
-    query_and_compare(r, &q, choose(r, 3) == 0);
+    if (choose(r, 2))
+        query_and_compare(r, &q, choose(r, 3) == 0);
+    else
+        visit_and_compare(r, &q, choose(r, 3) == 0);
 }
 
 /* ---- allocation failures ------------------------------------------------------------------ */
@@ -822,11 +827,12 @@ static void full_check(run *r, uint64_t steps_done)
     for (size_t i = 0; i < dead; i++)
         if (!is_live_handle(r, r->dead[i]))
             expect_stale(r, r->dead[i]);
-    for (ecsb_type a = 0; a < D_TYPES; a++) {
-        visit_and_compare(r, false, a, a, false);
-        for (ecsb_type b = 0; b < D_TYPES; b++)
-            visit_and_compare(r, true, a, b, false);
-    }
+    for (ecsb_type a = 0; a < D_TYPES; a++)
+        for (ecsb_type b = 0; b < D_TYPES; b++) {
+            ecsb_type pair[2] = {a, b};
+            ecsb_query q = tst_query(a == b ? 1 : 2, pair); /* {a, a} stands for {a} */
+            visit_and_compare(r, &q, false);
+        }
     /* Every set of 2..4 types in ascending order, every declared one reversed. */
     for (uint32_t set = 0; set < (1u << D_TYPES); set++) {
         int k = __builtin_popcount(set);
@@ -839,6 +845,7 @@ static void full_check(run *r, uint64_t steps_done)
                 list[n++] = t;
         ecsb_query q = tst_query(n, list);
         query_and_compare(r, &q, false);
+        visit_and_compare(r, &q, false);
     }
     for (uint32_t d = 0; d < D_DECLARED; d++) {
         ecsb_type list[4];
@@ -846,6 +853,7 @@ static void full_check(run *r, uint64_t steps_done)
             list[j] = d_declared[d][d_declared_count[d] - 1 - j];
         ecsb_query q = tst_query(d_declared_count[d], list);
         query_and_compare(r, &q, false);
+        visit_and_compare(r, &q, false);
     }
     D_CHECK(r, r->ops->world_valid(r->tw.w), "world_valid false");
     r->checked = 0;
@@ -878,11 +886,11 @@ static void step(run *r)
         else if (p < 940)
             op_bad_type(r);
         else if (p < 960)
-            op_each(r);
+            op_visit_one(r);
         else if (p < 980)
             op_query(r);
         else
-            op_join(r);
+            op_visit_pair(r);
         return;
     }
     if (p < create)
@@ -908,9 +916,9 @@ static void step(run *r)
     else if ((p -= 30) < 5)
         op_bad_type(r);
     else if ((p -= 5) < 6)
-        op_each(r);
+        op_visit_one(r);
     else if ((p -= 6) < 6)
-        op_join(r);
+        op_visit_pair(r);
     else if ((p -= 6) < 5)
         op_query(r);
     else
@@ -1023,7 +1031,7 @@ static void add_totals(totals *t, const run *r)
     t->refusals += r->capacity_refusals;
     t->nomem += r->nomem;
     t->queries += r->queries;
-    t->galloping += r->galloping_joins;
+    t->galloping += r->galloping_pairs;
 }
 
 void differential_matches_the_reference_model(void **state)
@@ -1053,7 +1061,7 @@ void differential_matches_the_reference_model(void **state)
             break;
     }
     printf("    differential %s: %llu operations (%llu seeds from %llu, %llu each) in %.1f s, "
-           "%zu full-state comparisons, peak %zu live, %zu queries, %zu galloping joins, %zu "
+           "%zu full-state comparisons, peak %zu live, %zu queries, %zu galloping pairs, %zu "
            "injected allocation failures, %zu refused creates\n",
            tst_strategy->name, (unsigned long long)t.ops, (unsigned long long)t.seeds,
            (unsigned long long)first, (unsigned long long)ops, seconds, t.checks, t.peak,

@@ -5,7 +5,7 @@
  * Every operation forwards to the template through its vtable (so faulty has the template's
  * layout, handles and visit order). Beside it, faulty keeps the live entity of each template
  * slot (a template handle's low 32 bits are its slot), so it can walk every live entity:
- * query and each walk the slots in order and find each entity's values with get, which lets
+ * query walks the slots in order and find each entity's values with get, which lets
  * them visit an entity that does not match, visit one twice or skip one. One mistake kind is
  * armed at a time, with the number of the opportunity to spoil.
  */
@@ -30,7 +30,7 @@ static struct {
     bool applied;
 } plan;
 
-/* Zeroed stand-ins for values, one per query column. */
+/* Zeroed stand-ins for values, one per query type's column. */
 static _Alignas(ECSB_MAX_TYPE_ALIGN) unsigned char scratch[ECSB_MAX_QUERY_TYPES]
                                                           [ECSB_MAX_TYPE_SIZE];
 
@@ -55,6 +55,7 @@ const char *tst_fault_name(tst_fault fault)
         [TST_FAULT_VISIT_EXTRA] = "an extra visit of an entity that does not match",
         [TST_FAULT_VISIT_SWAP] = "two visits with swapped values",
         [TST_FAULT_VISIT_LOSE] = "a visit handed a lost (zeroed) value",
+        [TST_FAULT_VISIT_HANDLE] = "a visit handed another entity's handle",
         [TST_FAULT_GET_MISS] = "a get missing a held component",
         [TST_FAULT_GET_EXTRA] = "a get finding an absent component",
         [TST_FAULT_GET_SWAP] = "a get returning another entity's value",
@@ -247,37 +248,22 @@ ECSB_INLINE void *component_get(world *w, ecsb_entity e, ecsb_type t)
     return spoil(TST_FAULT_GET_LOSE) ? zeroed(0) : p;
 }
 
-ECSB_INLINE void each(world *w, ecsb_type t, ecsb_each_fn fn, void *ctx)
+/* The live entity after slot i in slot order (wrapping), other than the one at i; NULL handle
+ * when there is none. */
+static ecsb_entity other_live(const world *w, size_t i)
 {
-    if (t >= w->type_count)
-        return;
-    for (size_t i = 0; i < w->slots; i++) {
-        ecsb_entity e = w->live[i];
-        if (!e)
-            continue;
-        void *v = w->ops->component_get(w->inner, e, t);
-        if (!v) {
-            if (spoil(TST_FAULT_VISIT_EXTRA))
-                fn(ctx, e, zeroed(0));
-            continue;
-        }
-        if (spoil(TST_FAULT_VISIT_MISS))
-            continue;
-        if (spoil(TST_FAULT_VISIT_LOSE))
-            v = zeroed(0);
-        fn(ctx, e, v);
-        if (spoil(TST_FAULT_VISIT_DOUBLE))
-            fn(ctx, e, v);
+    for (size_t k = 1; k < w->slots; k++) {
+        ecsb_entity o = w->live[(i + k) % w->slots];
+        if (o)
+            return o;
     }
+    return ECSB_ENTITY_NULL;
 }
 
-/* Not used by any scenario: forwarded without mistakes. */
-ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void *ctx)
-{
-    w->ops->join(w->inner, a, b, fn, ctx);
-}
-
-/* Slot order, runs of one. A swapped visit waits for the next match to trade with. */
+/*
+ * Slot order, runs of one. A swapped visit waits for the next match to trade with. The handle
+ * column (when asked) points to a copy of the visited entity's handle.
+ */
 ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, void *ctx)
 {
     uint32_t mask;
@@ -285,13 +271,16 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
     if (st != ECSB_OK)
         return st;
     const uint32_t k = q->count, last = k - 1;
-    void *held[ECSB_MAX_QUERY_TYPES];
+    void *held[ECSB_MAX_QUERY_COLUMNS];
+    ecsb_entity held_handle = ECSB_ENTITY_NULL, handle = ECSB_ENTITY_NULL;
     bool holding = false;
     for (size_t i = 0; i < w->slots; i++) {
         ecsb_entity e = w->live[i];
         if (!e)
             continue;
-        void *columns[ECSB_MAX_QUERY_TYPES];
+        void *columns[ECSB_MAX_QUERY_COLUMNS];
+        columns[k] = &handle;
+        handle = e;
         bool match = true;
         for (uint32_t j = 0; j < k; j++)
             match &= (columns[j] = w->ops->component_get(w->inner, e, q->types[j])) != NULL;
@@ -307,6 +296,8 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
             continue;
         if (spoil(TST_FAULT_VISIT_LOSE))
             columns[last] = zeroed(last);
+        if (q->entities && other_live(w, i) && spoil(TST_FAULT_VISIT_HANDLE))
+            handle = other_live(w, i);
         if (holding) {
             void *t = held[last];
             held[last] = columns[last];
@@ -315,6 +306,8 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
             holding = false;
         } else if (k > 1 && spoil(TST_FAULT_VISIT_SWAP)) {
             memcpy(held, columns, k * sizeof *columns);
+            held_handle = handle;
+            held[k] = &held_handle;
             holding = true;
             continue;
         }

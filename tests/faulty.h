@@ -18,15 +18,17 @@
 
 typedef enum tst_fault {
     TST_FAULT_NONE,
-    /* query and each, per visited entity */
+    /* query, per visited entity */
     TST_FAULT_VISIT_MISS,   /* a matched entity is not visited */
     TST_FAULT_VISIT_DOUBLE, /* a matched entity is visited twice */
     TST_FAULT_VISIT_EXTRA,  /* a live entity that does not match is visited (zeros for the
                              * values it lacks) */
     TST_FAULT_VISIT_SWAP,   /* two matched entities of a query of 2+ types get each other's
                              * value of its last type */
-    TST_FAULT_VISIT_LOSE,   /* a matched entity's value of the query's last type (each: its
-                             * value) is handed out as a zeroed copy: reads see 0, writes vanish */
+    TST_FAULT_VISIT_LOSE,   /* a matched entity's value of the query's last type is handed
+                             * out as a zeroed copy: reads see 0, writes vanish */
+    TST_FAULT_VISIT_HANDLE, /* a query asking for handles hands a matched entity's visit the
+                             * handle of another live entity (the next in slot order) */
     /* get */
     TST_FAULT_GET_MISS,  /* a held component is reported absent */
     TST_FAULT_GET_EXTRA, /* an absent component of a live entity is reported present (zeros) */

@@ -100,35 +100,61 @@ static size_t lookup(const handle_index *map, size_t live, ecsb_entity e)
     return hit ? hit->index : SIZE_MAX;
 }
 
-/* Check one visit set against the model: exactly the holders of a (and b), once, with values. */
-static void check_visits(const model *m, const tst_visits *v, const handle_index *map,
-                         size_t live, ecsb_type a, ecsb_type b, bool is_join)
+/* The live entities' handles, sorted, with their model indices: *live of them. */
+static handle_index *live_map(const model *m, size_t *live)
 {
-    const char *what = is_join ? "join" : "each";
-    size_t expected = 0;
+    handle_index *map = tst_xrealloc(NULL, (m->n ? m->n : 1) * sizeof *map);
+    *live = 0;
     for (size_t i = 0; i < m->n; i++)
-        expected += m->alive[i] && *seed_at(m, i, a) && (!is_join || *seed_at(m, i, b));
+        if (m->alive[i])
+            map[(*live)++] = (handle_index){m->handle[i], i};
+    qsort(map, *live, sizeof *map, cmp_handle_index);
+    return map;
+}
+
+/*
+ * q's visits with handles against the model: exactly the live holders of all its types, each
+ * once, each handle with its own values (in q's column order), every value where
+ * get(handle, type) points.
+ */
+static void check_handle_visits(const model *m, tst_world *tw, const ecsb_query *q,
+                                const char *name)
+{
+    size_t live, expected = 0;
+    handle_index *map = live_map(m, &live);
+    tst_visits v = {0};
+    tst_visits_query(&v, tw, q);
+    TST_STATUS(v.status, ECSB_OK, "query with handles");
+    for (size_t i = 0; i < m->n; i++) {
+        bool all = m->alive[i];
+        for (uint32_t j = 0; j < q->count; j++)
+            all = all && *seed_at(m, i, q->types[j]);
+        expected += all;
+    }
     bool *seen = tst_xcalloc(m->n ? m->n : 1, 1);
-    for (size_t k = 0; k < v->count; k++) {
-        size_t i = lookup(map, live, v->entities[k]);
-        TST_CHECK(i != SIZE_MAX, "%s(%u, %u) visited 0x%llx, which is not a live entity", what, a,
-                  b, (unsigned long long)v->entities[k]);
-        TST_CHECK(!seen[i], "%s(%u, %u) visited entity #%zu twice", what, a, b, i);
+    for (size_t k = 0; k < v.count; k++) {
+        size_t i = lookup(map, live, v.entities[k]);
+        TST_CHECK(i != SIZE_MAX, "query(%s) handed handle 0x%llx, which is not a live entity",
+                  name, (unsigned long long)v.entities[k]);
+        TST_CHECK(!seen[i], "query(%s) visited entity #%zu twice", name, i);
         seen[i] = true;
-        TST_CHECK(*seed_at(m, i, a), "%s(%u, %u) visited entity #%zu, which does not hold type %u",
-                  what, a, b, i, a);
-        TST_CHECK(tst_pattern_is(tst_visit_a(v, k), v->size_a, *seed_at(m, i, a)),
-                  "%s(%u, %u) handed entity #%zu a wrong value of type %u", what, a, b, i, a);
-        if (is_join) {
-            TST_CHECK(*seed_at(m, i, b),
-                      "join(%u, %u) visited entity #%zu, which does not hold type %u", a, b, i, b);
-            TST_CHECK(tst_pattern_is(tst_visit_b(v, k), v->size_b, *seed_at(m, i, b)),
-                      "join(%u, %u) handed entity #%zu a wrong value of type %u", a, b, i, b);
+        for (uint32_t j = 0; j < q->count; j++) {
+            uint64_t seed = *seed_at(m, i, q->types[j]);
+            TST_CHECK(seed, "query(%s) visited entity #%zu, which does not hold type %u", name, i,
+                      q->types[j]);
+            TST_CHECK(tst_pattern_is(tst_visit_value(&v, k, j), v.sizes[j], seed),
+                      "query(%s) handed entity #%zu (by its handle) a wrong value of type %u",
+                      name, i, q->types[j]);
         }
     }
+    TST_CHECK(v.misplaced == 0, "query(%s): %zu of %zu visits' values are not where "
+              "get(handle) points: the handle column is out of step with the values", name,
+              v.misplaced, v.count);
+    TST_CHECK(v.count == expected, "query(%s) with handles visited %zu entities, want %zu",
+              name, v.count, expected);
     tst_xfree(seen);
-    TST_CHECK(v->count == expected, "%s(%u, %u) visited %zu entities, want %zu", what, a, b,
-              v->count, expected);
+    tst_xfree(map);
+    tst_visits_free(&v);
 }
 
 /* The tuples query q must hand out: each live holder of all its types, values in q's order. */
@@ -172,6 +198,7 @@ void model_check_query(const model *m, tst_world *tw, const ecsb_query *q)
     TST_CHECK(!diff, "query(%s): %s", name, diff);
     tst_tuples_free(&got);
     tst_tuples_free(&want);
+    check_handle_visits(m, tw, q, name);
 }
 
 /*
@@ -209,20 +236,19 @@ void model_check_queries(const model *m, tst_world *tw)
 
 /*
  * Everything the world shows equals the model: entity and component counts, alive/has/get of
- * every entity (destroyed ones rejected by every operation), each() of every type, join() of
- * every ordered pair, world_valid.
+ * every entity (destroyed ones rejected by every operation), the query of every type and of
+ * every ordered pair of types with handles, the queries of model_check_queries, world_valid.
  */
 void model_check(const model *m, tst_world *tw)
 {
     const ecsb_vtable *ops = tw->ops;
-    handle_index *map = tst_xrealloc(NULL, (m->n ? m->n : 1) * sizeof *map);
-    size_t live = 0, held[ECSB_MAX_TYPES] = {0};
+    size_t live, held[ECSB_MAX_TYPES] = {0};
+    handle_index *map = live_map(m, &live);
     for (size_t i = 0; i < m->n; i++) {
         if (!m->alive[i]) {
             tw_expect_stale(tw, m->handle[i]);
             continue;
         }
-        map[live++] = (handle_index){m->handle[i], i};
         for (ecsb_type t = 0; t < m->types; t++) {
             uint64_t s = *seed_at(m, i, t);
             held[t] += s != 0;
@@ -232,7 +258,6 @@ void model_check(const model *m, tst_world *tw)
                 tw_expect_absent(tw, m->handle[i], t);
         }
     }
-    qsort(map, live, sizeof *map, cmp_handle_index);
     for (size_t k = 1; k < live; k++)
         TST_CHECK(map[k].handle != map[k - 1].handle, "two live entities share handle 0x%llx",
                   (unsigned long long)map[k].handle);
@@ -241,18 +266,15 @@ void model_check(const model *m, tst_world *tw)
     for (ecsb_type t = 0; t < m->types; t++)
         TST_CHECK(ops->component_count(tw->w, t) == held[t], "component_count(%u) %zu, want %zu",
                   t, ops->component_count(tw->w, t), held[t]);
-    tst_visits v = {0};
-    for (ecsb_type a = 0; a < m->types; a++) {
-        tst_visits_each(&v, tw, a);
-        check_visits(m, &v, map, live, a, a, false);
+    for (ecsb_type a = 0; a < m->types; a++)
         for (ecsb_type b = 0; b < m->types; b++) {
-            tst_visits_join(&v, tw, a, b);
-            check_visits(m, &v, map, live, a, b, true);
+            ecsb_type pair[2] = {a, b};
+            ecsb_query q = tst_query(a == b ? 1 : 2, pair); /* {a, a} stands for {a} */
+            char name[32];
+            snprintf(name, sizeof name, a == b ? "%u" : "%u,%u", a, b);
+            check_handle_visits(m, tw, &q, name);
         }
-    }
-    tst_visits_free(&v);
     tst_xfree(map);
     model_check_queries(m, tw);
     tw_expect_valid(tw);
 }
-

@@ -43,14 +43,17 @@ void model_destroy(model *m, tst_world *tw, size_t i);
 /* The tuples query q must hand out (sorted): each live holder of all its types, in q's order. */
 void model_expected_tuples(const model *m, const tst_world *tw, const ecsb_query *q,
                            tst_tuples *want);
-/* One query against the model: exactly the holders of all its types, once, with values. */
+/*
+ * One query against the model: exactly the holders of all its types, once, with values; and
+ * asked for handles, each handle with its own values, every value where get(handle) points.
+ */
 void model_check_query(const model *m, tst_world *tw, const ecsb_query *q);
 /* Queries over every subset of the first four types (both orders) and a few wider ones. */
 void model_check_queries(const model *m, tst_world *tw);
 /*
  * Everything the world shows equals the model: entity and component counts, alive/has/get of
- * every entity (destroyed ones rejected by every operation), each() of every type, join() of
- * every ordered pair, model_check_queries, world_valid.
+ * every entity (destroyed ones rejected by every operation), the query with handles of every
+ * type and of every ordered pair of types, model_check_queries, world_valid.
  */
 void model_check(const model *m, tst_world *tw);
 

@@ -395,7 +395,7 @@ void query_callback_writes_reach_the_stored_values(void **state)
             for (uint32_t j = 0; all && j < q.count; j++)
                 *seed_at(&m, i, q.types[j]) = written_seed(tuple, at, j, version);
         }
-        model_check(&m, &tw); /* get, each, join and queries see the written values */
+        model_check(&m, &tw); /* get and queries (with handles or not) see the written values */
     }
     model_free(&m);
     tw_fini(&tw);
@@ -512,7 +512,7 @@ static const uint32_t a_align[A_TYPES] = {16, 32, 64, 0, 0, 4, 16, 64, 64};
 
 typedef struct align_check {
     const tst_world *tw;
-    ecsb_type a, b;
+    const ecsb_query *q;
     size_t bad, visits;
 } align_check;
 
@@ -521,23 +521,21 @@ static bool aligned(const tst_world *tw, const void *p, ecsb_type t)
     return (uintptr_t)p % ecsb_type_align(&tw->config, t) == 0;
 }
 
-static void align_each(void *ctx, ecsb_entity e, void *v)
+/* A run of a query with handles: every value and the handle column aligned. */
+static void align_run(void *ctx, size_t count, void *const *columns)
 {
     align_check *ac = ctx;
-    (void)e;
-    ac->bad += !aligned(ac->tw, v, ac->a);
-    ac->visits++;
+    const uint32_t k = ac->q->count;
+    for (size_t i = 0; i < count; i++, ac->visits++)
+        for (uint32_t j = 0; j < k; j++) {
+            ecsb_type t = ac->q->types[j];
+            ac->bad += !aligned(ac->tw, (unsigned char *)columns[j] + i * a_sizes[t], t);
+        }
+    ac->bad += (uintptr_t)columns[k] % _Alignof(ecsb_entity) != 0;
 }
 
-static void align_join(void *ctx, ecsb_entity e, void *va, void *vb)
-{
-    align_check *ac = ctx;
-    (void)e;
-    ac->bad += !aligned(ac->tw, va, ac->a) + !aligned(ac->tw, vb, ac->b);
-    ac->visits++;
-}
-
-/* Every value pointer from add, get, each, join and query: every type, after every growth. */
+/* Every value pointer from add, get and query (with handles or not): every type, after every
+ * growth. */
 static void check_alignment(const model *m, tst_world *tw)
 {
     for (size_t i = 0; i < m->n; i++)
@@ -546,17 +544,15 @@ static void check_alignment(const model *m, tst_world *tw)
             TST_CHECK(!v || aligned(tw, v, t), "get(entity #%zu, type %u) = %p, not a multiple "
                       "of %u", i, t, v, ecsb_type_align(&tw->config, t));
         }
-    for (ecsb_type a = 0; a < A_TYPES; a++) {
-        align_check ac = {tw, a, a, 0, 0};
-        tw->ops->each(tw->w, a, align_each, &ac);
-        TST_CHECK(ac.bad == 0, "each(%u): %zu of %zu values misaligned (alignment %u)", a, ac.bad,
-                  ac.visits, ecsb_type_align(&tw->config, a));
+    for (ecsb_type a = 0; a < A_TYPES; a++)
         for (ecsb_type b = 0; b < A_TYPES; b++) {
-            ac = (align_check){tw, a, b, 0, 0};
-            tw->ops->join(tw->w, a, b, align_join, &ac);
-            TST_CHECK(ac.bad == 0, "join(%u, %u): %zu misaligned values", a, b, ac.bad);
+            ecsb_query q = tst_query(a == b ? 1 : 2, (ecsb_type[]){a, b});
+            q.entities = true;
+            align_check ac = {tw, &q, 0, 0};
+            TST_STATUS(tw->ops->query(tw->w, &q, align_run, &ac), ECSB_OK, "query");
+            TST_CHECK(ac.bad == 0, "query(%u, %u) with handles: %zu misaligned pointers in %zu "
+                      "visits", a, b, ac.bad, ac.visits);
         }
-    }
     model_check(m, tw); /* the query collector checks every column's alignment */
     for (ecsb_type a = 0; a + 2 < A_TYPES; a++) {
         ecsb_query q = tst_query(3, (ecsb_type[]){a + 2, a, a + 1});

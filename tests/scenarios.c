@@ -408,7 +408,8 @@ void scenario_starting_values_are_never_zero(void **state)
 /*
  * The mistakes each scenario's pass gives `faulty` a chance to make (at n = 17 or 300): the
  * kinds its operations allow (a one-type query has no pair to swap, an entity holding one
- * type has no other value to lose, a pass whose every get hits has no miss to fake).
+ * type has no other value to lose, a pass whose every get hits has no miss to fake, a query
+ * not asking for handles has none to hand wrong).
  */
 static const uint32_t exposed[ECSB_SCENARIO_COUNT] = {
     [ECSB_SCENARIO_platformer] = F(GET_MISS) | F(GET_SWAP) | F(GET_LOSE) | F(ADD_MISS) |
@@ -419,7 +420,8 @@ static const uint32_t exposed[ECSB_SCENARIO_COUNT] = {
     [ECSB_SCENARIO_simple_iter] = VISIT_FAULTS,
     [ECSB_SCENARIO_frag_iter] = F(VISIT_MISS) | F(VISIT_DOUBLE) | F(VISIT_EXTRA) | F(VISIT_LOSE),
     [ECSB_SCENARIO_entity_cycle] = F(VISIT_MISS) | F(VISIT_DOUBLE) | F(VISIT_EXTRA) |
-                                   F(VISIT_LOSE) | F(ADD_MISS) | F(DESTROY_MISS),
+                                   F(VISIT_LOSE) | F(VISIT_HANDLE) | F(ADD_MISS) |
+                                   F(DESTROY_MISS),
     [ECSB_SCENARIO_add_remove] = F(ADD_MISS) | F(ADD_LOSE) | F(REMOVE_MISS) | F(REMOVE_LOSE),
     [ECSB_SCENARIO_random_get] = GET_FAULTS,
     [ECSB_SCENARIO_move3] = VISIT_FAULTS,

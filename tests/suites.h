@@ -21,11 +21,11 @@
     X(conformance_values_survive_growth)                                                       \
     X(conformance_remove_keeps_every_other_value)                                              \
     X(conformance_add_after_remove_stores_the_new_value)                                       \
-    X(conformance_each_visits_every_holder_once_with_its_value)                                \
-    X(conformance_each_callback_writes_reach_the_stored_values)                                \
-    X(conformance_join_visits_exactly_the_common_holders_with_both_values)                     \
-    X(conformance_join_callback_writes_reach_both_stored_values)                               \
-    X(conformance_join_of_a_type_with_itself_visits_each_holder_once)                          \
+    X(conformance_query_with_handles_visits_every_holder_once_with_its_value)                  \
+    X(conformance_query_writes_keyed_by_handle_reach_the_stored_values)                        \
+    X(conformance_two_type_query_visits_exactly_the_common_holders_with_their_handles)         \
+    X(conformance_query_writes_keyed_by_handle_reach_every_column)                             \
+    X(conformance_query_handle_column_stays_in_step_over_long_runs)                            \
     X(conformance_destroy_removes_every_component)                                             \
     X(conformance_reused_slot_gives_a_fresh_entity)                                            \
     X(conformance_destroyed_handles_are_rejected_by_every_operation)                           \
@@ -42,8 +42,8 @@
     X(conformance_long_churn_of_one_entity_stays_bounded_and_rejects_the_last_life)            \
     X(conformance_world_valid_catches_every_world_corrupt_damage)                              \
     X(conformance_growth_asks_for_amortised_constant_bytes_per_entity)                         \
-    X(conformance_joins_over_more_than_65536_shuffled_holders_visit_each_once)                 \
-    X(conformance_join_of_a_common_and_a_rare_type_finds_every_match)                          \
+    X(conformance_two_type_queries_over_more_than_65536_shuffled_holders_visit_each_once)      \
+    X(conformance_query_of_a_common_and_a_rare_type_finds_every_match)                         \
     X(conformance_spawn_holds_exactly_its_types_with_the_values_written)                       \
     X(conformance_spawned_entities_change_and_die_like_created_ones)                           \
     X(conformance_spawn_into_declared_queries_visits_each_entity_once)
@@ -79,7 +79,7 @@
     X(bad_input_failed_world_init_leaves_nothing_to_release)                                   \
     X(bad_input_each_failed_allocation_returns_nomem_and_changes_nothing)                      \
     X(bad_input_allocations_failing_from_then_on_return_nomem_and_change_nothing)              \
-    X(bad_input_id_space_wrap_keeps_handles_unique_and_stale_ones_rejected)                   \
+    X(bad_input_id_space_wrap_keeps_handles_unique_and_stale_ones_rejected)                    \
     X(bad_input_structural_change_inside_a_query_returns_iterating_and_changes_nothing)
 
 /* tests/entity_ids.c, run once: the shared entity-id unit (harness/entity_ids.h) on its own. */

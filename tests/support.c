@@ -435,68 +435,75 @@ uint64_t tst_rng_below(tst_rng *r, uint64_t n) { return tst_rng_next(r) % n; }
 
 /* ---- visits ------------------------------------------------------------------------------ */
 
-static void visits_push(tst_visits *v, ecsb_entity e, const void *a, const void *b)
+static void visits_push(tst_visits *v, ecsb_entity e)
 {
-    size_t rec = v->size_a + v->size_b;
     if (v->count == v->capacity) {
         size_t cap = v->capacity ? 2 * v->capacity : 256;
         v->entities = tst_xrealloc(v->entities, cap * sizeof *v->entities);
         v->capacity = cap;
     }
-    if ((v->count + 1) * rec > v->bytes_capacity) {
+    if ((v->count + 1) * v->width > v->bytes_capacity) {
         size_t cap = v->bytes_capacity ? 2 * v->bytes_capacity : 4096;
-        while (cap < (v->count + 1) * rec)
+        while (cap < (v->count + 1) * v->width)
             cap *= 2;
         v->bytes = tst_xrealloc(v->bytes, cap);
         v->bytes_capacity = cap;
     }
     v->entities[v->count] = e;
-    /* A NULL value pointer is a bug the comparison will show: record zeros. */
-    unsigned char *dst = v->bytes + v->count * rec;
-    if (a)
-        memcpy(dst, a, v->size_a);
-    else
-        memset(dst, 0, v->size_a);
-    if (b)
-        memcpy(dst + v->size_a, b, v->size_b);
-    else
-        memset(dst + v->size_a, 0, v->size_b);
-    v->count++;
 }
 
-static void on_each(void *ctx, ecsb_entity e, void *value) { visits_push(ctx, e, value, NULL); }
-
-static void on_join(void *ctx, ecsb_entity e, void *a, void *b) { visits_push(ctx, e, a, b); }
+/* One run: per entity its handle, its values (a NULL column records zeros: the comparison
+ * shows it), and whether each value sits where get(handle) says. */
+static void on_visit_run(void *ctx, size_t count, void *const *columns)
+{
+    tst_visits *v = ctx;
+    const ecsb_entity *handles = columns[v->k];
+    for (size_t i = 0; i < count; i++) {
+        ecsb_entity e = handles ? handles[i] : ECSB_ENTITY_NULL;
+        visits_push(v, e);
+        unsigned char *dst = v->bytes + v->count * v->width;
+        bool placed = handles != NULL;
+        for (uint32_t j = 0; j < v->k; j++) {
+            const unsigned char *value =
+                columns[j] ? (const unsigned char *)columns[j] + i * v->sizes[j] : NULL;
+            if (value)
+                memcpy(dst, value, v->sizes[j]);
+            else
+                memset(dst, 0, v->sizes[j]);
+            dst += v->sizes[j];
+            placed &= value && v->tw->ops->component_get(v->tw->w, e, v->types[j]) == value;
+        }
+        v->misplaced += !placed;
+        v->count++;
+    }
+}
 
 static uint32_t size_of(const tst_world *tw, ecsb_type t)
 {
     return t < tw->config.type_count ? tw->config.type_size[t] : 0;
 }
 
-void tst_visits_each(tst_visits *v, tst_world *tw, ecsb_type type)
+void tst_visits_query(tst_visits *v, tst_world *tw, const ecsb_query *q)
 {
-    v->count = 0;
-    v->size_a = size_of(tw, type);
-    v->size_b = 0;
-    tw->ops->each(tw->w, type, on_each, v);
+    v->count = v->misplaced = v->width = 0;
+    v->tw = tw;
+    v->k = q->count <= ECSB_MAX_QUERY_TYPES ? q->count : 0;
+    for (uint32_t j = 0; j < v->k; j++) {
+        v->types[j] = q->types[j];
+        v->sizes[j] = size_of(tw, q->types[j]);
+        v->width += v->sizes[j];
+    }
+    ecsb_query with = *q;
+    with.entities = true;
+    v->status = tw->ops->query(tw->w, &with, on_visit_run, v);
 }
 
-void tst_visits_join(tst_visits *v, tst_world *tw, ecsb_type a, ecsb_type b)
+const unsigned char *tst_visit_value(const tst_visits *v, size_t i, uint32_t j)
 {
-    v->count = 0;
-    v->size_a = size_of(tw, a);
-    v->size_b = size_of(tw, b);
-    tw->ops->join(tw->w, a, b, on_join, v);
-}
-
-const unsigned char *tst_visit_a(const tst_visits *v, size_t i)
-{
-    return v->bytes + i * (v->size_a + v->size_b);
-}
-
-const unsigned char *tst_visit_b(const tst_visits *v, size_t i)
-{
-    return tst_visit_a(v, i) + v->size_a;
+    const unsigned char *p = v->bytes + i * v->width;
+    for (uint32_t c = 0; c < j; c++)
+        p += v->sizes[c];
+    return p;
 }
 
 size_t tst_visits_find(const tst_visits *v, ecsb_entity e)
@@ -662,9 +669,9 @@ static unsigned char *buffer_grow(buffer *b, size_t n)
 static void append_visit_set(buffer *out, tst_snapshot *s, const tst_visits *v,
                              const handle_index *map, size_t live)
 {
-    size_t rec = 8 + v->size_a + v->size_b;
-    uint64_t count = v->count;
-    memcpy(buffer_grow(out, sizeof count), &count, sizeof count);
+    size_t rec = 8 + v->width;
+    uint64_t head[3] = {v->status, v->count, v->misplaced};
+    memcpy(buffer_grow(out, sizeof head), head, sizeof head);
     size_t start = out->size;
     for (size_t i = 0; i < v->count; i++) {
         handle_index key = {v->entities[i], 0};
@@ -675,7 +682,7 @@ static void append_visit_set(buffer *out, tst_snapshot *s, const tst_visits *v,
         unsigned char *r = buffer_grow(out, rec);
         for (int k = 0; k < 8; k++)
             r[k] = (unsigned char)(index >> (56 - 8 * k));
-        memcpy(r + 8, tst_visit_a(v, i), v->size_a + v->size_b);
+        memcpy(r + 8, tst_visit_value(v, i, 0), v->width);
     }
     record_size = rec;
     if (v->count > 1)
@@ -720,14 +727,20 @@ void tst_snapshot_take(tst_snapshot *s, tst_world *tw, const ecsb_entity *tracke
 
     buffer visits = {0};
     tst_visits v = {0};
-    for (ecsb_type t = 0; t < types; t++) {
-        tst_visits_each(&v, tw, t);
-        append_visit_set(&visits, s, &v, map, live);
-    }
     for (ecsb_type a = 0; a < types; a++)
         for (ecsb_type b = 0; b < types; b++) {
-            tst_visits_join(&v, tw, a, b);
+            ecsb_type pair[2] = {a, b};
+            if (a > b)
+                continue; /* {a, b} and {b, a}: the same set; {a, a} stands for {a} */
+            ecsb_query q = tst_query(a == b ? 1 : 2, pair);
+            tst_visits_query(&v, tw, &q);
             append_visit_set(&visits, s, &v, map, live);
+            if (a != b) { /* and in the other column order */
+                ecsb_type swapped[2] = {b, a};
+                q = tst_query(2, swapped);
+                tst_visits_query(&v, tw, &q);
+                append_visit_set(&visits, s, &v, map, live);
+            }
         }
     tst_visits_free(&v);
     tst_xfree(map);
@@ -787,7 +800,7 @@ const char *tst_snapshot_diff(const tst_snapshot *x, const tst_snapshot *y)
         }
     if (x->visits_bytes != y->visits_bytes ||
         (x->visits_bytes && memcmp(x->visits, y->visits, x->visits_bytes) != 0))
-        return "the each() or join() visit sets differ";
+        return "the visit sets of the queries with handles differ";
     if (x->queries_bytes != y->queries_bytes ||
         (x->queries_bytes && memcmp(x->queries, y->queries, x->queries_bytes) != 0))
         return "the query() visit sets differ";

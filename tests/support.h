@@ -167,19 +167,28 @@ uint64_t tst_rng_below(tst_rng *r, uint64_t n);
 
 /* ---- visits ------------------------------------------------------------------------------ */
 
-/* Every entity one each()/join() call visited, in order, with copies of its values. */
+/*
+ * Every entity one query() call with handles visited, in order: its handle (the run's handle
+ * column) and copies of its values, column after column. Also counts the visits whose value
+ * pointers were not where get(handle, type) points (a handle not aligned with the values).
+ */
 typedef struct tst_visits {
+    ecsb_status status;
     size_t count;
-    size_t size_a, size_b; /* size_b 0 for each() */
+    uint32_t k;                          /* the query's types */
+    ecsb_type types[ECSB_MAX_QUERY_TYPES];
+    size_t sizes[ECSB_MAX_QUERY_TYPES], width;
+    size_t misplaced; /* visits whose value of some type is not at get(handle, type) */
+    tst_world *tw;
     ecsb_entity *entities;
-    unsigned char *bytes; /* per visit: size_a bytes of a, then size_b bytes of b */
+    unsigned char *bytes; /* per visit: `width` bytes, the values in the query's order */
     size_t capacity, bytes_capacity;
 } tst_visits;
 
-void tst_visits_each(tst_visits *v, tst_world *tw, ecsb_type type);
-void tst_visits_join(tst_visits *v, tst_world *tw, ecsb_type a, ecsb_type b);
-const unsigned char *tst_visit_a(const tst_visits *v, size_t i);
-const unsigned char *tst_visit_b(const tst_visits *v, size_t i);
+/* Run q (asking for handles, whatever q->entities says) and record its visits. */
+void tst_visits_query(tst_visits *v, tst_world *tw, const ecsb_query *q);
+/* The recorded value of column j of visit i. */
+const unsigned char *tst_visit_value(const tst_visits *v, size_t i, uint32_t j);
 /* Index of the one visit of `e`, or SIZE_MAX; fails the test when `e` was visited twice. */
 size_t tst_visits_find(const tst_visits *v, ecsb_entity e);
 void tst_visits_free(tst_visits *v);
@@ -217,9 +226,9 @@ ecsb_query tst_query(uint32_t n, const ecsb_type *types);
 
 /*
  * Everything a world shows through the vtable about a list of tracked entities: the counts,
- * each tracked entity's handle value and alive/has/get for every type, the visit sets of
- * each(t) for every type, join(a, b) for every ordered pair and query() over every subset of
- * the first four types, and world_valid. Visits are recorded by position in the tracked list;
+ * each tracked entity's handle value and alive/has/get for every type, the visit sets (by
+ * handle) of the query of {t} for every type and of {a, b} for every ordered pair a != b, the
+ * tuples of query() over every subset of the first four types, and world_valid. Visits are recorded by position in the tracked list;
  * handles are compared by value (the same operations on two worlds of one strategy must issue
  * the same handles: a failed create that used up an id shows).
  */

@@ -1,7 +1,6 @@
 /*
- * flat_map/views.h — flat_map's iteration: each, join (a merge of two sorted id vectors,
- * galloping through the larger when one side is much smaller) and query (k sorted columns
- * walked together). Part of strategies/flat_map.c, included there after the world and
+ * flat_map/views.h — flat_map's iteration: query (k sorted columns walked together, galloping
+ * where one is much sparser). Part of strategies/flat_map.c, included there after the world and
  * component operations; not a header of its own.
  */
 
@@ -20,135 +19,20 @@ ECSB_INLINE ecsb_entity visit_handle(const world *w, uint32_t id, size_t *cursor
     return handle_key(w->live[*cursor]);
 }
 
-ECSB_INLINE void each_run(world *w, const column *c, ecsb_each_fn fn, void *ctx, bool mixed)
-{
-    const uint32_t *ids = c->ids;
-    unsigned char *values = c->values;
-    const size_t n = c->count, size = c->size;
-    size_t cursor = 0;
-    for (size_t i = 0; i < n; i++)
-        fn(ctx, visit_handle(w, ids[i], &cursor, mixed), values + i * size);
-}
-
-ECSB_INLINE void each(world *w, ecsb_type t, ecsb_each_fn fn, void *ctx)
-{
-    if (t >= w->type_count)
-        return;
-    if (ECSB_LIKELY(w->old_live == 0))
-        each_run(w, &w->col[t], fn, ctx, false);
-    else
-        each_run(w, &w->col[t], fn, ctx, true);
-}
-
-/*
- * Visit x's matches in y when x's ids xi[i, i + run) are the dense run first .. first+run-1:
- * every id of y in that range is in x at index i + (id - first). Returns y's new position.
- * `swap` says x is join's b side (the callback takes a's value first).
- */
-ECSB_INLINE size_t join_dense_run(const world *w, const uint32_t *xi, unsigned char *xv,
-                                  size_t xs, size_t i, size_t run, const uint32_t *yi,
-                                  unsigned char *yv, size_t ys, size_t j, size_t ny,
-                                  ecsb_join_fn fn, void *ctx, size_t *cursor, bool mixed,
-                                  bool swap)
-{
-    const uint32_t first = xi[i], last = xi[i + run - 1];
-    j = gallop_32(yi, j, ny, first);
-    const size_t span = ny - j < run ? ny - j : run;
-    const size_t end = j + upper_bound_32(yi + j, span, last);
-    const size_t offset = i - (size_t)first; /* modulo 2^64: index in x = id + offset */
-    for (; j < end; j++) {
-        const uint32_t id = yi[j];
-        unsigned char *px = xv + ((size_t)id + offset) * xs, *py = yv + j * ys;
-        ecsb_entity e = visit_handle(w, id, cursor, mixed);
-        if (swap)
-            fn(ctx, e, py, px);
-        else
-            fn(ctx, e, px, py);
-    }
-    return j;
-}
-
-ECSB_INLINE void join_run(world *w, const column *ca, const column *cb, ecsb_join_fn fn,
-                          void *ctx, bool mixed)
-{
-    const uint32_t *ia = ca->ids, *ib = cb->ids;
-    unsigned char *va = ca->values, *vb = cb->values;
-    const size_t sa = ca->size, sb = cb->size, na = ca->count, nb = cb->count;
-    size_t i = 0, j = 0, cursor = 0;
-
-    if (na == 0 || nb == 0)
-        return;
-    if (nb * FLAT_MAP_GALLOP_RATIO < na) { /* b much smaller: gallop through a */
-        for (; j < nb; j++) {
-            const uint32_t id = ib[j];
-            i = gallop_32(ia, i, na, id);
-            if (i == na)
-                return;
-            if (ia[i] == id)
-                fn(ctx, visit_handle(w, id, &cursor, mixed), va + i * sa, vb + j * sb);
-        }
-        return;
-    }
-    if (na * FLAT_MAP_GALLOP_RATIO < nb) { /* a much smaller: gallop through b */
-        for (; i < na; i++) {
-            const uint32_t id = ia[i];
-            j = gallop_32(ib, j, nb, id);
-            if (j == nb)
-                return;
-            if (ib[j] == id)
-                fn(ctx, visit_handle(w, id, &cursor, mixed), va + i * sa, vb + j * sb);
-        }
-        return;
-    }
-    while (i < na && j < nb) {
-        const size_t ra = na - i < FLAT_MAP_DENSE_BLOCK ? na - i : FLAT_MAP_DENSE_BLOCK;
-        if ((size_t)(ia[i + ra - 1] - ia[i]) == ra - 1) {
-            j = join_dense_run(w, ia, va, sa, i, ra, ib, vb, sb, j, nb, fn, ctx, &cursor, mixed,
-                               false);
-            i += ra;
-            continue;
-        }
-        const size_t rb = nb - j < FLAT_MAP_DENSE_BLOCK ? nb - j : FLAT_MAP_DENSE_BLOCK;
-        if ((size_t)(ib[j + rb - 1] - ib[j]) == rb - 1) {
-            i = join_dense_run(w, ib, vb, sb, j, rb, ia, va, sa, i, na, fn, ctx, &cursor, mixed,
-                               true);
-            j += rb;
-            continue;
-        }
-        /* Plain two-pointer merge over one block of each side. */
-        const size_t ie = i + ra, je = j + rb;
-        while (i < ie && j < je) {
-            const uint32_t x = ia[i], y = ib[j];
-            if (x == y)
-                fn(ctx, visit_handle(w, x, &cursor, mixed), va + i * sa, vb + j * sb);
-            i += x <= y;
-            j += y <= x;
-        }
-    }
-}
-
-ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void *ctx)
-{
-    if (a >= w->type_count || b >= w->type_count)
-        return;
-    if (ECSB_LIKELY(w->old_live == 0))
-        join_run(w, &w->col[a], &w->col[b], fn, ctx, false);
-    else
-        join_run(w, &w->col[a], &w->col[b], fn, ctx, true);
-}
-
 /*
  * A query leads with its column holding the fewest ids and walks it in blocks of
  * FLAT_MAP_DENSE_BLOCK ids. A block whose ids every other column holds at consecutive
  * positions ("in step": columns holding the same ids there) is one run, and consecutive such
  * blocks join, so columns holding the same ids are handed out whole. Any other block goes id
  * by id, every match a run of one: each other column keeps a window of positions whose ids
- * are a dense range (as join's dense runs), where an id's position is one subtraction away;
+ * are a dense range, where an id's position is one subtraction away;
  * outside it, the column's cursor gallops forward to the id (ids ascend in every column, so
  * cursors only move forward: O(lead + sum of log gaps)) and a new window opens there.
  * In the arrays indexed by j, entry j is query column j (the query's order).
  * Loops over j carry "#pragma GCC unroll 8" (ECSB_MAX_QUERY_TYPES): where q is a constant they
- * unroll before scalar replacement, so these arrays live in registers.
+ * unroll before scalar replacement, so these arrays live in registers. Handles, when asked,
+ * come from the lead's ids (visit_handle: the epoch, or a gallop through the live vector
+ * with old entities), copied to a buffer.
  */
 typedef struct query_cols {
     const uint32_t *ids[ECSB_MAX_QUERY_TYPES];
@@ -160,17 +44,31 @@ typedef struct query_cols {
      * is above its start) to end - 1; id is at position id + offset (modulo 2^64). */
     size_t end[ECSB_MAX_QUERY_TYPES];
     size_t offset[ECSB_MAX_QUERY_TYPES];
+    bool entities;   /* the query asks for handles */
+    uint32_t lead;   /* the lead's j */
+    const world *w;
+    size_t cursor;   /* visit_handle's, in the live vector */
 } query_cols;
 
+/* The handle of the entity at lead position pos, pos ascending (ecsb_emit_handles). */
+ECSB_INLINE ecsb_entity query_handle_at(void *src, size_t pos)
+{
+    query_cols *c = src;
+    return visit_handle(c->w, c->ids[c->lead][pos], &c->cursor, c->w->old_live != 0);
+}
+
 /* Hand fn the run of `count` entities at positions at[j], at[j] + 1, ... of each column. */
-ECSB_INLINE void query_emit(const query_cols *c, uint32_t k, const size_t *at, size_t count,
+ECSB_INLINE void query_emit(query_cols *c, uint32_t k, const size_t *at, size_t count,
                             ecsb_query_fn fn, void *ctx)
 {
-    void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
+    void *columns[ECSB_MAX_QUERY_COLUMNS] = {0}; /* (no warning where q is not a constant) */
 #pragma GCC unroll 8
     for (uint32_t j = 0; j < k; j++)
         columns[j] = c->values[j] + at[j] * c->size[j];
-    fn(ctx, count, columns);
+    if (c->entities)
+        ecsb_emit_handles(k, columns, c->size, count, query_handle_at, c, at[c->lead], fn, ctx);
+    else
+        fn(ctx, count, columns);
 }
 
 /*
@@ -267,7 +165,8 @@ ECSB_INLINE bool query_ids(query_cols *c, uint32_t k, uint32_t lead, size_t from
     unsigned char *lead_value = c->values[lead] + from * lead_size;
     for (size_t i = from; i < from + count; i++, lead_value += lead_size) {
         const uint32_t id = lead_ids[i];
-        void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where q is not a constant) */
+        void *columns[ECSB_MAX_QUERY_COLUMNS] = {0}; /* (no warning where q is not a constant) */
+        ecsb_entity handle;
         bool all = true;
 #pragma GCC unroll 8
         for (uint32_t j = 0; j < k; j++) {
@@ -289,8 +188,13 @@ ECSB_INLINE bool query_ids(query_cols *c, uint32_t k, uint32_t lead, size_t from
             }
             columns[j] = c->values[j] + p * c->size[j];
         }
-        if (all)
-            fn(ctx, 1, columns); /* a constant count: the caller's loop becomes straight code */
+        if (!all)
+            continue;
+        if (c->entities) {
+            handle = query_handle_at(c, i);
+            columns[k] = &handle;
+        }
+        fn(ctx, 1, columns); /* a constant count: the caller's loop becomes straight code */
     }
     return true;
 }
@@ -313,6 +217,10 @@ ECSB_INLINE void query_lead(world *w, const ecsb_query *q, uint32_t lead, ecsb_q
         c.offset[j] = 0;
     }
     const size_t n = c.count[lead];
+    c.entities = q->entities;
+    c.lead = lead;
+    c.w = w;
+    c.cursor = 0;
     size_t first[ECSB_MAX_QUERY_TYPES] = {0}, run = 0; /* the pending run: start, length */
     bool done = false;
     for (size_t i = 0; i < n && !done; i += FLAT_MAP_DENSE_BLOCK) {

@@ -1,21 +1,12 @@
 /*
- * paged/views.h — iteration: each, join and query (EnTT's views: the smallest pool leads; a group's exact set is one run).
+ * paged/views.h — iteration: query (EnTT's views: the smallest pool leads; a group's exact set
+ * is one run). A run's handles, when asked, are its lead entries' ids (dense[] holds them as
+ * 32-bit ids: an id is its entity's handle), widened into a buffer.
  * One part of strategies/paged_sparse_set.h, which includes the parts in order (storage.h,
  * views.h, checks.h) after setting PAGED_OWNING_GROUPS; include that header, not this one.
  */
 
 /* ---- iteration --------------------------------------------------------------------------- */
-
-ECSB_INLINE void each(world *w, ecsb_type t, ecsb_each_fn fn, void *ctx)
-{
-    if (t >= w->type_count)
-        return;
-    const pool *p = &w->pools[t];
-    unsigned char *value = p->values;
-    size_t size = p->size;
-    for (size_t k = 0, n = p->count; k < n; k++, value += size)
-        fn(ctx, p->dense[k], value);
-}
 
 /* The group owning exactly the types in mask, or NULL. */
 ECSB_INLINE const group *group_of(const world *w, uint32_t mask)
@@ -26,45 +17,38 @@ ECSB_INLINE const group *group_of(const world *w, uint32_t mask)
     return NULL;
 }
 
-/*
- * Walk the smaller type (or, when a group owns exactly {a, b}, just its front: every entry
- * there matches at the same position), looking each entity up in the other.
- */
-ECSB_INLINE void join(world *w, ecsb_type a, ecsb_type b, ecsb_join_fn fn, void *ctx)
+/* The handle of the entity at entry d of a pool whose dense ids are src (ecsb_emit_handles). */
+ECSB_INLINE ecsb_entity dense_handle_at(void *src, size_t d)
 {
-    if (a >= w->type_count || b >= w->type_count)
-        return;
-    const pool *pa = &w->pools[a], *pb = &w->pools[b];
-    size_t sa = pa->size, sb = pb->size;
-    const group *g = a != b ? group_of(w, (1u << a) | (1u << b)) : NULL;
-    if (g) {
-        for (size_t d = 0; d < g->size; d++)
-            fn(ctx, pa->dense[d], pa->values + d * sa, pb->values + d * sb);
-        return;
-    }
-    bool lead_a = pa->count <= pb->count;
-    const pool *lead = lead_a ? pa : pb, *other = lead_a ? pb : pa;
-    const uint32_t *restrict dense = lead->dense;
-    for (size_t d = 0, n = lead->count; d < n; d++) {
-        uint32_t id = dense[d], pos;
-        if (!pool_find(other, id, &pos))
-            continue;
-        void *lv = lead->values + d * lead->size, *ov = other->values + (size_t)pos * other->size;
-        if (lead_a)
-            fn(ctx, id, lv, ov);
-        else
-            fn(ctx, id, ov, lv);
-    }
+    return ((const uint32_t *)src)[d];
+}
+
+/*
+ * Hand fn the run of `count` entries of the pool whose dense ids are `dense`, from `start`,
+ * columns[0, k) their values: with the handle column when `entities`.
+ */
+ECSB_INLINE void view_emit(uint32_t k, void **columns, const size_t *sizes, const uint32_t *dense,
+                           size_t start, size_t count, bool entities, ecsb_query_fn fn, void *ctx)
+{
+    if (entities)
+        ecsb_emit_handles(k, columns, sizes, count, dense_handle_at, (void *)dense, start, fn,
+                          ctx);
+    else
+        fn(ctx, count, columns);
 }
 
 /* Hand out a run of two columns: the lead's at `lead_col`, the other's `off` entries on. */
 ECSB_INLINE void view2_flush(const pool *lead, uint32_t lead_col, const pool *other,
-                             size_t start, size_t off, size_t run, ecsb_query_fn fn, void *ctx)
+                             size_t start, size_t off, size_t run, bool entities,
+                             ecsb_query_fn fn, void *ctx)
 {
-    void *columns[2];
+    void *columns[3];
+    size_t sizes[2];
     columns[lead_col] = lead->values + start * lead->size;
     columns[!lead_col] = other->values + (start + off) * other->size;
-    fn(ctx, run, columns);
+    sizes[lead_col] = lead->size;
+    sizes[!lead_col] = other->size;
+    view_emit(2, columns, sizes, lead->dense, start, run, entities, fn, ctx);
 }
 
 /*
@@ -139,7 +123,7 @@ ECSB_INLINE bool view2_all_held(const uint32_t *restrict entries)
  */
 ECSB_INLINE void view2_visit(const pool *lead, size_t from, size_t count, uint32_t lead_col,
                              const pool *other, const uint32_t *restrict entries, bool held,
-                             size_t other_size, ecsb_query_fn fn, void *ctx)
+                             size_t other_size, bool entities, ecsb_query_fn fn, void *ctx)
 {
     unsigned char *lv = lead->values + from * lead->size, *other_values = other->values;
     size_t lead_size = lead->size;
@@ -148,34 +132,48 @@ ECSB_INLINE void view2_visit(const pool *lead, size_t from, size_t count, uint32
         uint32_t entry = entries[e];
         if (!held && entry == SPARSE_ABSENT) /* a live id's entry is its own: no version test */
             continue;
-        void *columns[2];
+        void *columns[3];
+        ecsb_entity handle;
         columns[lead_col] = lv;
         columns[!lead_col] = other_values + (size_t)id_index(entry) * other_size;
+        if (entities) {
+            handle = lead->dense[from + e];
+            columns[2] = &handle;
+        }
         fn(ctx, 1, columns);
     }
 }
 
-/* view2_visit with the value size a constant where it can be, branch-free where it can be. */
+/*
+ * view2_visit with the value size a constant where it can be, branch-free where it can be;
+ * with handles (`entities`), one general walk.
+ */
 ECSB_INLINE void view2_walk(const pool *lead, size_t from, size_t count, uint32_t lead_col,
-                            const pool *other, const uint32_t *restrict entries,
+                            const pool *other, const uint32_t *restrict entries, bool entities,
                             ecsb_query_fn fn, void *ctx)
 {
     bool held = count == VIEW_BLOCK && view2_all_held(entries);
     size_t other_size = other->size;
+    if (entities) {
+        view2_visit(lead, from, count, lead_col, other, entries, held, other_size, true, fn, ctx);
+        return;
+    }
     /* A constant value size makes the other's address one scaled load, not an imul on
      * each lookup's path. */
     if (held && other_size == 4)
-        view2_visit(lead, from, count, lead_col, other, entries, true, 4, fn, ctx);
+        view2_visit(lead, from, count, lead_col, other, entries, true, 4, false, fn, ctx);
     else if (held && other_size == 8)
-        view2_visit(lead, from, count, lead_col, other, entries, true, 8, fn, ctx);
+        view2_visit(lead, from, count, lead_col, other, entries, true, 8, false, fn, ctx);
     else if (held)
-        view2_visit(lead, from, count, lead_col, other, entries, true, other_size, fn, ctx);
+        view2_visit(lead, from, count, lead_col, other, entries, true, other_size, false,
+                    fn, ctx);
     else if (other_size == 4)
-        view2_visit(lead, from, count, lead_col, other, entries, false, 4, fn, ctx);
+        view2_visit(lead, from, count, lead_col, other, entries, false, 4, false, fn, ctx);
     else if (other_size == 8)
-        view2_visit(lead, from, count, lead_col, other, entries, false, 8, fn, ctx);
+        view2_visit(lead, from, count, lead_col, other, entries, false, 8, false, fn, ctx);
     else
-        view2_visit(lead, from, count, lead_col, other, entries, false, other_size, fn, ctx);
+        view2_visit(lead, from, count, lead_col, other, entries, false, other_size, false,
+                    fn, ctx);
 }
 
 /*
@@ -189,7 +187,7 @@ ECSB_INLINE void view2_walk(const pool *lead, size_t from, size_t count, uint32_
  * branch-free (the floor's loop: 9).
  */
 ECSB_INLINE void query_view2(const pool *lead, size_t n, uint32_t lead_col, const pool *other,
-                             ecsb_query_fn fn, void *ctx)
+                             bool entities, ecsb_query_fn fn, void *ctx)
 {
     const uint32_t *restrict dense = lead->dense;
     uint32_t entries[VIEW_BLOCK];
@@ -204,20 +202,20 @@ ECSB_INLINE void query_view2(const pool *lead, size_t n, uint32_t lead_col, cons
                 continue;
             }
             if (run)
-                view2_flush(lead, lead_col, other, start, off, run, fn, ctx);
+                view2_flush(lead, lead_col, other, start, off, run, entities, fn, ctx);
             start = from, off = block_off, run = count;
             continue;
         }
         if (run)
-            view2_flush(lead, lead_col, other, start, off, run, fn, ctx);
+            view2_flush(lead, lead_col, other, start, off, run, entities, fn, ctx);
         run = 0;
-        view2_walk(lead, from, count, lead_col, other, entries, fn, ctx);
+        view2_walk(lead, from, count, lead_col, other, entries, entities, fn, ctx);
         uint32_t first = entries[0], last = entries[count - 1];
         try_whole = first != SPARSE_ABSENT && last != SPARSE_ABSENT &&
                     id_index(last) - id_index(first) == count - 1;
     }
     if (run)
-        view2_flush(lead, lead_col, other, start, off, run, fn, ctx);
+        view2_flush(lead, lead_col, other, start, off, run, entities, fn, ctx);
 }
 
 /*
@@ -236,6 +234,8 @@ typedef struct view_cols {
     const pool *pools[ECSB_MAX_QUERY_TYPES];
     unsigned char *values[ECSB_MAX_QUERY_TYPES];
     size_t sizes[ECSB_MAX_QUERY_TYPES];
+    bool entities;        /* the query asks for handles */
+    const uint32_t *dense; /* the lead's ids */
 } view_cols;
 
 /* True when lead entries [from, to) all sit at one distance per looked-up column (*off). */
@@ -276,7 +276,8 @@ ECSB_INLINE void viewk_walk(const view_cols *c, uint32_t k, uint32_t at_lead,
 {
     for (size_t d = from; d < to; d++) {
         const uint32_t i = id_index(dense[d]);
-        void *columns[ECSB_MAX_QUERY_TYPES] = {0}; /* (no warning where k is not a constant) */
+        void *columns[ECSB_MAX_QUERY_COLUMNS] = {0}; /* (no warning where k is not a constant) */
+        ecsb_entity handle;
         bool all = true;
 #pragma GCC unroll 8
         for (uint32_t j = 0; j < k; j++) {
@@ -291,8 +292,13 @@ ECSB_INLINE void viewk_walk(const view_cols *c, uint32_t k, uint32_t at_lead,
             }
             columns[j] = c->values[j] + at * c->sizes[j];
         }
-        if (all)
-            fn(ctx, 1, columns);
+        if (!all)
+            continue;
+        if (c->entities) {
+            handle = dense[d];
+            columns[k] = &handle;
+        }
+        fn(ctx, 1, columns);
     }
 }
 
@@ -300,11 +306,11 @@ ECSB_INLINE void viewk_walk(const view_cols *c, uint32_t k, uint32_t at_lead,
 ECSB_INLINE void viewk_flush(const view_cols *c, uint32_t k, const size_t *off, size_t start,
                              size_t run, ecsb_query_fn fn, void *ctx)
 {
-    void *columns[ECSB_MAX_QUERY_TYPES] = {0};
+    void *columns[ECSB_MAX_QUERY_COLUMNS] = {0};
 #pragma GCC unroll 8
     for (uint32_t j = 0; j < k; j++)
         columns[j] = c->values[j] + (start + off[j]) * c->sizes[j];
-    fn(ctx, run, columns);
+    view_emit(k, columns, c->sizes, c->dense, start, run, c->entities, fn, ctx);
 }
 
 /* The block walk over lead entries [0, n) (see view_cols). */
@@ -370,12 +376,15 @@ ECSB_INLINE void query_view(world *w, const ecsb_query *q, const pool *lead, siz
         c.values[j] = c.pools[j]->values;
         c.sizes[j] = c.pools[j]->size;
     }
+    const bool entities = q->entities;
+    c.entities = entities;
+    c.dense = lead->dense;
     if (k == 2) { /* at_lead is 1 or 2: a group owning both would have answered */
         /* A constant lead column keeps the columns in registers, not on the stack. */
         if (at_lead == 1)
-            query_view2(lead, n, 0, c.pools[1], fn, ctx);
+            query_view2(lead, n, 0, c.pools[1], entities, fn, ctx);
         else
-            query_view2(lead, n, 1, c.pools[0], fn, ctx);
+            query_view2(lead, n, 1, c.pools[0], entities, fn, ctx);
         return;
     }
     const uint32_t *restrict dense = lead->dense;
@@ -403,14 +412,18 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
     if (st != ECSB_OK)
         return st;
     const uint32_t k = q->count;
-    void *columns[ECSB_MAX_QUERY_TYPES];
+    void *columns[ECSB_MAX_QUERY_COLUMNS];
+    size_t sizes[ECSB_MAX_QUERY_TYPES];
     const group *g = group_of(w, mask);
-    if (g || k == 1) {
-        size_t n = g ? g->size : w->pools[q->types[0]].count;
-        for (uint32_t j = 0; j < k; j++)
+    if (g || k == 1) { /* a group's front: the same ids in the same order in every pool */
+        const pool *first = &w->pools[q->types[0]];
+        size_t n = g ? g->size : first->count;
+        for (uint32_t j = 0; j < k; j++) {
             columns[j] = w->pools[q->types[j]].values;
+            sizes[j] = w->pools[q->types[j]].size;
+        }
         if (n)
-            fn(ctx, n, columns);
+            view_emit(k, columns, sizes, first->dense, 0, n, q->entities, fn, ctx);
         return ECSB_OK;
     }
     uint32_t lead = 0;

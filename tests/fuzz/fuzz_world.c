@@ -1,10 +1,10 @@
 /*
  * fuzz_world.c — the libFuzzer target: the input bytes are the choices of one differential
  * run (tests/differential.c: world configuration, then operations — create, spawn of a
- * random type set, destroy, add, remove, get, has, each, join, query of 2..4 types declared
- * or not, bad handles and types, injected allocation failures — each checked against the
- * reference model, with full-state comparisons every 64 operations and at the end), played
- * on every strategy in turn: the registered ones and the template, or only
+ * random type set, destroy, add, remove, get, has, queries of 1..4 types declared or not,
+ * with handles or not, bad handles and types, injected allocation failures — each checked
+ * against the reference model, with full-state comparisons every 64 operations and at the
+ * end), played on every strategy in turn: the registered ones and the template, or only
  * $ECSB_FUZZ_STRATEGY. A mismatch prints what
  * differed and aborts, so libFuzzer keeps the input (make fuzz prints the replay command).
  *

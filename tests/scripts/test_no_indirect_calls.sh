@@ -126,8 +126,8 @@ for obj in "${objects[@]}"; do
   fi
 done
 
-# The check must be able to fail: the template built with ECSB_INLINE as noinline (each and
-# join called out of line, the callback through its pointer) must be caught.
+# The check must be able to fail: the template built with ECSB_INLINE as noinline (query
+# called out of line, the callback through its pointer) must be caught.
 if [ $# -eq 0 ]; then
   tmp=$(mktemp -d)
   trap 'rm -rf "$tmp"' EXIT
@@ -140,16 +140,16 @@ if [ $# -eq 0 ]; then
     echo "  FAIL control: cannot build the template with ECSB_INLINE as noinline: $(head -c 300 "$tmp/cc.err")" >&2
     failed=1
   elif analyse template "$tmp/template.o" | grep -q '^FAIL template: .*reached from [a-z0-9_]*_pass'; then
-    echo "  OK control: the template with each/join out of line is caught"
+    echo "  OK control: the template with query out of line is caught"
   else
-    echo "  FAIL control: the template with each/join out of line was not caught; this check" \
+    echo "  FAIL control: the template with query out of line was not caught; this check" \
          "cannot see indirect calls (objdump output changed?)" >&2
     failed=1
   fi
 fi
 if [ "$failed" -ne 0 ]; then
   echo "test_no_indirect_calls: timed code reaches an indirect call (a callback, function pointer" \
-       "or vtable per entity?); make each/join and the hot operations ECSB_INLINE and call them" \
+       "or vtable per entity?); make query and the hot operations ECSB_INLINE and call them" \
        "directly" >&2
 fi
 exit "$failed"
