@@ -209,6 +209,34 @@ ECSB_INLINE void ecsb_runs_add(ecsb_runs *r, uint32_t k, void *const *values,
         r->next[j] = (unsigned char *)values[j] + sizes[j];
 }
 
+/*
+ * For layouts whose query walks the entries of one "lead" type (the one held by the fewest
+ * entities) and looks each up in the others: calls walk(w, q, L, fn, ctx) with L == lead.
+ * Where q->count is a compile-time constant (a scenario's static query) L is a constant in
+ * each call, one per lead position below q->count, so the walk's loops over the query's
+ * types unroll into straight code; the guards keep the positions at or above q->count from
+ * being compiled even where the optimiser cannot bound lead (-O1). Elsewhere (tests, tools,
+ * queries chosen at run time) one walk serves with L = lead.
+ */
+#define ECSB_WALK_BY_CONSTANT_LEAD(walk, w, q, lead, fn, ctx)                                 \
+    do {                                                                                       \
+        if (!__builtin_constant_p((q)->count)) {                                               \
+            walk(w, q, lead, fn, ctx);                                                         \
+            break;                                                                             \
+        }                                                                                      \
+        switch (lead) {                                                                        \
+        case 0: walk(w, q, 0, fn, ctx); break;                                                 \
+        case 1: if (1 < (q)->count) walk(w, q, 1, fn, ctx); break;                             \
+        case 2: if (2 < (q)->count) walk(w, q, 2, fn, ctx); break;                             \
+        case 3: if (3 < (q)->count) walk(w, q, 3, fn, ctx); break;                             \
+        case 4: if (4 < (q)->count) walk(w, q, 4, fn, ctx); break;                             \
+        case 5: if (5 < (q)->count) walk(w, q, 5, fn, ctx); break;                             \
+        case 6: if (6 < (q)->count) walk(w, q, 6, fn, ctx); break;                             \
+        default: if (7 < (q)->count) walk(w, q, 7, fn, ctx); break;                            \
+        }                                                                                      \
+    } while (0)
+_Static_assert(ECSB_MAX_QUERY_TYPES == 8, "ECSB_WALK_BY_CONSTANT_LEAD has a case per position");
+
 /* ---- spawn ------------------------------------------------------------------------------- */
 
 /*

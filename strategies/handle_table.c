@@ -491,7 +491,7 @@ ECSB_INLINE void query_entities(const query_cols *c, const ht_ref *restrict reco
     }
 }
 
-/* The query led by its type `lead` (a constant in every instantiation: see query). */
+/* The query led by its type `lead` (a constant: see ECSB_WALK_BY_CONSTANT_LEAD). */
 ECSB_INLINE void query_lead(world *w, const ecsb_query *q, uint32_t lead, ecsb_query_fn fn,
                             void *ctx)
 {
@@ -551,26 +551,7 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
     for (uint32_t j = 1; j < q->count; j++)
         if (w->types[q->types[j]].count < w->types[q->types[lead]].count)
             lead = j;
-    /*
-     * Where q is a constant (a scenario's static query), one walk per lead position, each
-     * with a constant lead, so the loops over the query's types unroll into straight code and
-     * only the positions below q->count are compiled; elsewhere (tests, tools, queries picked
-     * at run time) one walk serves.
-     */
-    if (!__builtin_constant_p(q->count)) {
-        query_lead(w, q, lead, fn, ctx);
-        return ECSB_OK;
-    }
-    switch (lead) {
-    case 0: query_lead(w, q, 0, fn, ctx); break;
-    case 1: query_lead(w, q, 1, fn, ctx); break;
-    case 2: query_lead(w, q, 2, fn, ctx); break;
-    case 3: query_lead(w, q, 3, fn, ctx); break;
-    case 4: query_lead(w, q, 4, fn, ctx); break;
-    case 5: query_lead(w, q, 5, fn, ctx); break;
-    case 6: query_lead(w, q, 6, fn, ctx); break;
-    default: query_lead(w, q, 7, fn, ctx); break;
-    }
+    ECSB_WALK_BY_CONSTANT_LEAD(query_lead, w, q, lead, fn, ctx);
     return ECSB_OK;
 }
 
