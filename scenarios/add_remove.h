@@ -42,6 +42,14 @@ static void add_remove_release(void *state)
 
 #define ADD_REMOVE_SALT 0x6164646d76ull /* its world order: creation, then removal by rank */
 
+/* Every type but B. ctx: the world's types. */
+static uint32_t add_remove_types(const void *ctx, uint64_t serial, uint64_t rank)
+{
+    const uint32_t types = *(const uint32_t *)ctx;
+    (void)serial, (void)rank;
+    return (uint32_t)(((uint64_t)1 << types) - 1) & ~(1u << ADD_REMOVE_B);
+}
+
 static ecsb_status add_remove_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
     *out = NULL;
@@ -58,34 +66,18 @@ static ecsb_status add_remove_prepare(void **out, uint64_t n, const ecsb_params 
     };
     for (uint32_t t = 0; t < types; t++)
         config.type_size[t] = sizeof(uint32_t);
-    ecsb_status st = world_init(&s->w, &config);
-    if (st != ECSB_OK) {
-        free(s);
-        return st;
-    }
-    s->world_live = true;
+    ecsb_status st = scenario_world_open(&s->w, &s->world_live, &config);
     s->n = n;
     s->types = types;
     s->entities = ecsb_array_alloc(n, sizeof *s->entities);
-    ecsb_world_order order;
-    st = s->entities && ecsb_world_order_make(&order, n, p, ADD_REMOVE_SALT) ? ECSB_OK
-                                                                             : ECSB_ERR_NOMEM;
-    if (st != ECSB_OK) {
-        add_remove_release(s);
-        return st;
-    }
+    ecsb_world_order order = {0};
+    if (st == ECSB_OK && (!s->entities || !ecsb_world_order_make(&order, n, p, ADD_REMOVE_SALT)))
+        st = ECSB_ERR_NOMEM;
     s->remove_at = order.rank; /* a second drawn permutation, read as k -> serial */
     order.rank = NULL;
-    for (uint64_t k = 0; k < n && st == ECSB_OK; k++) {
-        uint64_t i = ecsb_serial_at(&order, k);
-        if ((st = entity_create(&s->w, &s->entities[i])) != ECSB_OK)
-            break;
-        for (uint32_t t = 0; t < types && st == ECSB_OK; t++) {
-            void *v;
-            if (t != ADD_REMOVE_B && (st = component_add(&s->w, s->entities[i], t, &v)) == ECSB_OK)
-                *(uint32_t *)v = ecsb_u32_start(t, i);
-        }
-    }
+    const scenario_population pop = {types, 0, add_remove_types, scenario_u32_init, &s->types};
+    if (st == ECSB_OK)
+        st = scenario_populate(&s->w, &order, n, s->entities, &pop);
     ecsb_world_order_free(&order);
     if (st != ECSB_OK) {
         add_remove_release(s);

@@ -64,4 +64,130 @@ static uint64_t u32_world_fold(world *w, const ecsb_entity *entities, uint64_t n
     return h;
 }
 
+/* ---- set-up ------------------------------------------------------------------------------ */
+
+/* Opens a scenario's world; *live says whether world_init succeeded (release owes world_fini). */
+static ecsb_status scenario_world_open(world *w, bool *live, const ecsb_world_config *config)
+{
+    ecsb_status st = world_init(w, config);
+    *live = st == ECSB_OK;
+    return st;
+}
+
+/*
+ * Who holds what in a scenario's starting world and the values they start with: serial i, of
+ * rank r in the world order, holds type t when bit t of types_of(ctx, i, r) is set, and
+ * init(ctx, i, t, value) writes that value.
+ */
+typedef struct scenario_population {
+    uint32_t type_count; /* the world's types */
+    uint32_t first_type; /* an entity's adds go first_type, first_type + 1, ... mod type_count */
+    uint32_t (*types_of)(const void *ctx, uint64_t serial, uint64_t rank);
+    void (*init)(const void *ctx, uint64_t serial, ecsb_type type, void *value);
+    const void *ctx;
+} scenario_population;
+
+/*
+ * The set-up loop the scenarios share (untimed): the n entities of `order`, created in its
+ * creation order, each given its types one add at a time, as a game builds an entity (so a
+ * table layout passes through the intermediate sets), each value written before the next add
+ * (a value pointer lasts until the next structural change); entities[serial] gets each handle.
+ */
+static ecsb_status scenario_populate(world *w, const ecsb_world_order *order, uint64_t n,
+                                     ecsb_entity *entities, const scenario_population *pop)
+{
+    for (uint64_t k = 0; k < n; k++) {
+        const uint64_t serial = ecsb_serial_at(order, k);
+        const uint32_t types = pop->types_of(pop->ctx, serial, ecsb_rank_of(order, serial));
+        ecsb_status st = entity_create(w, &entities[serial]);
+        for (uint32_t j = 0; j < pop->type_count && st == ECSB_OK; j++) {
+            const ecsb_type t = (pop->first_type + j) % pop->type_count;
+            void *value;
+            if ((types >> t & 1) && (st = component_add(w, entities[serial], t, &value)) == ECSB_OK)
+                pop->init(pop->ctx, serial, t, value);
+        }
+        if (st != ECSB_OK)
+            return st;
+    }
+    return ECSB_OK;
+}
+
+/* A population's init for u32 types: ecsb_u32_start(type, serial). */
+static void scenario_u32_init(const void *ctx, uint64_t serial, ecsb_type type, void *value)
+{
+    (void)ctx;
+    *(uint32_t *)value = ecsb_u32_start(type, serial);
+}
+
+/* ---- worlds of u32 types ------------------------------------------------------------------ */
+
+/*
+ * The state of the scenarios whose world is n entities of u32 types counted in visits
+ * (packed_1, packed_5, simple_iter, frag_iter).
+ */
+typedef struct u32_world_state {
+    world w;
+    ecsb_entity *entities; /* by serial */
+    uint64_t n, visits;
+    uint32_t types;        /* the world's types, each a u32 */
+    bool world_live;
+} u32_world_state;
+
+static void u32_world_release(void *state)
+{
+    u32_world_state *s = state;
+    if (!s)
+        return;
+    if (s->world_live)
+        world_fini(&s->w);
+    free(s->entities);
+    free(s);
+}
+
+/*
+ * Their prepare: a world of config->type_count u32 types (config names the queries; the sizes,
+ * capacity hint and allocator are filled in here), populated by scenario_populate in the world
+ * order of (p, salt), each entity's adds starting at type first_type, with types_of(ctx,
+ * serial, rank) and ecsb_u32_start values.
+ */
+static ecsb_status u32_world_prepare(void **out, uint64_t n, const ecsb_params *p,
+                                     ecsb_world_config *config, uint64_t salt, uint32_t first_type,
+                                     uint32_t (*types_of)(const void *, uint64_t, uint64_t),
+                                     const void *ctx)
+{
+    *out = NULL;
+    u32_world_state *s = ecsb_state_alloc(sizeof *s);
+    if (!s)
+        return ECSB_ERR_NOMEM;
+    for (uint32_t t = 0; t < config->type_count; t++)
+        config->type_size[t] = sizeof(uint32_t);
+    config->initial_capacity = ecsb_capacity_hint(n);
+    config->allocator = ecsb_scenario_allocator;
+    ecsb_status st = scenario_world_open(&s->w, &s->world_live, config);
+    s->n = n;
+    s->types = config->type_count;
+    s->entities = ecsb_array_alloc(n, sizeof *s->entities);
+    ecsb_world_order order = {0};
+    if (st == ECSB_OK && (!s->entities || !ecsb_world_order_make(&order, n, p, salt)))
+        st = ECSB_ERR_NOMEM;
+    const scenario_population pop = {s->types, first_type, types_of, scenario_u32_init, ctx};
+    if (st == ECSB_OK)
+        st = scenario_populate(&s->w, &order, n, s->entities, &pop);
+    ecsb_world_order_free(&order);
+    if (st != ECSB_OK) {
+        u32_world_release(s);
+        return st;
+    }
+    *out = s;
+    return ECSB_OK;
+}
+
+/* Their checksum: every value of every entity in serial order, then the visit count. */
+static uint64_t u32_world_checksum(void *state)
+{
+    u32_world_state *s = state;
+    uint64_t h = u32_world_fold(&s->w, s->entities, s->n, s->types, ECSB_CHECKSUM_SEED);
+    return ecsb_mix(h, s->visits);
+}
+
 #endif

@@ -63,25 +63,19 @@ static ecsb_status dual_iterate_prepare(void **out, uint64_t n, const ecsb_param
         .query_count = 1,
         .queries = {{2, {DUAL_ITERATE_A, DUAL_ITERATE_B}}},
     };
-    ecsb_status st = world_init(&s->w, &config);
-    if (st != ECSB_OK) {
-        free(s);
-        return st;
-    }
-    s->world_live = true;
+    ecsb_status st = scenario_world_open(&s->w, &s->world_live, &config);
     s->n = n;
     s->entities = ecsb_array_alloc(n, sizeof *s->entities);
-    if (!s->entities || !dual_iterate_order_make(&s->order, n, p)) {
-        dual_iterate_release(s);
-        return ECSB_ERR_NOMEM;
-    }
-    for (uint64_t k = 0; k < n; k++) {
+    if (st == ECSB_OK && (!s->entities || !dual_iterate_order_make(&s->order, n, p)))
+        st = ECSB_ERR_NOMEM;
+    for (uint64_t k = 0; k < n && st == ECSB_OK; k++) {
         uint64_t i = dual_iterate_serial_at(&s->order, k);
-        if ((st = dual_iterate_spawn(&s->w, i, dual_iterate_order_holds_b(&s->order, i),
-                                     &s->entities[i])) != ECSB_OK) {
-            dual_iterate_release(s);
-            return st;
-        }
+        st = dual_iterate_spawn(&s->w, i, dual_iterate_order_holds_b(&s->order, i),
+                                &s->entities[i]);
+    }
+    if (st != ECSB_OK) {
+        dual_iterate_release(s);
+        return st;
     }
     *out = s;
     return ECSB_OK;

@@ -47,6 +47,12 @@ static void entity_cycle_release(void *state)
 
 #define ENTITY_CYCLE_SALT 0x6379636c65ull /* its world order: creation; destroys: seed ^ salt */
 
+static uint32_t entity_cycle_types(const void *ctx, uint64_t serial, uint64_t rank)
+{
+    (void)ctx, (void)serial, (void)rank;
+    return 1u << ENTITY_CYCLE_A;
+}
+
 static ecsb_status entity_cycle_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
     *out = NULL;
@@ -61,12 +67,7 @@ static ecsb_status entity_cycle_prepare(void **out, uint64_t n, const ecsb_param
         .query_count = ecsb_declared_queries(p, 2),
         .queries = {{1, {ENTITY_CYCLE_A}}, {1, {ENTITY_CYCLE_B}}},
     };
-    ecsb_status st = world_init(&s->w, &config);
-    if (st != ECSB_OK) {
-        free(s);
-        return st;
-    }
-    s->world_live = true;
+    ecsb_status st = scenario_world_open(&s->w, &s->world_live, &config);
     s->n = n;
     s->entities = ecsb_array_alloc(n, sizeof *s->entities);
     s->seen = ecsb_array_alloc(n, sizeof *s->seen);
@@ -75,23 +76,17 @@ static ecsb_status entity_cycle_prepare(void **out, uint64_t n, const ecsb_param
     bool shuffled = p->v[ECSB_PARAM_ORDER] == ECSB_ORDER_SHUFFLED;
     if (shuffled && (s->destroy_at = ecsb_array_alloc(2 * n, sizeof *s->destroy_at)))
         ecsb_permutation(s->destroy_at, 2 * n, ECSB_WORLD_ORDER_SEED ^ ENTITY_CYCLE_SALT);
-    if (!s->entities || !s->seen || !s->doomed || (shuffled && !s->destroy_at) ||
-        !ecsb_world_order_make(&order, n, p, ENTITY_CYCLE_SALT)) {
-        entity_cycle_release(s);
-        return ECSB_ERR_NOMEM;
-    }
-    for (uint64_t k = 0; k < n; k++) {
-        uint64_t i = ecsb_serial_at(&order, k);
-        void *a;
-        if ((st = entity_create(&s->w, &s->entities[i])) != ECSB_OK ||
-            (st = component_add(&s->w, s->entities[i], ENTITY_CYCLE_A, &a)) != ECSB_OK) {
-            ecsb_world_order_free(&order);
-            entity_cycle_release(s);
-            return st;
-        }
-        *(uint32_t *)a = ecsb_u32_start(ENTITY_CYCLE_A, i);
-    }
+    if (st == ECSB_OK && (!s->entities || !s->seen || !s->doomed || (shuffled && !s->destroy_at) ||
+                          !ecsb_world_order_make(&order, n, p, ENTITY_CYCLE_SALT)))
+        st = ECSB_ERR_NOMEM;
+    const scenario_population originals = {2, 0, entity_cycle_types, scenario_u32_init, NULL};
+    if (st == ECSB_OK)
+        st = scenario_populate(&s->w, &order, n, s->entities, &originals);
     ecsb_world_order_free(&order);
+    if (st != ECSB_OK) {
+        entity_cycle_release(s);
+        return st;
+    }
     *out = s;
     return ECSB_OK;
 }

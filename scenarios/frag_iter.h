@@ -14,81 +14,30 @@
  * kind / 26 (scenarios/common.h): the number of distinct component sets, at the same N. A
  * table layout gets one table per kind, the others one more type per entity at most.
  */
-typedef struct frag_iter_state {
-    world w;
-    ecsb_entity *entities;
-    uint64_t n;
-    uint32_t types;
-    uint64_t visits;
-    bool world_live;
-} frag_iter_state;
+typedef u32_world_state frag_iter_state;
 
-static void frag_iter_release(void *state)
+/* Data, T(kind % 26) and the extra types of kind / 26, for the kind of `rank`. */
+static uint32_t frag_iter_types_of(const void *ctx, uint64_t serial, uint64_t rank)
 {
-    frag_iter_state *s = state;
-    if (!s)
-        return;
-    if (s->world_live)
-        world_fini(&s->w);
-    free(s->entities);
-    free(s);
+    const uint32_t kinds = *(const uint32_t *)ctx, kind = (uint32_t)(rank % kinds);
+    (void)serial;
+    uint32_t types = 0;
+    for (uint32_t t = 0; t < frag_iter_type_count(kinds); t++)
+        types |= (uint32_t)frag_iter_holds(kind, t) << t;
+    return types;
 }
 
+/* Each entity gets Data first, then its X types, then its T. */
 static ecsb_status frag_iter_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
-    *out = NULL;
     const uint32_t kinds = frag_iter_kinds(p);
-    ecsb_world_order order;
-    if (!ecsb_world_order_make(&order, n, p, FRAG_ITER_SALT))
-        return ECSB_ERR_NOMEM;
-    frag_iter_state *s = ecsb_state_alloc(sizeof *s);
-    if (!s) {
-        ecsb_world_order_free(&order);
-        return ECSB_ERR_NOMEM;
-    }
     ecsb_world_config config = {
         .type_count = frag_iter_type_count(kinds),
-        .initial_capacity = ecsb_capacity_hint(n),
-        .allocator = ecsb_scenario_allocator,
         .query_count = 2,
         .queries = {{1, {FRAG_ITER_DATA}}, {1, {FRAG_ITER_LAST}}},
     };
-    for (uint32_t t = 0; t < config.type_count; t++)
-        config.type_size[t] = sizeof(uint32_t);
-    ecsb_status st = world_init(&s->w, &config);
-    if (st != ECSB_OK) {
-        free(s);
-        ecsb_world_order_free(&order);
-        return st;
-    }
-    s->world_live = true;
-    s->n = n;
-    s->types = config.type_count;
-    s->entities = ecsb_array_alloc(n, sizeof *s->entities);
-    st = s->entities ? ECSB_OK : ECSB_ERR_NOMEM;
-    for (uint64_t k = 0; k < n && st == ECSB_OK; k++) {
-        uint64_t i = ecsb_serial_at(&order, k);
-        uint32_t kind = (uint32_t)(ecsb_rank_of(&order, i) % kinds);
-        void *v;
-        if ((st = entity_create(&s->w, &s->entities[i])) != ECSB_OK)
-            break;
-        /* Data first, then the kind's types; each value written before the next add (a value
-         * pointer lasts until the next structural change). */
-        for (uint32_t t = FRAG_ITER_DATA; st == ECSB_OK && t < s->types + FRAG_ITER_DATA; t++) {
-            uint32_t type = t % s->types; /* Data, the X types, then T0 .. T25 */
-            if (type != FRAG_ITER_DATA && !frag_iter_holds(kind, type))
-                continue;
-            if ((st = component_add(&s->w, s->entities[i], type, &v)) == ECSB_OK)
-                *(uint32_t *)v = ecsb_u32_start(type, i);
-        }
-    }
-    ecsb_world_order_free(&order);
-    if (st != ECSB_OK) {
-        frag_iter_release(s);
-        return st;
-    }
-    *out = s;
-    return ECSB_OK;
+    return u32_world_prepare(out, n, p, &config, FRAG_ITER_SALT, FRAG_ITER_DATA,
+                             frag_iter_types_of, &kinds);
 }
 
 ECSB_SCENARIO_MEMORY(frag_iter, frag_iter_state)
@@ -107,9 +56,5 @@ static ecsb_status frag_iter_pass(void *state)
     return st;
 }
 
-static uint64_t frag_iter_checksum(void *state)
-{
-    frag_iter_state *s = state;
-    uint64_t h = u32_world_fold(&s->w, s->entities, s->n, s->types, ECSB_CHECKSUM_SEED);
-    return ecsb_mix(h, s->visits);
-}
+static uint64_t frag_iter_checksum(void *state) { return u32_world_checksum(state); }
+static void frag_iter_release(void *state) { u32_world_release(state); }

@@ -155,16 +155,12 @@ static ecsb_status frame_prepare(void **out, uint64_t n, const ecsb_params *p)
                     {3, {FRAME_HP, FRAME_STATUS, FRAME_SLOT}},
                     {2, {FRAME_LIFE, FRAME_SLOT}}},
     };
-    ecsb_status st = world_init(&s->w, &config);
-    if (st != ECSB_OK) {
-        free(s);
-        return st;
-    }
-    s->world_live = true;
+    ecsb_status st = scenario_world_open(&s->w, &s->world_live, &config);
     s->handle = ecsb_array_alloc(n, sizeof *s->handle);
     s->gen = calloc(n ? n : 1, sizeof *s->gen);
     s->dead = calloc(n + 1, sizeof *s->dead);
-    st = s->handle && s->gen && s->dead ? ECSB_OK : ECSB_ERR_NOMEM;
+    if (st == ECSB_OK && !(s->handle && s->gen && s->dead))
+        st = ECSB_ERR_NOMEM;
     /* order=regular: in slot order, actors (a target is an earlier actor), then the bullets,
      * their lives staggered by segment. order=shuffled: the slots in a drawn order (so entity
      * ids and dense positions follow no slot pattern: membership, deaths and expiries, all by

@@ -49,17 +49,14 @@ static ecsb_status level_load_prepare(void **out, uint64_t n, const ecsb_params 
         .query_count = ecsb_declared_queries(p, 2),
         .queries = {{2, {0, 1}}, {2, {2, 3}}},
     };
-    ecsb_status st = world_init(&s->w, &config);
-    if (st != ECSB_OK) {
-        free(s);
-        return st;
-    }
-    s->world_live = true;
+    ecsb_status st = scenario_world_open(&s->w, &s->world_live, &config);
     s->n = n;
     s->entities = ecsb_array_alloc(n, sizeof *s->entities);
-    if (!s->entities || !ecsb_world_order_make(&s->order, n, p, LEVEL_LOAD_SALT)) {
+    if (st == ECSB_OK && (!s->entities || !ecsb_world_order_make(&s->order, n, p, LEVEL_LOAD_SALT)))
+        st = ECSB_ERR_NOMEM;
+    if (st != ECSB_OK) {
         level_load_release(s);
-        return ECSB_ERR_NOMEM;
+        return st;
     }
     *out = s;
     return ECSB_OK;

@@ -36,17 +36,31 @@ static void move3_release(void *state)
     free(s);
 }
 
+/* pos and vel for everyone, mass for the entity of every 4th rank. */
+static uint32_t move3_types(const void *ctx, uint64_t serial, uint64_t rank)
+{
+    (void)ctx, (void)serial;
+    return 1u << MOVE3_POS | 1u << MOVE3_VEL | (uint32_t)(rank % 4 == 0) << MOVE3_MASS;
+}
+
+/* ctx: the size of pos and vel values (their cold bytes after the vector are zero). */
+static void move3_init(const void *ctx, uint64_t serial, ecsb_type type, void *value)
+{
+    const size_t size = *(const size_t *)ctx;
+    if (type == MOVE3_MASS) {
+        *(float *)value = move3_mass0(serial);
+        return;
+    }
+    *(move3_vec *)value = type == MOVE3_POS ? move3_pos0(serial) : move3_vel0(serial);
+    memset((unsigned char *)value + sizeof(move3_vec), 0, size - sizeof(move3_vec));
+}
+
 static ecsb_status move3_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
     *out = NULL;
-    ecsb_world_order order;
-    if (!ecsb_world_order_make(&order, n, p, MOVE3_SALT))
-        return ECSB_ERR_NOMEM;
     move3_state *s = ecsb_state_alloc(sizeof *s);
-    if (!s) {
-        ecsb_world_order_free(&order);
+    if (!s)
         return ECSB_ERR_NOMEM;
-    }
     ecsb_world_config config = {
         .type_count = 3,
         .type_size = {(uint32_t)move3_size(p), (uint32_t)move3_size(p), sizeof(float)},
@@ -55,35 +69,16 @@ static ecsb_status move3_prepare(void **out, uint64_t n, const ecsb_params *p)
         .query_count = 1,
         .queries = {{3, {MOVE3_POS, MOVE3_VEL, MOVE3_MASS}}},
     };
-    ecsb_status st = world_init(&s->w, &config);
-    if (st != ECSB_OK) {
-        free(s);
-        ecsb_world_order_free(&order);
-        return st;
-    }
-    s->world_live = true;
+    ecsb_status st = scenario_world_open(&s->w, &s->world_live, &config);
     s->n = n;
     s->size = move3_size(p);
     s->entities = ecsb_array_alloc(n, sizeof *s->entities);
-    st = s->entities ? ECSB_OK : ECSB_ERR_NOMEM;
-    for (uint64_t k = 0; k < n && st == ECSB_OK; k++) {
-        uint64_t i = ecsb_serial_at(&order, k);
-        void *pos, *vel, *mass;
-        const size_t cold = s->size - sizeof(move3_vec);
-        if ((st = entity_create(&s->w, &s->entities[i])) != ECSB_OK ||
-            (st = component_add(&s->w, s->entities[i], MOVE3_POS, &pos)) != ECSB_OK)
-            break;
-        /* Written before the next add: a value pointer lasts until the next structural change. */
-        *(move3_vec *)pos = move3_pos0(i);
-        memset((unsigned char *)pos + sizeof(move3_vec), 0, cold);
-        if ((st = component_add(&s->w, s->entities[i], MOVE3_VEL, &vel)) != ECSB_OK)
-            break;
-        *(move3_vec *)vel = move3_vel0(i);
-        memset((unsigned char *)vel + sizeof(move3_vec), 0, cold);
-        if (ecsb_rank_of(&order, i) % 4 == 0 &&
-            (st = component_add(&s->w, s->entities[i], MOVE3_MASS, &mass)) == ECSB_OK)
-            *(float *)mass = move3_mass0(i);
-    }
+    ecsb_world_order order = {0};
+    if (st == ECSB_OK && (!s->entities || !ecsb_world_order_make(&order, n, p, MOVE3_SALT)))
+        st = ECSB_ERR_NOMEM;
+    const scenario_population bodies = {3, 0, move3_types, move3_init, &s->size};
+    if (st == ECSB_OK)
+        st = scenario_populate(&s->w, &order, n, s->entities, &bodies);
     ecsb_world_order_free(&order);
     if (st != ECSB_OK) {
         move3_release(s);

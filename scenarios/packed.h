@@ -9,113 +9,54 @@
 #define PACKED_SALT 0x7061636b6564ull /* its world order (ecsb_world_order_make) */
 #define PACKED_TYPES 5u
 
-typedef struct packed_state {
-    world w;
-    ecsb_entity *entities;
-    uint64_t n;
-    uint64_t visits;
-    bool world_live;
-} packed_state;
+typedef u32_world_state packed_state;
 
-static void packed_release(void *state)
+static uint32_t packed_all_types(const void *ctx, uint64_t serial, uint64_t rank)
 {
-    packed_state *s = state;
-    if (!s)
-        return;
-    if (s->world_live)
-        world_fini(&s->w);
-    free(s->entities);
-    free(s);
+    (void)ctx, (void)serial, (void)rank;
+    return (1u << PACKED_TYPES) - 1;
 }
 
-/* The empty world, declaring one-type queries for the first `queried` types, with room for
- * the handles of n entities. */
-static ecsb_status packed_world(packed_state **out, uint64_t n, uint32_t queried)
+static uint32_t packed_no_types(const void *ctx, uint64_t serial, uint64_t rank)
 {
-    packed_state *s = *out = ecsb_state_alloc(sizeof *s);
-    if (!s)
-        return ECSB_ERR_NOMEM;
-    ecsb_world_config config = {
-        .type_count = PACKED_TYPES,
-        .initial_capacity = ecsb_capacity_hint(n),
-        .allocator = ecsb_scenario_allocator,
-        .query_count = queried,
-    };
-    for (uint32_t t = 0; t < PACKED_TYPES; t++)
-        config.type_size[t] = sizeof(uint32_t);
+    (void)ctx, (void)serial, (void)rank;
+    return 0;
+}
+
+/*
+ * The world, declaring one-type queries for the first `queried` types. order=regular: each
+ * entity created with its five types; shuffled: the entities created in a seeded order, then
+ * each type added to all of them in its own seeded order.
+ */
+static ecsb_status packed_prepare(void **out, uint64_t n, uint32_t queried,
+                                  const ecsb_params *p)
+{
+    const bool shuffled = p->v[ECSB_PARAM_ORDER] == ECSB_ORDER_SHUFFLED;
+    ecsb_world_config config = {.type_count = PACKED_TYPES, .query_count = queried};
     for (uint32_t t = 0; t < queried; t++)
         config.queries[t] = (ecsb_query){.count = 1, .types = {t}};
-    ecsb_status st = world_init(&s->w, &config);
-    if (st != ECSB_OK) {
-        free(s);
-        *out = NULL;
-        return st;
-    }
-    s->world_live = true;
-    s->n = n;
-    s->entities = ecsb_array_alloc(n, sizeof *s->entities);
-    return s->entities ? ECSB_OK : ECSB_ERR_NOMEM;
-}
-
-/* order=shuffled: creation in a seeded order, then each type added in its own seeded order. */
-static ecsb_status packed_prepare_shuffled(void **out, uint64_t n, uint32_t queried,
-                                           const ecsb_params *p)
-{
-    packed_state *s;
-    ecsb_world_order order = {0};
-    uint32_t *perm = ecsb_array_alloc(n, sizeof *perm);
-    ecsb_status st = packed_world(&s, n, queried);
-    if (st == ECSB_OK && (!perm || !ecsb_world_order_make(&order, n, p, PACKED_SALT)))
+    ecsb_status st = u32_world_prepare(out, n, p, &config, PACKED_SALT, 0,
+                                       shuffled ? packed_no_types : packed_all_types, NULL);
+    packed_state *s = *out;
+    uint32_t *perm = shuffled && st == ECSB_OK ? ecsb_array_alloc(n, sizeof *perm) : NULL;
+    if (shuffled && st == ECSB_OK && !perm)
         st = ECSB_ERR_NOMEM;
-    for (uint64_t k = 0; k < n && st == ECSB_OK; k++)
-        st = entity_create(&s->w, &s->entities[ecsb_serial_at(&order, k)]);
-    for (uint32_t t = 0; t < PACKED_TYPES && st == ECSB_OK; t++) {
+    for (uint32_t t = 0; shuffled && t < PACKED_TYPES && st == ECSB_OK; t++) {
         ecsb_permutation(perm, n, PACKED_SALT * (t + 2));
         for (uint64_t k = 0; k < n && st == ECSB_OK; k++) {
             void *v;
             if ((st = component_add(&s->w, s->entities[perm[k]], t, &v)) == ECSB_OK)
-                *(uint32_t *)v = ecsb_u32_start(t, perm[k]);
+                scenario_u32_init(NULL, perm[k], t, v);
         }
     }
-    ecsb_world_order_free(&order);
     free(perm);
-    if (st != ECSB_OK) {
-        packed_release(s);
-        return st;
+    if (st != ECSB_OK && *out) {
+        u32_world_release(s);
+        *out = NULL;
     }
-    *out = s;
-    return ECSB_OK;
+    return st;
 }
 
-/* The world, declaring one-type queries for the first `queried` types. */
-static ecsb_status packed_prepare(void **out, uint64_t n, uint32_t queried,
-                                  const ecsb_params *p)
-{
-    *out = NULL;
-    if (p->v[ECSB_PARAM_ORDER] == ECSB_ORDER_SHUFFLED)
-        return packed_prepare_shuffled(out, n, queried, p);
-    packed_state *s;
-    ecsb_status st = packed_world(&s, n, queried);
-    for (uint64_t i = 0; i < n && st == ECSB_OK; i++) {
-        if ((st = entity_create(&s->w, &s->entities[i])) != ECSB_OK)
-            break;
-        for (uint32_t t = 0; t < PACKED_TYPES && st == ECSB_OK; t++) {
-            void *v;
-            if ((st = component_add(&s->w, s->entities[i], t, &v)) == ECSB_OK)
-                *(uint32_t *)v = ecsb_u32_start(t, i);
-        }
-    }
-    if (st != ECSB_OK) {
-        packed_release(s);
-        return st;
-    }
-    *out = s;
-    return ECSB_OK;
-}
+static void packed_release(void *state) { u32_world_release(state); }
 
-static uint64_t packed_checksum(void *state)
-{
-    packed_state *s = state;
-    uint64_t h = u32_world_fold(&s->w, s->entities, s->n, PACKED_TYPES, ECSB_CHECKSUM_SEED);
-    return ecsb_mix(h, s->visits);
-}
+static uint64_t packed_checksum(void *state) { return u32_world_checksum(state); }

@@ -37,6 +37,18 @@ static void platformer_release(void *state)
     free(s);
 }
 
+static uint32_t platformer_types(const void *ctx, uint64_t serial, uint64_t rank)
+{
+    (void)ctx, (void)serial, (void)rank;
+    return 1u << PLATFORMER_HP;
+}
+
+static void platformer_init(const void *ctx, uint64_t serial, ecsb_type type, void *value)
+{
+    (void)ctx, (void)type;
+    *(int32_t *)value = platformer_original_hp(serial);
+}
+
 static ecsb_status platformer_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
     *out = NULL;
@@ -51,33 +63,22 @@ static ecsb_status platformer_prepare(void **out, uint64_t n, const ecsb_params 
         .query_count = ecsb_declared_queries(p, 1), /* the game's system over hp */
         .queries = {{1, {0}}},
     };
-    ecsb_status st = world_init(&s->w, &config);
-    if (st != ECSB_OK) {
-        free(s);
-        return st;
-    }
-    s->world_live = true;
+    ecsb_status st = scenario_world_open(&s->w, &s->world_live, &config);
     s->n = n;
-    s->originals = malloc((n ? n : 1) * sizeof *s->originals);
-    ecsb_world_order order;
-    if (!s->originals || !ecsb_world_order_make(&order, n, p, PLATFORMER_SALT)) {
-        platformer_release(s);
-        return ECSB_ERR_NOMEM;
-    }
+    s->originals = ecsb_array_alloc(n, sizeof *s->originals);
+    ecsb_world_order order = {0};
+    if (st == ECSB_OK && (!s->originals || !ecsb_world_order_make(&order, n, p, PLATFORMER_SALT)))
+        st = ECSB_ERR_NOMEM;
     s->kill_at = order.rank; /* a second drawn permutation, read as round -> serial */
     order.rank = NULL;
-    for (uint64_t k = 0; k < n; k++) {
-        uint64_t i = ecsb_serial_at(&order, k);
-        void *hp;
-        if ((st = entity_create(&s->w, &s->originals[i])) != ECSB_OK ||
-            (st = component_add(&s->w, s->originals[i], PLATFORMER_HP, &hp)) != ECSB_OK) {
-            ecsb_world_order_free(&order);
-            platformer_release(s);
-            return st;
-        }
-        *(int32_t *)hp = platformer_original_hp(i);
-    }
+    const scenario_population originals = {1, 0, platformer_types, platformer_init, NULL};
+    if (st == ECSB_OK)
+        st = scenario_populate(&s->w, &order, n, s->originals, &originals);
     ecsb_world_order_free(&order);
+    if (st != ECSB_OK) {
+        platformer_release(s);
+        return st;
+    }
     *out = s;
     return ECSB_OK;
 }

@@ -31,55 +31,50 @@ static void random_get_release(void *state)
     free(s);
 }
 
+/* a for everyone, b for the entities of odd rank. */
+static uint32_t random_get_types(const void *ctx, uint64_t serial, uint64_t rank)
+{
+    (void)ctx, (void)serial;
+    return 1u << RANDOM_GET_A | (uint32_t)(rank & 1) << RANDOM_GET_B;
+}
+
+/* dual_iterate's values. */
+static void random_get_init(const void *ctx, uint64_t serial, ecsb_type type, void *value)
+{
+    (void)ctx;
+    if (type == RANDOM_GET_A)
+        *(double *)value = dual_iterate_a0(serial);
+    else
+        *(int32_t *)value = dual_iterate_b0(serial);
+}
+
 static ecsb_status random_get_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
     *out = NULL;
-    ecsb_world_order world_order;
-    if (!ecsb_world_order_make(&world_order, n, p, RANDOM_GET_SALT))
-        return ECSB_ERR_NOMEM;
     random_get_state *s = ecsb_state_alloc(sizeof *s);
-    if (!s) {
-        ecsb_world_order_free(&world_order);
+    if (!s)
         return ECSB_ERR_NOMEM;
-    }
     ecsb_world_config config = {
         .type_count = 2,
         .type_size = {sizeof(double), sizeof(int32_t)},
         .initial_capacity = ecsb_capacity_hint(n),
         .allocator = ecsb_scenario_allocator,
     };
-    ecsb_status st = world_init(&s->w, &config);
-    if (st != ECSB_OK) {
-        free(s);
-        ecsb_world_order_free(&world_order);
-        return st;
-    }
-    s->world_live = true;
+    ecsb_status st = scenario_world_open(&s->w, &s->world_live, &config);
     s->n = n;
+    ecsb_world_order world_order = {0};
     ecsb_entity *created = ecsb_array_alloc(n, sizeof *created);
     uint32_t *perm = ecsb_array_alloc(n, sizeof *perm);
     s->order = ecsb_array_alloc(n, sizeof *s->order);
-    if (!created || !perm || !s->order) {
+    if (st == ECSB_OK && (!created || !perm || !s->order ||
+                          !ecsb_world_order_make(&world_order, n, p, RANDOM_GET_SALT)))
         st = ECSB_ERR_NOMEM;
-        goto out;
+    const scenario_population pop = {2, 0, random_get_types, random_get_init, NULL};
+    if (st == ECSB_OK && (st = scenario_populate(&s->w, &world_order, n, created, &pop)) == ECSB_OK) {
+        ecsb_permutation(perm, n, RANDOM_GET_SEED);
+        for (uint64_t k = 0; k < n; k++)
+            s->order[k] = created[perm[k]];
     }
-    for (uint64_t k = 0; k < n; k++) {
-        uint64_t i = ecsb_serial_at(&world_order, k);
-        void *a, *b;
-        if ((st = entity_create(&s->w, &created[i])) != ECSB_OK ||
-            (st = component_add(&s->w, created[i], RANDOM_GET_A, &a)) != ECSB_OK)
-            goto out;
-        *(double *)a = dual_iterate_a0(i);
-        if (ecsb_rank_of(&world_order, i) & 1) {
-            if ((st = component_add(&s->w, created[i], RANDOM_GET_B, &b)) != ECSB_OK)
-                goto out;
-            *(int32_t *)b = dual_iterate_b0(i);
-        }
-    }
-    ecsb_permutation(perm, n, RANDOM_GET_SEED);
-    for (uint64_t k = 0; k < n; k++)
-        s->order[k] = created[perm[k]];
-out:
     ecsb_world_order_free(&world_order);
     free(created);
     free(perm);

@@ -13,79 +13,28 @@
  * (C,D) and again for (C,E), moving every cache line of C twice for a third of its values each
  * time; tables holding only {A,B,C,D} and {A,B,C,E} entities move just the matched C, D and E.
  */
-typedef struct simple_iter_state {
-    world w;
-    ecsb_entity *entities;
-    uint64_t n;
-    uint64_t visits;
-    bool world_live;
-} simple_iter_state;
-
-static void simple_iter_release(void *state)
-{
-    simple_iter_state *s = state;
-    if (!s)
-        return;
-    if (s->world_live)
-        world_fini(&s->w);
-    free(s->entities);
-    free(s);
-}
+typedef u32_world_state simple_iter_state;
 
 /* The types of each kind, as bit masks. */
 static const uint32_t simple_iter_types[4] = {0x3, 0x7, 0xf, 0x17};
 
+static uint32_t simple_iter_types_of(const void *ctx, uint64_t serial, uint64_t rank)
+{
+    (void)ctx, (void)serial;
+    return simple_iter_types[simple_iter_kind(rank)];
+}
+
 static ecsb_status simple_iter_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
-    *out = NULL;
-    ecsb_world_order order;
-    if (!ecsb_world_order_make(&order, n, p, SIMPLE_ITER_SALT))
-        return ECSB_ERR_NOMEM;
-    simple_iter_state *s = ecsb_state_alloc(sizeof *s);
-    if (!s) {
-        ecsb_world_order_free(&order);
-        return ECSB_ERR_NOMEM;
-    }
     ecsb_world_config config = {
         .type_count = 5,
-        .type_size = {4, 4, 4, 4, 4},
-        .initial_capacity = ecsb_capacity_hint(n),
-        .allocator = ecsb_scenario_allocator,
         .query_count = 3,
         .queries = {{2, {SIMPLE_ITER_A, SIMPLE_ITER_B}},
                     {2, {SIMPLE_ITER_C, SIMPLE_ITER_D}},
                     {2, {SIMPLE_ITER_C, SIMPLE_ITER_E}}},
     };
-    ecsb_status st = world_init(&s->w, &config);
-    if (st != ECSB_OK) {
-        free(s);
-        ecsb_world_order_free(&order);
-        return st;
-    }
-    s->world_live = true;
-    s->n = n;
-    s->entities = ecsb_array_alloc(n, sizeof *s->entities);
-    st = s->entities ? ECSB_OK : ECSB_ERR_NOMEM;
-    for (uint64_t k = 0; k < n && st == ECSB_OK; k++) {
-        uint64_t i = ecsb_serial_at(&order, k);
-        uint32_t types = simple_iter_types[simple_iter_kind(ecsb_rank_of(&order, i))];
-        if ((st = entity_create(&s->w, &s->entities[i])) != ECSB_OK)
-            break;
-        for (uint32_t t = 0; t < 5 && st == ECSB_OK; t++) {
-            void *v;
-            if (!(types >> t & 1))
-                continue;
-            if ((st = component_add(&s->w, s->entities[i], t, &v)) == ECSB_OK)
-                *(uint32_t *)v = ecsb_u32_start(t, i);
-        }
-    }
-    ecsb_world_order_free(&order);
-    if (st != ECSB_OK) {
-        simple_iter_release(s);
-        return st;
-    }
-    *out = s;
-    return ECSB_OK;
+    return u32_world_prepare(out, n, p, &config, SIMPLE_ITER_SALT, 0, simple_iter_types_of,
+                             NULL);
 }
 
 ECSB_SCENARIO_MEMORY(simple_iter, simple_iter_state)
@@ -115,8 +64,5 @@ static ecsb_status simple_iter_pass(void *state)
     return st;
 }
 
-static uint64_t simple_iter_checksum(void *state)
-{
-    simple_iter_state *s = state;
-    return ecsb_mix(u32_world_fold(&s->w, s->entities, s->n, 5, ECSB_CHECKSUM_SEED), s->visits);
-}
+static uint64_t simple_iter_checksum(void *state) { return u32_world_checksum(state); }
+static void simple_iter_release(void *state) { u32_world_release(state); }

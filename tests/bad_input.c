@@ -48,6 +48,14 @@ static void build(tracked *k, tst_world *tw)
     }
 }
 
+/* A world of tst_config3() with build's entities in it. */
+static void open_built(tst_world *tw, tracked *k)
+{
+    ecsb_world_config c = tst_config3();
+    tw_init(tw, &c);
+    build(k, tw);
+}
+
 /* Run `call`, then assert it returned `want` and changed nothing the world shows. */
 #define EXPECT_UNCHANGED(tw, k, want, call, ...)                                                \
     do {                                                                                       \
@@ -98,10 +106,8 @@ void bad_input_spawn_of_a_bad_or_repeated_type_returns_its_status_and_changes_no
 {
     (void)state;
     tst_world tw;
-    ecsb_world_config c = tst_config3();
-    tw_init(&tw, &c);
     tracked k;
-    build(&k, &tw);
+    open_built(&tw, &k);
     static const struct {
         ecsb_status want;
         uint32_t count;
@@ -142,10 +148,8 @@ void bad_input_remove_of_an_absent_component_returns_absent_and_changes_nothing(
 {
     (void)state;
     tst_world tw;
-    ecsb_world_config c = tst_config3();
-    tw_init(&tw, &c);
     tracked k;
-    build(&k, &tw);
+    open_built(&tw, &k);
     size_t tried = 0;
     for (size_t i = 0; i < k.n; i++)
         for (ecsb_type t = 0; t < TST_TYPES; t++)
@@ -167,10 +171,8 @@ void bad_input_add_of_a_present_component_returns_present_and_changes_nothing(vo
 {
     (void)state;
     tst_world tw;
-    ecsb_world_config c = tst_config3();
-    tw_init(&tw, &c);
     tracked k;
-    build(&k, &tw);
+    open_built(&tw, &k);
     size_t tried = 0;
     for (size_t i = 0; i < k.n; i++)
         for (ecsb_type t = 0; t < TST_TYPES; t++)
@@ -187,10 +189,8 @@ void bad_input_operations_on_a_stale_entity_return_stale_and_change_nothing(void
 {
     (void)state;
     tst_world tw;
-    ecsb_world_config c = tst_config3();
-    tw_init(&tw, &c);
     tracked k;
-    build(&k, &tw);
+    open_built(&tw, &k);
     ecsb_entity stale[64];
     size_t n = 0;
     for (size_t i = 0; i < k.n; i++)
@@ -230,10 +230,8 @@ void bad_input_bad_type_returns_type_and_changes_nothing(void **state)
 {
     (void)state;
     tst_world tw;
-    ecsb_world_config c = tst_config3();
-    tw_init(&tw, &c);
     tracked k;
-    build(&k, &tw);
+    open_built(&tw, &k);
     const ecsb_type bad[] = {TST_TYPES, ECSB_MAX_TYPES, UINT32_MAX};
     for (size_t j = 0; j < sizeof bad / sizeof bad[0]; j++)
         for (size_t i = 0; i < k.n; i += 4)
@@ -846,10 +844,8 @@ void bad_input_structural_change_inside_a_query_returns_iterating_and_changes_no
 {
     (void)state;
     tst_world tw;
-    ecsb_world_config c = tst_config3();
-    tw_init(&tw, &c);
     tracked k;
-    build(&k, &tw);
+    open_built(&tw, &k);
     inside_query iq = {.tw = &tw};
     for (size_t i = 0; i < k.n && !iq.victim; i++)
         if (k.alive[i] && tw.ops->component_has(tw.w, k.handle[i], 0) &&

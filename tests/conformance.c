@@ -57,43 +57,35 @@ void conformance_new_world_is_empty_and_valid(void **state)
 {
     (void)state;
     tst_world tw;
-    ecsb_world_config c = tst_config3();
-    tw_init(&tw, &c);
     model m;
-    model_init(&m, &tw);
+    model_open(&m, &tw);
     model_check(&m, &tw);
     TST_CHECK(tw.ops->world_bytes(tw.w) >= tw.ops->world_size,
               "world_bytes %zu < world_size %zu", tw.ops->world_bytes(tw.w), tw.ops->world_size);
-    model_free(&m);
-    tw_fini(&tw);
+    model_close(&m, &tw);
 }
 
 void conformance_created_entities_are_alive_distinct_and_hold_nothing(void **state)
 {
     (void)state;
     tst_world tw;
-    ecsb_world_config c = tst_config3();
-    tw_init(&tw, &c);
     model m;
-    model_init(&m, &tw);
+    model_open(&m, &tw);
     for (int i = 0; i < 1000; i++) {
         model_create(&m, &tw);
         TST_CHECK(tw.ops->entity_count(tw.w) == m.n, "entity_count %zu after %zu creates",
                   tw.ops->entity_count(tw.w), m.n);
     }
     model_check(&m, &tw); /* alive, distinct handles, nothing held, nothing visited */
-    model_free(&m);
-    tw_fini(&tw);
+    model_close(&m, &tw);
 }
 
 void conformance_get_returns_the_value_written_through_add(void **state)
 {
     (void)state;
     tst_world tw;
-    ecsb_world_config c = tst_config3();
-    tw_init(&tw, &c);
     model m;
-    model_init(&m, &tw);
+    model_open(&m, &tw);
     size_t e = model_create(&m, &tw), f = model_create(&m, &tw);
     for (ecsb_type t = 0; t < TST_TYPES; t++) {
         model_add(&m, &tw, e, t, 1);
@@ -105,18 +97,15 @@ void conformance_get_returns_the_value_written_through_add(void **state)
     tw_set(&tw, m.handle[e], 2, seed_for(e, 2, 7));
     *seed_at(&m, e, 2) = seed_for(e, 2, 7);
     model_check(&m, &tw);
-    model_free(&m);
-    tw_fini(&tw);
+    model_close(&m, &tw);
 }
 
 void conformance_has_and_counts_follow_add_remove_and_destroy(void **state)
 {
     (void)state;
     tst_world tw;
-    ecsb_world_config c = tst_config3();
-    tw_init(&tw, &c);
     model m;
-    model_init(&m, &tw);
+    model_open(&m, &tw);
     for (size_t i = 0; i < 12; i++) {
         model_create(&m, &tw);
         for (ecsb_type t = 0; t < TST_TYPES; t++)
@@ -133,8 +122,7 @@ void conformance_has_and_counts_follow_add_remove_and_destroy(void **state)
         model_destroy(&m, &tw, i + 1);
         model_check(&m, &tw);
     }
-    model_free(&m);
-    tw_fini(&tw);
+    model_close(&m, &tw);
 }
 
 void conformance_values_survive_growth(void **state)
@@ -164,8 +152,7 @@ void conformance_values_survive_growth(void **state)
             model_add(&m, &tw, i, 2, 2);
     }
     model_check(&m, &tw);
-    model_free(&m);
-    tw_fini(&tw);
+    model_close(&m, &tw);
 }
 
 /*
@@ -177,16 +164,10 @@ void conformance_remove_keeps_every_other_value(void **state)
 {
     (void)state;
     tst_world tw;
-    ecsb_world_config c = tst_config3();
-    tw_init(&tw, &c);
     model m;
-    model_init(&m, &tw);
+    model_open(&m, &tw);
     const size_t n = 100;
-    for (size_t i = 0; i < n; i++) {
-        model_create(&m, &tw);
-        for (ecsb_type t = 0; t < TST_TYPES; t++)
-            model_add(&m, &tw, i, t, 1);
-    }
+    model_create_full(&m, &tw, n);
     tst_rng rng = {42};
     for (ecsb_type t = 0; t < TST_TYPES; t++) {
         size_t order[100];
@@ -213,18 +194,15 @@ void conformance_remove_keeps_every_other_value(void **state)
             model_check(&m, &tw);
         }
     }
-    model_free(&m);
-    tw_fini(&tw);
+    model_close(&m, &tw);
 }
 
 void conformance_add_after_remove_stores_the_new_value(void **state)
 {
     (void)state;
     tst_world tw;
-    ecsb_world_config c = tst_config3();
-    tw_init(&tw, &c);
     model m;
-    model_init(&m, &tw);
+    model_open(&m, &tw);
     for (size_t i = 0; i < 40; i++) {
         model_create(&m, &tw);
         model_add(&m, &tw, i, 0, 1);
@@ -241,8 +219,7 @@ void conformance_add_after_remove_stores_the_new_value(void **state)
         }
         model_check(&m, &tw);
     }
-    model_free(&m);
-    tw_fini(&tw);
+    model_close(&m, &tw);
 }
 
 /* A world with holes: mixed holders per type, some removals and destroyed entities. */
@@ -286,8 +263,7 @@ void conformance_query_with_handles_visits_every_holder_once_with_its_value(void
         if (m.alive[i] && *seed_at(&m, i, 1))
             model_remove(&m, &tw, i, 1);
     model_check(&m, &tw);
-    model_free(&m);
-    tw_fini(&tw);
+    model_close(&m, &tw);
 }
 
 /* Writes through a query with handles: each value rewritten from its entity's handle. */
@@ -351,8 +327,7 @@ void conformance_query_writes_keyed_by_handle_reach_the_stored_values(void **sta
     build_mixed(&m, &tw, 300);
     for (ecsb_type t = 0; t < TST_TYPES; t++)
         rewrite_and_check(&m, &tw, &t, 1, 100 + t);
-    model_free(&m);
-    tw_fini(&tw);
+    model_close(&m, &tw);
 }
 
 void conformance_two_type_query_visits_exactly_the_common_holders_with_their_handles(void **state)
@@ -380,8 +355,7 @@ void conformance_two_type_query_visits_exactly_the_common_holders_with_their_han
     for (ecsb_type t = 0; t < TST_TYPES; t++)
         model_add(&m, &tw, last, t, 3);
     model_check(&m, &tw);
-    model_free(&m);
-    tw_fini(&tw);
+    model_close(&m, &tw);
 }
 
 void conformance_query_writes_keyed_by_handle_reach_every_column(void **state)
@@ -397,8 +371,7 @@ void conformance_query_writes_keyed_by_handle_reach_every_column(void **state)
     static const ecsb_type sets[][3] = {{0, 1}, {1, 0}, {2, 0}, {1, 2}, {0, 1, 2}, {2, 1, 0}};
     for (uint32_t p = 0; p < sizeof sets / sizeof sets[0]; p++)
         rewrite_and_check(&m, &tw, sets[p], p < 4 ? 2 : 3, 200 + p);
-    model_free(&m);
-    tw_fini(&tw);
+    model_close(&m, &tw);
 }
 
 /*
@@ -415,27 +388,20 @@ void conformance_query_handle_column_stays_in_step_over_long_runs(void **state)
     tw.check_valid = false;
     model m;
     model_init(&m, &tw);
-    for (size_t i = 0; i < 1000; i++) {
-        model_create(&m, &tw);
-        for (ecsb_type t = 0; t < TST_TYPES; t++)
-            model_add(&m, &tw, i, t, 1);
-    }
+    model_create_full(&m, &tw, 1000);
     model_check(&m, &tw);
     for (size_t i = 0; i < m.n; i += 3)
         model_destroy(&m, &tw, i);
     model_check(&m, &tw);
-    model_free(&m);
-    tw_fini(&tw);
+    model_close(&m, &tw);
 }
 
 void conformance_destroy_removes_every_component(void **state)
 {
     (void)state;
     tst_world tw;
-    ecsb_world_config c = tst_config3();
-    tw_init(&tw, &c);
     model m;
-    model_init(&m, &tw);
+    model_open(&m, &tw);
     for (size_t i = 0; i < 30; i++) {
         model_create(&m, &tw);
         for (ecsb_type t = 0; t < TST_TYPES; t++)
@@ -452,18 +418,15 @@ void conformance_destroy_removes_every_component(void **state)
         if (m.alive[i])
             model_destroy(&m, &tw, i);
     model_check(&m, &tw);
-    model_free(&m);
-    tw_fini(&tw);
+    model_close(&m, &tw);
 }
 
 void conformance_reused_slot_gives_a_fresh_entity(void **state)
 {
     (void)state;
     tst_world tw;
-    ecsb_world_config c = tst_config3();
-    tw_init(&tw, &c);
     model m;
-    model_init(&m, &tw);
+    model_open(&m, &tw);
     for (size_t i = 0; i < 10; i++) { /* bystanders */
         model_create(&m, &tw);
         model_add(&m, &tw, i, (ecsb_type)(i % 3), 1);
@@ -481,23 +444,16 @@ void conformance_reused_slot_gives_a_fresh_entity(void **state)
             model_check(&m, &tw); /* every old handle rejected, bystanders intact */
     }
     model_check(&m, &tw);
-    model_free(&m);
-    tw_fini(&tw);
+    model_close(&m, &tw);
 }
 
 void conformance_destroyed_handles_are_rejected_by_every_operation(void **state)
 {
     (void)state;
     tst_world tw;
-    ecsb_world_config c = tst_config3();
-    tw_init(&tw, &c);
     model m;
-    model_init(&m, &tw);
-    for (size_t i = 0; i < 50; i++) {
-        model_create(&m, &tw);
-        for (ecsb_type t = 0; t < TST_TYPES; t++)
-            model_add(&m, &tw, i, t, 1);
-    }
+    model_open(&m, &tw);
+    model_create_full(&m, &tw, 50);
     /* Destroyed, and destroyed then slot reused by an entity that holds every type. */
     for (size_t i = 0; i < 50; i += 2)
         model_destroy(&m, &tw, i);
@@ -517,8 +473,7 @@ void conformance_destroyed_handles_are_rejected_by_every_operation(void **state)
     tst_snapshot_free(&before);
     tst_snapshot_free(&after);
     model_check(&m, &tw);
-    model_free(&m);
-    tw_fini(&tw);
+    model_close(&m, &tw);
 }
 
 static bool is_live_handle(const model *m, ecsb_entity e)
@@ -533,15 +488,9 @@ void conformance_never_issued_handles_are_rejected_by_every_operation(void **sta
 {
     (void)state;
     tst_world tw;
-    ecsb_world_config c = tst_config3();
-    tw_init(&tw, &c);
     model m;
-    model_init(&m, &tw);
-    for (size_t i = 0; i < 64; i++) {
-        model_create(&m, &tw);
-        for (ecsb_type t = 0; t < TST_TYPES; t++)
-            model_add(&m, &tw, i, t, 1);
-    }
+    model_open(&m, &tw);
+    model_create_full(&m, &tw, 64);
     for (size_t i = 5; i < 64; i += 9)
         model_destroy(&m, &tw, i);
     /* Any value that is not a live handle is stale: null, crafted neighbours, random. */
@@ -575,8 +524,7 @@ void conformance_never_issued_handles_are_rejected_by_every_operation(void **sta
     tst_snapshot_free(&before);
     tst_snapshot_free(&after);
     model_check(&m, &tw);
-    model_free(&m);
-    tw_fini(&tw);
+    model_close(&m, &tw);
 }
 
 static void count_visit(void *ctx, size_t count, void *const *columns)
@@ -589,15 +537,9 @@ void conformance_bad_type_is_rejected_by_every_operation(void **state)
 {
     (void)state;
     tst_world tw;
-    ecsb_world_config c = tst_config3();
-    tw_init(&tw, &c);
     model m;
-    model_init(&m, &tw);
-    for (size_t i = 0; i < 20; i++) {
-        model_create(&m, &tw);
-        for (ecsb_type t = 0; t < TST_TYPES; t++)
-            model_add(&m, &tw, i, t, 1);
-    }
+    model_open(&m, &tw);
+    model_create_full(&m, &tw, 20);
     const ecsb_type bad[] = {TST_TYPES, TST_TYPES + 1, ECSB_MAX_TYPES - 1, ECSB_MAX_TYPES,
                              ECSB_MAX_TYPES + 1, 0x80000000u, UINT32_MAX};
     const ecsb_vtable *ops = tw.ops;
@@ -628,8 +570,7 @@ void conformance_bad_type_is_rejected_by_every_operation(void **state)
         tw_expect_valid(&tw);
     }
     model_check(&m, &tw); /* nothing changed */
-    model_free(&m);
-    tw_fini(&tw);
+    model_close(&m, &tw);
 }
 
 /* ecsb.h: add checks TYPE, STALE, PRESENT, NOMEM; remove checks TYPE, STALE, ABSENT. */
@@ -637,10 +578,8 @@ void conformance_statuses_follow_the_documented_checking_order(void **state)
 {
     (void)state;
     tst_world tw;
-    ecsb_world_config c = tst_config3();
-    tw_init(&tw, &c);
     model m;
-    model_init(&m, &tw);
+    model_open(&m, &tw);
     size_t held = model_create(&m, &tw);
     model_add(&m, &tw, held, 0, 1);
     size_t dead = model_create(&m, &tw);
@@ -675,8 +614,7 @@ void conformance_statuses_follow_the_documented_checking_order(void **state)
                "remove(live entity, absent type)");
     TST_STATUS(ops->entity_destroy(tw.w, stale), ECSB_ERR_STALE, "destroy(stale entity)");
     model_check(&m, &tw); /* and none of it changed anything */
-    model_free(&m);
-    tw_fini(&tw);
+    model_close(&m, &tw);
 }
 
 void conformance_every_type_index_and_size_round_trips(void **state)
@@ -705,8 +643,7 @@ void conformance_every_type_index_and_size_round_trips(void **state)
     for (size_t i = 1; i < m.n; i += 10)
         model_destroy(&m, &tw, i);
     model_check(&m, &tw);
-    model_free(&m);
-    tw_fini(&tw);
+    model_close(&m, &tw);
 }
 
 void conformance_worlds_are_independent(void **state)
@@ -768,10 +705,8 @@ void conformance_world_stays_valid_after_every_operation(void **state)
 {
     (void)state;
     tst_world tw;
-    ecsb_world_config c = tst_config3();
-    tw_init(&tw, &c);
     model m;
-    model_init(&m, &tw);
+    model_open(&m, &tw);
     tst_rng rng = {99};
     const ecsb_vtable *ops = tw.ops;
     for (int step = 0; step < 3000; step++) {
@@ -803,8 +738,7 @@ void conformance_world_stays_valid_after_every_operation(void **state)
         TST_CHECK(ops->world_valid(tw.w), "world_valid false after step %d", step);
     }
     model_check(&m, &tw);
-    model_free(&m);
-    tw_fini(&tw);
+    model_close(&m, &tw);
 }
 
 /* ecsb.h: world_bytes = the world's allocations plus world_size. */
@@ -827,8 +761,7 @@ void conformance_world_bytes_counts_the_world_and_its_allocations(void **state)
             model_add(&m, &tw, i, (ecsb_type)(k % 3), 1);
         }
     }
-    model_free(&m);
-    tw_fini(&tw);
+    model_close(&m, &tw);
 }
 
 /* ---- scale ------------------------------------------------------------------------------- */
@@ -1342,8 +1275,7 @@ void conformance_query_of_a_common_and_a_rare_type_finds_every_match(void **stat
     model_check(&m, &tw); /* {0, 1}, {1, 0}, {0, 2}, ... with handles, and the queries */
     model_remove(&m, &tw, n - 1, 0); /* the rare side's last entity no longer matches */
     model_check(&m, &tw);
-    model_free(&m);
-    tw_fini(&tw);
+    model_close(&m, &tw);
 }
 
 /* ---- spawn ------------------------------------------------------------------------------- */
@@ -1373,10 +1305,8 @@ void conformance_spawn_holds_exactly_its_types_with_the_values_written(void **st
 {
     (void)state;
     tst_world tw;
-    ecsb_world_config c = tst_config3();
-    tw_init(&tw, &c);
     model m;
-    model_init(&m, &tw);
+    model_open(&m, &tw);
     for (uint64_t round = 0; round < 6; round++)
         for (uint32_t set = 0; set < (1u << TST_TYPES); set++) {
             ecsb_type types[TST_TYPES];
@@ -1393,8 +1323,7 @@ void conformance_spawn_holds_exactly_its_types_with_the_values_written(void **st
     TST_CHECK(e != ECSB_ENTITY_NULL && tw.ops->entity_alive(tw.w, e), "spawn of no type: dead");
     for (ecsb_type t = 0; t < TST_TYPES; t++)
         tw_expect_absent(&tw, e, t);
-    model_free(&m);
-    tw_fini(&tw);
+    model_close(&m, &tw);
 }
 
 /*
@@ -1405,10 +1334,8 @@ void conformance_spawned_entities_change_and_die_like_created_ones(void **state)
 {
     (void)state;
     tst_world tw;
-    ecsb_world_config c = tst_config3();
-    tw_init(&tw, &c);
     model m;
-    model_init(&m, &tw);
+    model_open(&m, &tw);
     static const ecsb_type all[3] = {2, 0, 1}, two[2] = {1, 0};
     for (size_t i = 0; i < 30; i++)
         model_spawn(&m, &tw, i % 2 ? all : two, i % 2 ? 3 : 2, 1);
@@ -1425,8 +1352,7 @@ void conformance_spawned_entities_change_and_die_like_created_ones(void **state)
         if (!m.alive[i])
             tw_expect_stale(&tw, m.handle[i]);
     model_check(&m, &tw);
-    model_free(&m);
-    tw_fini(&tw);
+    model_close(&m, &tw);
 }
 
 /*
@@ -1470,6 +1396,5 @@ void conformance_spawn_into_declared_queries_visits_each_entity_once(void **stat
             model_check_query(&m, &tw, &c.queries[d]);
         model_check(&m, &tw);
     }
-    model_free(&m);
-    tw_fini(&tw);
+    model_close(&m, &tw);
 }

@@ -54,6 +54,28 @@ void model_init(model *m, const tst_world *tw)
     m->types = tw->config.type_count;
 }
 
+void model_open(model *m, tst_world *tw)
+{
+    ecsb_world_config c = tst_config3();
+    tw_init(tw, &c);
+    model_init(m, tw);
+}
+
+void model_close(model *m, tst_world *tw)
+{
+    model_free(m);
+    tw_fini(tw);
+}
+
+void model_create_full(model *m, tst_world *tw, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        size_t i = model_create(m, tw);
+        for (ecsb_type t = 0; t < m->types; t++)
+            model_add(m, tw, i, t, 1);
+    }
+}
+
 /* A seed nobody else uses: entity index, type and a version. */
 uint64_t seed_for(size_t i, ecsb_type t, uint64_t version)
 {

@@ -26,6 +26,11 @@ static inline uint64_t *seed_at(const model *m, size_t i, ecsb_type t)
 }
 
 void model_init(model *m, const tst_world *tw);
+/* A world of tst_config3() (tw_init) with an empty model beside it; model_close frees both. */
+void model_open(model *m, tst_world *tw);
+void model_close(model *m, tst_world *tw);
+/* n entities created in the world and the model, each given every type (version 1). */
+void model_create_full(model *m, tst_world *tw, size_t n);
 void model_free(model *m);
 /* A seed nobody else uses: entity index, type and a version. */
 uint64_t seed_for(size_t i, ecsb_type t, uint64_t version);

@@ -90,8 +90,7 @@ void query_visits_exactly_the_holders_of_all_k_types_once_with_their_values(void
     q = tst_query(1, (ecsb_type[]){5});
     model_check_query(&m, &tw, &q);
     model_check(&m, &tw);
-    model_free(&m);
-    tw_fini(&tw);
+    model_close(&m, &tw);
 }
 
 /* Queries of one type and of all ten, in entity-creation order: a packed world. */
@@ -119,8 +118,7 @@ void query_over_a_packed_world_hands_out_every_value_in_runs(void **state)
                   got.runs, got.count);
         tst_tuples_free(&got);
     }
-    model_free(&m);
-    tw_fini(&tw);
+    model_close(&m, &tw);
 }
 
 /* ---- two pools in step ---------------------------------------------------------------------- */
@@ -397,8 +395,7 @@ void query_callback_writes_reach_the_stored_values(void **state)
         }
         model_check(&m, &tw); /* get and queries (with handles or not) see the written values */
     }
-    model_free(&m);
-    tw_fini(&tw);
+    model_close(&m, &tw);
 }
 
 /* ---- many types ----------------------------------------------------------------------------- */
@@ -435,8 +432,7 @@ void query_over_32_types_uses_every_type_index(void **state)
         ecsb_query q = random_query(&rng, ECSB_MAX_TYPES, 1 + (uint32_t)round % 8);
         model_check_query(&m, &tw, &q);
     }
-    model_free(&m);
-    tw_fini(&tw);
+    model_close(&m, &tw);
 }
 
 /* ---- bad queries ---------------------------------------------------------------------------- */
