@@ -134,9 +134,8 @@ void bad_input_spawn_of_a_bad_or_repeated_type_returns_its_status_and_changes_no
                      "spawn of more than ECSB_MAX_TYPES types");
     /* Nothing used up: a create now gives what a create gives in a world that never saw them. */
     tst_world fresh;
-    tw_init(&fresh, &c);
     tracked kf;
-    build(&kf, &fresh);
+    open_built(&fresh, &kf);
     ecsb_entity a = tw_create(&tw), b = tw_create(&fresh);
     TST_CHECK(a == b, "after refused spawns create gave 0x%llx; without them 0x%llx",
               (unsigned long long)a, (unsigned long long)b);
@@ -336,8 +335,8 @@ void bad_input_world_init_rejects_out_of_range_configs(void **state)
     c.query_count = UINT32_MAX;
     expect_init(&c, ECSB_ERR_CONFIG, "query_count UINT32_MAX");
     const ecsb_query bad_queries[] = {
-        {0, {0}}, {ECSB_MAX_QUERY_TYPES + 1, {0, 1, 2}}, {2, {1, 1}},
-        {2, {0, TST_TYPES}}, {1, {UINT32_MAX}}, {3, {2, 0, 2}},
+        {.count = 0}, {ECSB_MAX_QUERY_TYPES + 1, {0, 1, 2}, false}, {2, {1, 1}, false},
+        {2, {0, TST_TYPES}, false}, {1, {UINT32_MAX}, false}, {3, {2, 0, 2}, false},
     };
     for (size_t k = 0; k < sizeof bad_queries / sizeof bad_queries[0]; k++) {
         c = tst_config3(), c.query_count = 3;
@@ -819,7 +818,7 @@ static void structural_visit(void *ctx, size_t count, void *const *columns)
     if (iq->runs++ != 0)
         return;
     try_all(iq, iq->got);
-    ecsb_query inner = {1, {1}};
+    ecsb_query inner = {.count = 1, .types = {1}};
     TST_STATUS(iq->tw->ops->query(iq->tw->w, &inner, nested_visit, iq), ECSB_OK,
                "a read-only nested query");
     ecsb_status again[5];
@@ -831,7 +830,7 @@ static void structural_visit(void *ctx, size_t count, void *const *columns)
 
 static ecsb_status query_trying_structural_changes(inside_query *iq)
 {
-    ecsb_query q = {1, {0}};
+    ecsb_query q = {.count = 1, .types = {0}};
     return iq->tw->ops->query(iq->tw->w, &q, structural_visit, iq);
 }
 

@@ -92,6 +92,11 @@ typedef struct run {
     uint64_t check_every;
     /* statistics */
     size_t peak, full_checks, capacity_refusals, nomem, queries, galloping_pairs;
+    /* visit_and_compare's buffers, kept from one query to the next (run_finish frees them):
+     * a fresh buffer per query is, under ASan, fresh pages to fault in every time */
+    struct visit *visits_buffer;
+    unsigned char *bytes_buffer;
+    size_t buffer_capacity;
 } run;
 
 __attribute__((format(printf, 3, 4), noreturn)) static void d_fail(const run *r, int line,
@@ -598,7 +603,8 @@ static void visit_and_compare(run *r, const ecsb_query *q, bool rewrite)
 {
     ecsb_query with = *q;
     with.entities = true;
-    collector c = {.r = r, .q = &with, .rewrite = rewrite};
+    collector c = {.r = r, .q = &with, .rewrite = rewrite, .visits = r->visits_buffer,
+                   .bytes = r->bytes_buffer, .capacity = r->buffer_capacity};
     const uint32_t k = q->count;
     if (k == 2) {
         size_t ha = r->held[q->types[0]], hb = r->held[q->types[1]];
@@ -646,8 +652,9 @@ static void visit_and_compare(run *r, const ecsb_query *q, bool rewrite)
         }
     }
     tst_xfree(want);
-    tst_xfree(c.visits);
-    tst_xfree(c.bytes);
+    r->visits_buffer = c.visits;
+    r->bytes_buffer = c.bytes;
+    r->buffer_capacity = c.capacity;
 }
 
 /* A one-type query with handles. */
@@ -975,7 +982,12 @@ static void run_finish(run *r, uint64_t steps)
     r->ops_total += steps;
     tw_fini(&r->tw);
     tst_xfree(r->live);
+    tst_xfree(r->visits_buffer);
+    tst_xfree(r->bytes_buffer);
     r->live = NULL;
+    r->visits_buffer = NULL;
+    r->bytes_buffer = NULL;
+    r->buffer_capacity = 0;
 }
 
 /* One seeded run of `ops` operations; the seed also picks the world's configuration. */

@@ -455,18 +455,18 @@ void query_bad_queries_return_their_status_visit_nothing_and_change_nothing(void
         ecsb_status want;
         const char *what;
     } bad[] = {
-        {{0, {0}}, ECSB_ERR_QUERY, "no type"},
-        {{ECSB_MAX_QUERY_TYPES + 1, {0, 1, 2}}, ECSB_ERR_QUERY, "9 types"},
-        {{UINT32_MAX, {0}}, ECSB_ERR_QUERY, "count UINT32_MAX"},
-        {{2, {1, 1}}, ECSB_ERR_QUERY, "a type twice"},
-        {{4, {0, 2, 1, 2}}, ECSB_ERR_QUERY, "a type twice, not adjacent"},
-        {{8, {0, 1, 2, 0, 1, 2, 0, 1}}, ECSB_ERR_QUERY, "8 types, repeated"},
-        {{3, {0, 7, 7}}, ECSB_ERR_QUERY, "a bad type twice"},
-        {{2, {3, 3}}, ECSB_ERR_QUERY, "a bad type twice (type_count)"},
-        {{1, {3}}, ECSB_ERR_TYPE, "type_count"},
-        {{2, {0, ECSB_MAX_TYPES}}, ECSB_ERR_TYPE, "ECSB_MAX_TYPES"},
-        {{3, {UINT32_MAX, 1, 2}}, ECSB_ERR_TYPE, "UINT32_MAX first"},
-        {{8, {0, 1, 2, 3, 4, 5, 6, 7}}, ECSB_ERR_TYPE, "8 types, 5 of them bad"},
+        {{0, {0}, false}, ECSB_ERR_QUERY, "no type"},
+        {{ECSB_MAX_QUERY_TYPES + 1, {0, 1, 2}, false}, ECSB_ERR_QUERY, "9 types"},
+        {{UINT32_MAX, {0}, false}, ECSB_ERR_QUERY, "count UINT32_MAX"},
+        {{2, {1, 1}, false}, ECSB_ERR_QUERY, "a type twice"},
+        {{4, {0, 2, 1, 2}, false}, ECSB_ERR_QUERY, "a type twice, not adjacent"},
+        {{8, {0, 1, 2, 0, 1, 2, 0, 1}, false}, ECSB_ERR_QUERY, "8 types, repeated"},
+        {{3, {0, 7, 7}, false}, ECSB_ERR_QUERY, "a bad type twice"},
+        {{2, {3, 3}, false}, ECSB_ERR_QUERY, "a bad type twice (type_count)"},
+        {{1, {3}, false}, ECSB_ERR_TYPE, "type_count"},
+        {{2, {0, ECSB_MAX_TYPES}, false}, ECSB_ERR_TYPE, "ECSB_MAX_TYPES"},
+        {{3, {UINT32_MAX, 1, 2}, false}, ECSB_ERR_TYPE, "UINT32_MAX first"},
+        {{8, {0, 1, 2, 3, 4, 5, 6, 7}, false}, ECSB_ERR_TYPE, "8 types, 5 of them bad"},
     };
     for (int filled = 0; filled < 2; filled++) {
         tst_world tw;
