@@ -3,7 +3,9 @@
  * Add a scenario: a line in scenarios.def, its body in <name>.h (functions <name>_prepare,
  * _pass, _checksum, _release, _memory), its floor in floors/<name>.h (and its limit in
  * limits/<name>.h when it has one), its include here, in floor.c (and limit.c), and its items
- * in scenarios.c.
+ * in scenarios.c. A prepare opens its world with scenario_world_open and fills it with
+ * scenario_populate (who holds what, by serial and rank, and the starting values); a world of
+ * u32 types takes u32_world_prepare and u32_world_checksum whole (scenarios/body.h).
  */
 #include "scenarios/body.h"
 #include "scenarios/platformer.h"

@@ -25,14 +25,15 @@ names=()
 for t in "$here"/test_*.sh; do [ -e "$t" ] && names+=("$(basename "$t")"); done
 ls "$here"/test_*.py >/dev/null 2>&1 && names+=("python unittest")
 
-run_one() { # INDEX NAME: output to $out/INDEX.log, status to $out/INDEX.rc
-  local status
+run_one() { # INDEX NAME: output to $out/INDEX.log, status to $out/INDEX.rc, seconds to .secs
+  local status start=$SECONDS
   if [ "$2" = "python unittest" ]; then
     "$PYTHON" -m unittest discover -s "$here" -p 'test_*.py' -t "$here" >"$out/$1.log" 2>&1
   else
     "$here/$2" >"$out/$1.log" 2>&1
   fi
   status=$?
+  echo $((SECONDS - start)) >"$out/$1.secs"
   echo "$status" >"$out/$1.rc"
 }
 
@@ -47,9 +48,9 @@ while [ "$printed" -lt "${#names[@]}" ]; do
   while [ "$printed" -lt "$next" ] && [ -e "$out/$printed.rc" ]; do
     cat "$out/$printed.log"
     if [ "$(cat "$out/$printed.rc")" = 0 ]; then
-      echo "PASS ${names[$printed]}"; passed=$((passed + 1))
+      echo "PASS ${names[$printed]} ($(cat "$out/$printed.secs") s)"; passed=$((passed + 1))
     else
-      echo "FAIL ${names[$printed]}"; failed=$((failed + 1))
+      echo "FAIL ${names[$printed]} ($(cat "$out/$printed.secs") s)"; failed=$((failed + 1))
     fi
     printed=$((printed + 1))
   done
