@@ -113,6 +113,49 @@ static inline void ecsb_release(const ecsb_allocator *a, void *ptr, size_t bytes
 }
 
 /*
+ * A pool block, as the sparse-set layouts keep each type's pool: cap uint32 ids (a roster of
+ * the holders' slots), then, from the next cache line, cap values of `size` bytes. One block
+ * per pool: one allocation, one realloc per growth.
+ */
+static inline size_t ecsb_pool_values_offset(size_t cap)
+{
+    return (cap * sizeof(uint32_t) + 63) & ~(size_t)63;
+}
+
+static inline size_t ecsb_pool_block_bytes(size_t cap, size_t size)
+{
+    return ecsb_pool_values_offset(cap) + cap * size;
+}
+
+/*
+ * Grow the pool block *block (*bytes long, room for old_cap, holding `count` values) to room
+ * for cap > old_cap, moving the values to their new offset; *values points at them after.
+ * cap 0 means the pool is full (ECSB_ERR_CAPACITY). One realloc: on failure nothing changed.
+ */
+static inline ecsb_status ecsb_pool_block_grow(const ecsb_allocator *a, void **block,
+                                               size_t *bytes, unsigned char **values,
+                                               size_t old_cap, size_t cap, size_t count,
+                                               size_t size)
+{
+    if (cap == 0)
+        return ECSB_ERR_CAPACITY;
+    if (cap > (SIZE_MAX - 64) / (sizeof(uint32_t) + size))
+        return ECSB_ERR_NOMEM;
+    const size_t old_off = ecsb_pool_values_offset(old_cap), off = ecsb_pool_values_offset(cap);
+    const size_t new_bytes = ecsb_pool_block_bytes(cap, size);
+    void *grown = *block;
+    ecsb_status st = ecsb_resize(a, &grown, 1, *bytes, new_bytes);
+    if (st != ECSB_OK)
+        return st;
+    unsigned char *base = grown;
+    memmove(base + off, base + old_off, count * size);
+    *block = grown;
+    *bytes = new_bytes;
+    *values = base + off;
+    return ECSB_OK;
+}
+
+/*
  * Geometric growth: the capacity to grow to so that at least `needed` fit (doubling, starting
  * at 16), capped at `limit`. Returns 0 when needed > limit.
  */

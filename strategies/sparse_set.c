@@ -97,12 +97,6 @@ static size_t maps_bytes(const world *w, size_t cap)
     return cap * w->type_count * sizeof(uint32_t);
 }
 
-/* Offset of a pool's values in its block: after the roster, rounded up to a cache line. */
-static size_t pool_values_offset(size_t cap)
-{
-    return (cap * sizeof(uint32_t) + 63) & ~(size_t)63;
-}
-
 /*
  * The ids' grow hook: the sparse maps from old to cap slots. The maps move to their new
  * offsets (last first: each moves up) and their new entries start SPARSE_ABSENT, so create
@@ -130,22 +124,13 @@ static ecsb_status grow_maps(void *owner, size_t old, size_t cap)
 /* Grow a pool to `cap` (> p->cap) values; 0 means full. One realloc: on failure nothing changed. */
 static ecsb_status grow_pool(world *w, pool *p, size_t cap)
 {
-    if (cap == 0)
-        return ECSB_ERR_CAPACITY;
-    if (cap > (SIZE_MAX - 64) / (sizeof(uint32_t) + p->size))
-        return ECSB_ERR_NOMEM;
-    size_t old_off = pool_values_offset(p->cap), off = pool_values_offset(cap);
-    size_t bytes = off + cap * p->size;
     void *block = p->roster;
-    ecsb_status st = ecsb_resize(w->alloc, &block, 1, p->bytes, bytes);
+    ecsb_status st = ecsb_pool_block_grow(w->alloc, &block, &p->bytes, &p->values, p->cap, cap,
+                                          p->count, p->size);
     if (st != ECSB_OK)
         return st;
-    unsigned char *base = block;
-    memmove(base + off, base + old_off, (size_t)p->count * p->size);
     p->roster = block;
-    p->values = base + off;
     p->cap = (uint32_t)cap;
-    p->bytes = bytes;
     return ECSB_OK;
 }
 
@@ -546,8 +531,7 @@ static bool world_valid(const world *w)
         const pool *p = &w->pools[t];
         if (p->size == 0 || p->size > ECSB_MAX_TYPE_SIZE || p->count > p->cap ||
             p->count > w->ids.live || p->cap > w->ids.max_entities ||
-            (p->cap && (!p->roster || p->bytes != pool_values_offset(p->cap) +
-                                                      (size_t)p->cap * p->size)))
+            (p->cap && (!p->roster || p->bytes != ecsb_pool_block_bytes(p->cap, p->size))))
             return false;
         if (w->ids.cap && p->sparse != w->maps + (size_t)t * w->ids.cap)
             return false;

@@ -42,8 +42,8 @@ static bool pool_valid(const world *w, const pool *p, size_t *pages)
 {
     if (p->size == 0 || p->size > ECSB_MAX_TYPE_SIZE || p->count > p->cap ||
         p->room != (p->group == NO_GROUP ? p->cap : 0) ||
-        p->count > w->live || (p->cap && (!p->dense || p->bytes != pool_values_offset(p->cap) +
-                                                                   (size_t)p->cap * p->size)))
+        p->count > w->live ||
+        (p->cap && (!p->dense || p->bytes != ecsb_pool_block_bytes(p->cap, p->size))))
         return false;
     for (uint32_t k = 0; k < p->count; k++) {
         uint32_t id = p->dense[k], i = id_index(id);

@@ -123,12 +123,6 @@ static size_t entity_block_bytes(const world *w, size_t cap)
            cap * sizeof(uint32_t);
 }
 
-/* Offset of a pool's values in its block: after the dense ids, rounded up to a cache line. */
-static size_t pool_values_offset(size_t cap)
-{
-    return (cap * sizeof(uint32_t) + 63) & ~(size_t)63;
-}
-
 /*
  * Grow the entity block to `cap` (> w->cap) slots; 0 means the id space is used up. One
  * realloc, then every region moves up to its new offset (highest first: ids, then the tables
@@ -165,23 +159,14 @@ static ecsb_status grow_entities(world *w, size_t cap)
 /* Grow a pool to `cap` (> p->cap) values; 0 means full. One realloc: on failure nothing changed. */
 static ecsb_status grow_pool(world *w, pool *p, size_t cap)
 {
-    if (cap == 0)
-        return ECSB_ERR_CAPACITY;
-    if (cap > (SIZE_MAX - 64) / (sizeof(uint32_t) + p->size))
-        return ECSB_ERR_NOMEM;
-    size_t old_off = pool_values_offset(p->cap), off = pool_values_offset(cap);
-    size_t bytes = off + cap * p->size;
     void *block = p->dense;
-    ecsb_status st = ecsb_resize(w->alloc, &block, 1, p->bytes, bytes);
+    ecsb_status st = ecsb_pool_block_grow(w->alloc, &block, &p->bytes, &p->values, p->cap, cap,
+                                          p->count, p->size);
     if (st != ECSB_OK)
         return st;
-    unsigned char *base = block;
-    memmove(base + off, base + old_off, (size_t)p->count * p->size);
     p->dense = block;
-    p->values = base + off;
     p->cap = (uint32_t)cap;
     p->room = p->group == NO_GROUP ? p->cap : 0;
-    p->bytes = bytes;
     return ECSB_OK;
 }
 
