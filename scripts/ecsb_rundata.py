@@ -9,7 +9,8 @@ A run folder (results/<run-id>/, written by `make bench`) holds
   raw.json     Google Benchmark JSON: "context" (host, date, caches, our ecsb_* keys) and one
                "iteration" row per repetition of each benchmark `scenario/strategy/N[/...]`
   results.csv  tidy: scenario,strategy,n,metric,unit,median,min,max,mean,stddev,cv,repetitions
-               (and optionally a params column anywhere: "name=value;...", empty by default)
+               (and optionally, anywhere, a params column: "name=value;...", empty by default,
+               and a drift column: 1 when the cell's timed passes still drifted, else 0)
                with metrics time_per_item (ns), seconds_per_pass (s) and bytes_per_entity (B);
                metric "error" (no figures) marks a benchmark that failed its checksum or a status
   errors.csv   why each failed benchmark failed (optional)
@@ -29,6 +30,7 @@ REFERENCES = (FLOOR, LIMIT)
 LABELS = {FLOOR: "floor (plain arrays)", LIMIT: "limit (touched data only)"}
 CSV_HEADER = ["scenario", "strategy", "n", "metric", "unit", "median", "min", "max", "mean",
               "stddev", "cv", "repetitions"]
+OPTIONAL = ("params", "drift")
 TIME_UNITS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
 NAME = re.compile(r"^[A-Za-z0-9_]+$")
 
@@ -175,6 +177,8 @@ class Run:
         self.rows = {}
         # params[(scenario, strategy, n)] = the "name=value;..." of its rows ("" or absent: none)
         self.params = {}
+        # drift[(scenario, strategy, n)] = True when its timed passes still drifted (csv "drift")
+        self.drift = {}
         # samples[(scenario, strategy, n)] = [seconds per pass, one per repetition]
         self.samples = {}
         # (scenario, strategy, n) of benchmarks that failed, how many repetitions, and why
@@ -264,9 +268,9 @@ class Run:
             with open(path, newline="", encoding="utf-8") as f:
                 reader = csv.reader(f)
                 header = next(reader, None)
-                if header is None or [h for h in header if h != "params"] != CSV_HEADER:
+                if header is None or [h for h in header if h not in OPTIONAL] != CSV_HEADER:
                     raise RunError(f"{path}: unexpected header {header!r}; want "
-                                   f"{','.join(CSV_HEADER)} (and optionally params)")
+                                   f"{','.join(CSV_HEADER)} (and optionally params, drift)")
                 for lineno, rec in enumerate(reader, start=2):
                     if not rec:
                         continue
@@ -293,6 +297,8 @@ class Run:
             raise RunError(f"{path}:{lineno}: {'/'.join(map(str, key))} has rows with params "
                            f"{self.params[key]!r} and {params!r}; these scripts read one "
                            "parameter set per scenario, strategy and N")
+        if str(row.get("drift", "0")).strip() not in ("", "0"):
+            self.drift[key] = True
         if row["metric"] == "error":
             # A benchmark that failed its checksum check or a status: no figures.
             if key not in self.errors:
@@ -364,6 +370,10 @@ class Run:
     def params_of(self, key):
         """The "name=value;..." parameters of (scenario, strategy, n); "" when none."""
         return self.params.get(key, "")
+
+    def drifted(self, key):
+        """True when results.csv flags (scenario, strategy, n)'s timed passes as drifting."""
+        return self.drift.get(key, False)
 
     def failed(self, key):
         return key in self.errors and not self.time_per_item(key)

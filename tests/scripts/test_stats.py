@@ -1,6 +1,7 @@
-"""scripts/ecsb_stats.py: the choices it makes around SciPy's Mann–Whitney U test and
-statsmodels' Holm correction (which method for which samples, what None means, how many
-repetitions a table needs), and ratios in words. The arithmetic itself is the libraries'."""
+"""scripts/ecsb_stats.py: the verdict rule (faster / level / undecidable, with the family of a
+cell), on fixtures whose verdict is known; the choices it makes around SciPy's Mann–Whitney U
+test (compare's table between runs) and statsmodels' Holm correction; ratios in words. The
+arithmetic itself is the libraries'."""
 import os
 import sys
 import unittest
@@ -9,7 +10,80 @@ from scipy.stats import mannwhitneyu
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "scripts"))
-from ecsb_stats import EXACT_MAX, holm, reps_for, smallest_p, times, utest  # noqa: E402
+from ecsb_stats import (EXACT_MAX, FAMILY, FASTER, LEVEL, MARGIN, UNDECIDABLE, Cell,  # noqa: E402
+                        holm, log_test, ratio_ci, reps_for, smallest_p, times, utest)
+
+
+def around(median, spread, reps=5):
+    """reps repetitions at median x (1 + spread k), k = -(reps//2)..reps//2."""
+    return [median * (1 + spread * (k - reps // 2)) for k in range(reps)]
+
+
+class Verdicts(unittest.TestCase):
+    """Known-verdict fixtures of each kind, decided in the family of their cell."""
+
+    def test_faster_needs_significance_and_the_margin(self):
+        cell = Cell({"a": around(1.0, 0.01), "b": around(1.3, 0.01)})
+        pair = cell.pair("b", "a")
+        self.assertEqual((pair.verdict, pair.faster), (FASTER, "a"))
+        self.assertAlmostEqual(pair.ratio, 1.3)
+        self.assertLess(pair.ci[0], 1.3)
+        self.assertGreater(pair.ci[1], 1.3)
+        self.assertEqual(cell.pair("a", "b").faster, "a")
+        self.assertAlmostEqual(cell.pair("a", "b").ratio, 1 / 1.3)
+
+    def test_significant_below_the_margin_is_not_faster(self):
+        pair = Cell({"a": around(1.0, 0.001), "b": around(1.03, 0.001)}).pair("b", "a")
+        self.assertLess(pair.p_holm, 0.05)
+        self.assertNotEqual(pair.verdict, FASTER)
+
+    def test_level_when_the_interval_lies_within_the_margin(self):
+        pair = Cell({"a": around(1.0, 0.005), "b": around(1.01, 0.005)}).pair("b", "a")
+        self.assertEqual(pair.verdict, LEVEL)
+        self.assertTrue(1 / MARGIN < pair.ci[0] <= pair.ci[1] < MARGIN)
+
+    def test_repetitions_wholly_apart_but_too_spread_are_undecidable_with_a_count(self):
+        a = [1.0, 1.02, 1.04, 1.9, 2.0]
+        b = [2.05, 2.1, 2.15, 3.9, 4.0]  # every b above every a, but two speeds in each
+        # four more lines, level among themselves: b against a ranks early in Holm's steps
+        crowd = {f"x{i}": around(50, 0.02 + 0.01 * i) for i in range(4)}
+        pair = Cell({"a": a, "b": b, **crowd}).pair("b", "a")
+        self.assertGreater(pair.ratio, MARGIN)
+        self.assertGreaterEqual(pair.p_holm, 0.05)
+        self.assertEqual(pair.verdict, UNDECIDABLE)
+        self.assertGreater(pair.needed, 5)
+        self.assertTrue(pair.words().startswith(f"undecidable (needs {pair.needed} repetitions"))
+
+    def test_the_family_is_the_cell_so_a_pair_verdict_grows_stricter_with_more_lines(self):
+        a, b = around(1.0, 0.02), around(1.12, 0.02)
+        alone = Cell({"a": a, "b": b}).pair("b", "a")
+        crowded = Cell({"a": a, "b": b, **{f"x{i}": around(3, 0.01 + 0.001 * i) for i in range(9)}})
+        self.assertEqual(alone.p_holm, alone.p)
+        self.assertGreater(crowded.pair("b", "a").p_holm, alone.p_holm)
+        self.assertEqual(crowded.family, 55)
+
+    def test_one_repetition_is_undecidable_without_a_count(self):
+        pair = Cell({"a": [1.0], "b": [2.0]}).pair("b", "a")
+        self.assertEqual(pair.verdict, UNDECIDABLE)
+        self.assertEqual(pair.words(), "undecidable (fewer than 2 repetitions)")
+
+    def test_leader_level_and_untold_lines(self):
+        cell = Cell({"slow": around(2, 0.01), "a": around(1.0, 0.005), "b": around(1.01, 0.005),
+                     "wild": [0.9, 1.5, 1.0, 2.0, 1.2]})
+        self.assertEqual(cell.leader, "a")
+        self.assertEqual(cell.level_with_leader(), ["b"])
+        self.assertEqual(cell.untold_from_leader(), ["wild"])
+        self.assertEqual([cell.mark(s) for s in ("a", "b", "wild", "slow")], ["", "=", "?", ""])
+
+    def test_the_interval_is_seeded_and_the_test_is_on_logarithms(self):
+        a, b = [1.0, 1.2, 0.9, 1.1, 1.05], [1.3, 1.1, 1.4, 1.25, 1.2]
+        self.assertEqual(ratio_ci(a, b), ratio_ci(list(a), list(b)))
+        self.assertAlmostEqual(log_test(a, b), log_test([2 * x for x in a], [2 * x for x in b]))
+
+    def test_the_family_sentence_names_the_test_the_correction_and_the_three_words(self):
+        for words in ("Welch's t-test", "Holm", "all pairs of layouts in that cell",
+                      "*faster*", "*level*", "*undecidable*", "1.05", "bootstrap"):
+            self.assertIn(words, FAMILY)
 
 
 def scipy_p(a, b, method):
