@@ -5,10 +5,12 @@ A run that ran a scenario at several values of one parameter (the others fixed) 
 *sweep*: its points are the scenario's variants (scripts/ecsb_rundata.py names them
 scenario~name=value,...) that differ only in that parameter, plus the base scenario at the
 parameter's default. At each point and size the *leader* is the strategy with the least median
-time per item (the floor and the limit are references, not contenders); a *crossover* is a
-pair of neighbouring values whose leaders differ. Whether the new leader's margin over the old
-one is real at the value after the flip is a two-sided Mann-Whitney U test over the
-repetitions (scripts/ecsb_stats.py), Holm-corrected over the flips of the sweep.
+time per item (the floor and the limit are references, not contenders). A change of leader
+between neighbouring values v1 and v2 is a *crossover* (marked in the table and on the chart)
+only when the old leader is significantly faster than the new one at v1 and the new leader
+significantly faster than the old one at v2, each verdict decided by scripts/ecsb_stats.py in
+its own cell (ecsb_stats.FAMILY); any other change of leader is "level between v1 and v2":
+the two cannot be told apart on at least one side, so the run shows no crossover there.
 
 Used by summary.py (the "Crossovers" section) and plot_data.py (one chart per sweep).
 """
@@ -90,21 +92,40 @@ def leaders(run, sweep, n):
 
 
 def crossovers(run, sweep, n):
-    """[{"from", "to", "old", "new", "p", "p_holm", "significant"}]: each change of the leader
-    between neighbouring values at size n."""
-    from ecsb_stats import holm, utest
+    """[{"from", "to", "old", "new", "before", "after", "significant"}]: each change of the
+    leader between neighbouring values at size n. before/after: the ecsb_stats.Pair of old
+    against new at "from" and of new against old at "to"; significant (a marked crossover)
+    when both are FASTER, the old leader faster before and the new one after."""
+    from ecsb_stats import FASTER, cell
     lead = leaders(run, sweep, n)
+    variant = dict((v, s) for v, s in sweep["points"])
     flips = []
     for (v0, old, _), (v1, new, _) in zip(lead, lead[1:]):
-        if old and new and old != new:
-            variant = dict((v, s) for v, s in sweep["points"])[v1]
-            a = run.samples.get((variant, new, n), [])
-            b = run.samples.get((variant, old, n), [])
-            flips.append({"from": v0, "to": v1, "old": old, "new": new, "p": utest(a, b)})
-    for flip, adjusted in zip(flips, holm([f["p"] for f in flips])):
-        flip["p_holm"] = adjusted
-        flip["significant"] = adjusted is not None and adjusted < 0.05
+        if not (old and new and old != new):
+            continue
+        before, after = cell(run, variant[v0], n), cell(run, variant[v1], n)
+        flip = {"from": v0, "to": v1, "old": old, "new": new, "before": None, "after": None}
+        if new in before.samples and old in after.samples:
+            flip["before"] = before.pair(old, new)
+            flip["after"] = after.pair(new, old)
+        flip["significant"] = all(p is not None and p.verdict == FASTER and p.faster == who
+                                  for p, who in ((flip["before"], old), (flip["after"], new)))
+        flips.append(flip)
     return flips
+
+
+def flip_words(sweep, f):
+    """One line of the crossover table's notes: a marked crossover or a level stretch."""
+    between = f"between {sweep['param']} = {fmt_value(f['from'])} and {fmt_value(f['to'])}"
+    if f["significant"]:
+        return (f"- {between}: **crossover**, {f['new']} overtakes {f['old']} ({f['old']} "
+                f"{1 / f['before'].ratio:.2f}x faster at {fmt_value(f['from'])}, {f['new']} "
+                f"{1 / f['after'].ratio:.2f}x faster at {fmt_value(f['to'])}, both *faster*)")
+    said = [f"at {fmt_value(v)}: {p.words()}" for v, p in ((f["from"], f["before"]),
+                                                           (f["to"], f["after"])) if p]
+    return (f"- level between {fmt_value(f['from'])} and {fmt_value(f['to'])}: the lead passes "
+            f"from {f['old']} to {f['new']}, but not with both sides decided"
+            + (f" ({'; '.join(said)})" if said else "") + "; no crossover")
 
 
 def fmt_value(v):
@@ -121,12 +142,14 @@ def section(run):
     found = sweeps(run)
     if not found:
         return []
+    from ecsb_stats import FAMILY
     out = ["## Crossovers", "",
            "Each sweep varies one scenario parameter, the others fixed. *Leader* = the "
            "strategy with the least median time per item at that value (the floor and the limit "
-           "left out); a crossover is a change of leader between two neighbouring values, and "
-           "*significant* means the new leader beats the old one there (two-sided Mann–Whitney "
-           "U over the repetitions, Holm over the sweep's flips, p < 0.05).", ""]
+           "left out). A change of leader between two neighbouring values is a *crossover* only "
+           "when the old leader is *faster* than the new one on one side and the new leader "
+           "*faster* on the other; otherwise it is *level between* the two values.", "",
+           FAMILY, ""]
     for sweep in found:
         for n in sizes_of(run, sweep):
             lead = leaders(run, sweep, n)
@@ -138,12 +161,7 @@ def section(run):
                                               for _, s, t in lead) + " |", ""]
             if not flips:
                 out += ["No crossover: the same strategy leads at every value.", ""]
-            for f in flips:
-                p = "n/a" if f["p_holm"] is None else f"{f['p_holm']:.2g}"
-                out.append(f"- between {sweep['param']} = {fmt_value(f['from'])} and "
-                           f"{fmt_value(f['to'])}: **{f['new']}** overtakes {f['old']} "
-                           f"({'significant' if f['significant'] else 'not significant'} at "
-                           f"{fmt_value(f['to'])}, p (Holm) = {p})")
+            out += [flip_words(sweep, f) for f in flips]
             out.append("")
     return out
 
@@ -155,7 +173,9 @@ def plot_name(sweep, n):
 
 def write_plot_data(run, out, colours, charts):
     """Per sweep and size: NAME.dat (value, then median/min/max per series) and NAME.vars.gp;
-    appends ("crossover.gp", vars) to charts."""
+    appends ("crossover.gp", vars) to charts. vars.gp's flips are the marked crossovers only;
+    levels_from/levels_to bracket each change of leader that is "level between" its values
+    (nlevels of them), for a chart to shade or label, never to mark as a crossover."""
     series = [s for s in (FLOOR, LIMIT) if s in run.strategies] + run.contenders()
     for sweep in sweeps(run):
         for n in sizes_of(run, sweep):
@@ -170,8 +190,10 @@ def write_plot_data(run, out, colours, charts):
                         cells += [f"{t[k]:.6g}" for k in ("median", "min", "max")] if t else \
                             ["NaN"] * 3
                     f.write(f"{value:.10g} " + " ".join(cells) + "\n")
+            found = crossovers(run, sweep, n)
             flips = [math.sqrt(f["from"] * f["to"]) if sweep["geometric"] and f["from"] > 0
-                     else (f["from"] + f["to"]) / 2 for f in crossovers(run, sweep, n)]
+                     else (f["from"] + f["to"]) / 2 for f in found if f["significant"]]
+            levels = [(f["from"], f["to"]) for f in found if not f["significant"]]
             values = [v for v, _ in sweep["points"]]
             vars_path = os.path.join(out, name + ".vars.gp")
             with open(vars_path, "w") as f:
@@ -190,4 +212,8 @@ def write_plot_data(run, out, colours, charts):
                 f.write(f"nflips = {len(flips)}\n")
                 f.write("array flips[%d] = [%s]\n" % (max(1, len(flips)), ", ".join(
                     f"{x:.10g}" for x in flips) or "0"))
+                f.write(f"nlevels = {len(levels)}\n")
+                for side, at in (("levels_from", 0), ("levels_to", 1)):
+                    f.write("array %s[%d] = [%s]\n" % (side, max(1, len(levels)), ", ".join(
+                        f"{x[at]:.10g}" for x in levels) or "0"))
             charts.append(("crossover.gp", vars_path))

@@ -1,7 +1,8 @@
 """Sweeps and crossovers (scripts/ecsb_crossover.py): on runs written here, a sweep is found
 from the scenario variants, the leader at each value is the fastest contender (never the floor),
-a change of leader is reported with its bracketing values and its significance, and summary.md
-carries the table."""
+a change of leader is a marked crossover only when the old leader is *faster* before it and the
+new one *faster* after it (a significant flip); a level stretch and a noise flip are "level
+between" their values, on the chart data too; summary.md carries the table."""
 import os
 import shutil
 import subprocess
@@ -13,7 +14,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(TOP, "scripts"))
 sys.path.insert(0, HERE)
-from ecsb_crossover import crossovers, leaders, section, sweeps  # noqa: E402
+from ecsb_crossover import crossovers, leaders, section, sweeps, write_plot_data  # noqa: E402
 from ecsb_rundata import load_run  # noqa: E402
 from fakes import write_run  # noqa: E402
 
@@ -31,16 +32,16 @@ LIST = {"strategies": [{"name": "a", "summary": "A"}, {"name": "b", "summary": "
 CTX = {"ecsb_params_default": "s:order=regular;match=0.5", "ecsb_run_id": "sweep"}
 
 
-def bench(name, ns, reps):
-    """Repetitions of one benchmark, ns per item each (100 items per pass), spread 1 %."""
+def bench(name, ns, reps, spread=0.01):
+    """Repetitions of one benchmark, ns per item each (100 items per pass), `spread` apart."""
     return [{"name": name, "run_name": name, "run_type": "iteration", "repetitions": reps,
              "repetition_index": r, "family_index": 0, "time_unit": "ns",
-             "real_time": ns * 100 * (1 + 0.01 * (r - reps // 2)), "items_per_pass": 100.0,
+             "real_time": ns * 100 * (1 + spread * (r - reps // 2)), "items_per_pass": 100.0,
              "n": 100.0} for r in range(reps)]
 
 
 class Crossover(unittest.TestCase):
-    def run_of(self, times, reps=5):
+    def run_of(self, times, reps=5, spread=0.01):
         """times: {match: {strategy: ns}}; the default match 0.5 has no suffix in its name."""
         tmp = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, tmp)
@@ -48,7 +49,7 @@ class Crossover(unittest.TestCase):
         for m, per in times.items():
             suffix = "" if m == "0.5" else f"/match={m}"
             for st, ns in per.items():
-                benchmarks += bench(f"s/{st}/100{suffix}", ns, reps)
+                benchmarks += bench(f"s/{st}/100{suffix}", ns, reps, spread)
         return load_run(write_run(os.path.join(tmp, "run"), LIST, CTX, benchmarks))
 
     def test_a_known_flip_is_found_between_its_two_values_and_is_significant(self):
@@ -67,7 +68,10 @@ class Crossover(unittest.TestCase):
         self.assertTrue(flip["significant"], flip)
         text = "\n".join(section(run))
         self.assertIn("### s: match, N = 100", text)
-        self.assertIn("between match = 0.25 and 0.5: **b** overtakes a (significant at 0.5", text)
+        self.assertIn("between match = 0.25 and 0.5: **crossover**, b overtakes a (a 2.00x "
+                      "faster at 0.25, b 2.00x faster at 0.5, both *faster*)", text)
+        self.assertEqual(self.chart_vars(run), {"nflips": "1", "flips[1]": "[0.3535533906]",
+                                                "nlevels": "0"})
 
     def test_no_flip_says_so(self):
         run = self.run_of({m: {"floor": 0.5, "a": 1.0, "b": 2.0}
@@ -77,13 +81,57 @@ class Crossover(unittest.TestCase):
         self.assertIn("No crossover: the same strategy leads at every value.",
                       "\n".join(section(run)))
 
-    def test_a_flip_within_noise_is_not_significant(self):
-        # b leads at 0.5 by 0.1 % with repetitions 1 % apart: a flip, but no real difference
-        run = self.run_of({"0.25": {"a": 1.0, "b": 1.2}, "0.5": {"a": 1.001, "b": 1.0}}, reps=5)
+    def chart_vars(self, run):
+        """The flips and levels a chart is given (NAME.vars.gp of write_plot_data)."""
+        out = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, out)
+        charts = []
+        write_plot_data(run, out, {}, charts)
+        with open(charts[0][1]) as f:
+            got = dict(line.strip().replace("array ", "").split(" = ", 1) for line in f
+                       if " = " in line)
+        # the arrays hold one placeholder 0 when empty: keep them only when counted
+        keep = ["nflips", "nlevels"] + (["flips"] if got["nflips"] != "0" else []) + \
+            (["levels_from", "levels_to"] if got["nlevels"] != "0" else [])
+        return {k: v for k, v in got.items() if k.split("[")[0] in keep}
+
+    def test_a_noise_flip_is_level_between_its_values_and_not_marked(self):
+        # b leads at 0.5 by 10 % with repetitions 15 % apart: a change of leader, undecided
+        run = self.run_of({"0.25": {"a": 1.0, "b": 1.2}, "0.5": {"a": 1.1, "b": 1.0}},
+                          spread=0.15)
         (sweep,) = sweeps(run)
         (flip,) = crossovers(run, sweep, 100)
         self.assertFalse(flip["significant"], flip)
-        self.assertIn("(not significant at 0.5", "\n".join(section(run)))
+        self.assertEqual(flip["after"].verdict, "undecidable")
+        text = "\n".join(section(run))
+        self.assertIn("- level between 0.25 and 0.5: the lead passes from a to b, but not with "
+                      "both sides decided", text)
+        self.assertNotIn("**crossover**", text)
+        self.assertEqual(self.chart_vars(run), {"nflips": "0", "nlevels": "1",
+                                                "levels_from[1]": "[0.25]",
+                                                "levels_to[1]": "[0.5]"})
+
+    def test_a_level_stretch_is_no_crossover_however_often_the_lead_passes(self):
+        # a and b 0.1 % apart, repetitions 0.1 % apart: level at every value, the lead alternating
+        run = self.run_of({"0.125": {"a": 1.0, "b": 1.001}, "0.25": {"a": 1.001, "b": 1.0},
+                           "0.5": {"a": 1.0, "b": 1.001}, "1": {"a": 1.001, "b": 1.0}},
+                          spread=0.001)
+        (sweep,) = sweeps(run)
+        flips = crossovers(run, sweep, 100)
+        self.assertEqual(len(flips), 3)
+        self.assertEqual({(f["before"].verdict, f["after"].verdict, f["significant"])
+                          for f in flips}, {("level", "level", False)})
+        self.assertEqual(self.chart_vars(run)["nflips"], "0")
+        self.assertEqual(self.chart_vars(run)["nlevels"], "3")
+
+    def test_a_flip_where_only_the_new_leader_is_ahead_is_not_marked(self):
+        # b clearly ahead at 0.5, but a and b level at 0.25: the old leader was never ahead
+        run = self.run_of({"0.25": {"a": 1.0, "b": 1.001}, "0.5": {"a": 2.0, "b": 1.0}},
+                          spread=0.001)
+        (sweep,) = sweeps(run)
+        (flip,) = crossovers(run, sweep, 100)
+        self.assertEqual((flip["before"].verdict, flip["after"].verdict), ("level", "faster"))
+        self.assertFalse(flip["significant"])
 
     def test_a_run_without_variants_has_no_sweep_and_no_section(self):
         run = self.run_of({"0.5": {"a": 1.0, "b": 2.0}})
