@@ -60,7 +60,7 @@ ALL_HDR      := $(wildcard harness/*.h scenarios/*.h scenarios/floors/*.h scenar
 HASHED_SRC   := $(sort $(CORE_SRC) $(BENCH_SRC) $(BENCH_CXX) $(ALL_HDR))
 SOURCE_HASHES := $(REL)/generated/source_hashes.h
 
-.PHONY: all deps bench sweep sweeps test test-c test-fuzz test-scripts soak fuzz coverage plots report compare hyperfine \
+.PHONY: all deps bench sweep sweeps test test-c test-fuzz test-scripts soak fuzz coverage plots report choose compare hyperfine \
         cachegrind clean help new-strategy FORCE
 .DEFAULT_GOAL := help
 
@@ -72,6 +72,7 @@ help: ## list the targets
 	@echo "  Options: QUICK=1 (bench: small sizes, short min time)   RUN=results/<id> (plots, report)"
 	@echo "           LARGE=1 (bench: the sizes above 65536 too, 262144 .. 4194304: the reference run)"
 	@echo "           A=results/<id> B=results/<id> | STRATEGIES=s1,s2 (compare)"
+	@echo "           WEIGHTS=frame:3,dual_iterate:1 (choose: scenario:weight, with RUN=)"
 	@echo "           SCENARIOS=a,b STRATEGIES=x,y SIZES=4000,65536 (bench, hyperfine, cachegrind)"
 	@echo "           PARAMS='match=1/16,1/4 order=regular,shuffled' (bench: scenario parameters;"
 	@echo "           default order=regular,shuffled; build/ecsbench list shows them)"
@@ -216,6 +217,10 @@ plots: ## redraw a run's plots: make plots RUN=results/<id>
 report: ## write a run's report.md, checking docs/findings.md against it: make report RUN=results/<id>
 	@$(SETUP) compare
 	@$(PYTHON) scripts/report.py "$(RUN)"
+
+choose: ## rank the layouts for a mix of workloads: make choose RUN=results/<id> WEIGHTS=frame:3,dual_iterate:1
+	@$(SETUP) compare
+	@$(PYTHON) scripts/choose.py "$(RUN)" --weights "$(WEIGHTS)"
 
 compare: ## compare runs A= and B= (table + heat map of B÷A in plots/compare/), or strategies in run A (STRATEGIES=s1,s2)
 	@$(SETUP) compare

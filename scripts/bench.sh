@@ -10,7 +10,8 @@
 #    sizes, the scripts' one source for them) and runs `ecsbench bench` there: raw.json (Google
 #    Benchmark JSON, the source of truth, with the run id and provenance in its context) and
 #    console.txt (the console table); progress on stderr;
-# 3. writes results.csv + errors.csv (json_to_csv.py), summary.md (summary.py) and report.md
+# 3. writes results.csv + errors.csv (json_to_csv.py), summary.md (summary.py), choose.md
+#    (choose.py: the answer table) and report.md
 #    (report.py: docs/findings.md checked against the run; a claim the run does not support is
 #    named, and the run is published all the same), and draws the plots (plots.sh --into);
 # 4. publishes results and plots together: $RESULTS_DIR/<id> then $PLOTS_DIR/<id>, two renames
@@ -170,6 +171,8 @@ crash_point ran
   { echo "bench: ecsbench's JSON is unusable (above); nothing was published" >&2; exit 2; }
 "$PYTHON" "$here/summary.py" "$staging" --run-id "$run_id" -o "$staging/summary.md" ||
   { echo "bench: no summary (above); nothing was published" >&2; exit 2; }
+"$PYTHON" "$here/choose.py" "$staging" -o "$staging/choose.md" ||
+  { echo "bench: no choose.md (above); nothing was published" >&2; exit 2; }
 report_note=""
 "$PYTHON" "$here/report.py" "$staging" -o "$staging/report.md" || case $? in
   1) report_note="docs/findings.md states what this run does not support (above; marked in report.md)" ;;
@@ -205,6 +208,7 @@ with open(path + ".tmp", "w", encoding="utf-8") as f:
 os.replace(path + ".tmp", path)
 EOF
   shielded "$PYTHON" "$here/summary.py" "$final" --run-id "$final_id" -o "$final/summary.md"
+  shielded "$PYTHON" "$here/choose.py" "$final" -o "$final/choose.md"
   shielded "$PYTHON" "$here/report.py" "$final" 2>/dev/null || true
   rm -rf "$plots_staging"
   plots_staging=$(ecsb_staging_dir "$PLOTS_DIR" "$final_id")
@@ -221,12 +225,13 @@ trap - INT TERM HUP
 failed=$(($(wc -l <"$final/errors.csv") - 1))
 echo
 echo "ecsbench run $final_id done in $(($(date +%s) - start)) s"
-echo "  results: $final/ (raw.json, results.csv, errors.csv, summary.md, report.md, list.json, console.txt)"
+echo "  results: $final/ (raw.json, results.csv, errors.csv, choose.md, summary.md, report.md, list.json, console.txt)"
 if [ -z "$plots_note" ]; then
   echo "  plots:   $PLOTS_DIR/$final_id/"
 else
   echo "  plots:   none: $plots_note"
 fi
+echo "  answer:  $final/choose.md"
 echo "  summary: $final/summary.md"
 if [ -f "$final/report.md" ]; then
   echo "  report:  $final/report.md${report_note:+ ($report_note)}"

@@ -178,6 +178,13 @@ class Pair:
             else f"undecidable (needs more than {MAX_REPS} repetitions)" if self.ci \
             else "undecidable (fewer than 2 repetitions)"
 
+    def short(self):
+        """"faster", "level", "undecidable (13 reps)" or "undecidable (> 50 reps)": for tables."""
+        if self.verdict != UNDECIDABLE:
+            return self.verdict
+        return f"undecidable ({self.needed} reps)" if self.needed else \
+            f"undecidable (> {MAX_REPS} reps)" if self.ci else "undecidable (< 2 reps)"
+
 
 # ---- a cell -----------------------------------------------------------------------------------
 
