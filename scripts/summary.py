@@ -6,16 +6,14 @@ Usage: summary.py RUN_DIR [--run-id ID] [-o summary.md]
 Reads the run folder (scripts/ecsb_rundata.py: list.json, raw.json, results.csv, errors.csv)
 and writes (stdout by default):
   - a warning line first if any benchmark failed its checksum check or a status;
-  - "Overview": the heat map (ratio to the fastest strategy per scenario at N = 4000 and at the
-    largest N) and the memory chart (bytes per entity at N = 65536), from plots/<run-id>/;
-  - "Which to choose": per scenario the fastest strategy, the runner-up and the margin with its
-    significance (Mann–Whitney U over the repetitions, Holm-adjusted over the table); per
-    strategy the scenarios where it is within 1.2x of the best;
-  - the run's provenance and the command that repeats it;
-  - the errors, if any;
-  - per scenario, tables at N = 4000 and at the largest N: time per item, median (min–max),
-    ratio to the fastest strategy, to the floor and to the limit, bytes per entity, seconds
-    per pass; then the scenario's plots.
+  - the answer first: a link to choose.md (scripts/choose.py) and to report.md;
+  - "Overview": the heat map and the memory chart, from plots/<run-id>/;
+  - the crossovers of the run's sweeps (scripts/ecsb_crossover.py);
+  - the run's provenance and the command that repeats it; the errors, if any;
+  - per case (a scenario with one world order and parameter set) one table: a row per line,
+    a column per N, the median time per item marked with its verdict against the cell's
+    leader (scripts/ecsb_stats.py, whose FAMILY sentence is printed above the tables), the
+    drift and wide-spread flags, and bytes per entity; then the case's plots.
 The run id defaults to the context's ecsb_run_id, else the folder name.
 Exit status: 0 ok, 2 an unusable run folder (the message says why).
 """
@@ -26,9 +24,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ecsb_crossover import section as crossover_section  # noqa: E402
-from ecsb_overview import SMALL_N, WITHIN, choices, panel_size, within_best  # noqa: E402
-from ecsb_rundata import FLOOR, LIMIT, RunError, human_bytes, label, load_run  # noqa: E402
-from ecsb_stats import fmt_p  # noqa: E402
+from ecsb_rundata import REFERENCES, RunError, human_bytes, label, load_run  # noqa: E402
+import ecsb_stats as stats  # noqa: E402
 
 
 def fmt_ns(v):
@@ -137,90 +134,61 @@ def overview(run, run_id):
             ""] + memory
 
 
-def choose_section(run):
-    out = ["## Which to choose", ""]
-    rows, note = choices(run)
-    out += ["| scenario | N | fastest (ns per item) | runner-up | margin | p (Holm) | verdict "
-            "| failed, not ranked |",
-            "| --- | ---: | --- | --- | ---: | ---: | --- | --- |"]
-    for r in rows:
-        fastest = f"**{r['fastest'][0]}** ({fmt_ns(r['fastest'][1])})" if r["fastest"] else "—"
-        runner = r["runner_up"][0] if r["runner_up"] else "—"
-        margin = f"{r['margin']:.2f}x" if r["margin"] else "—"
-        out.append(f"| {r['scenario']} | {n_text(r['n'])} | {fastest} | {runner} | {margin} "
-                   f"| {fmt_p(r['p_holm'])} | {r['verdict']} "
-                   f"| {', '.join(r['failed']) or '—'} |")
-    out += ["", "*margin* = the runner-up's median time / the fastest's. *p*: two-sided "
-            "Mann–Whitney U test of the two strategies' repetitions, Holm-adjusted over the "
-            f"{len(rows)} rows of this table; *significant* when below 0.05."]
-    if note:
-        out += ["", f"**Note:** {note}"]
-    out.append("")
-    small, large = within_best(run, "small"), within_best(run, "large")
-
-    def listing(pairs):
-        return ", ".join(f"{sc} ({ratio:.2f})" for sc, ratio in pairs) or "—"
-    out += [f"Where each strategy is within {WITHIN}x of the best (its ratio in brackets):", "",
-            f"| strategy | at N = {SMALL_N} | at the largest N |", "| --- | --- | --- |"]
-    out += [f"| {st} | {listing(small[st])} | {listing(large[st])} |" for st in run.contenders()]
-    return out + [""]
+MARKS = ("**bold**: the cell's leader; *=* level with it; *?* undecidable against it; no mark: "
+         "the leader is *faster*; *⚠* the line's timed passes still drifted (results.csv "
+         f"drift); *~* its repetitions spread over {stats.WIDE}x (max/min). *B/entity*: bytes "
+         "per live entity after set-up at the largest N. The floor (plain arrays) and the limit "
+         "(touched data only) are references, not in the family.")
 
 
-def scenario_table(run, sc, n):
-    lines_of = [s for s in run.strategies
-                if run.time_per_item((sc, s, n)) or (sc, s, n) in run.errors]
-    medians = {s: run.time_per_item((sc, s, n))["median"] for s in lines_of
-               if run.time_per_item((sc, s, n))}
-    contenders = [v for s, v in medians.items() if s not in (FLOOR, LIMIT)]
-    fastest = min(contenders) if contenders else None
-    has_limit = run.meta.has_limit(sc) or LIMIT in medians
-    head = (f"| strategy | ns per {run.item(sc)}: median (min–max) | × fastest | × floor"
-            + (" | × limit" if has_limit else "") + " | B per entity | s per pass (median) |")
-    out = [head, "|" + " --- |" * (head.count("|") - 1)]
-    for s in lines_of:
-        t = run.time_per_item((sc, s, n))
-        cells = [label(s)]
-        if t:
-            med = t["median"]
-            cell = f"{fmt_ns(med)} ({fmt_ns(t['min'])}–{fmt_ns(t['max'])})"
-            if (sc, s, n) in run.errors:
-                cell += " ⚠ some repetitions failed"
-            x_fast = f"{med / fastest:.2f}" if fastest else "—"
-            if fastest and s not in (FLOOR, LIMIT) and med == fastest:
-                x_fast = "**1.00** fastest"
-            cells += [cell, x_fast]
-            cells += [f"{med / medians[ref]:.2f}" if ref in medians else "—"
-                      for ref in ((FLOOR, LIMIT) if has_limit else (FLOOR,))]
-            per_pass = run.stats((sc, s, n), "seconds_per_pass")
-            cells += [fmt_bytes_per_entity(run.bytes_per_entity((sc, s, n))),
-                      f"{per_pass['median']:.3g}" if per_pass else "—"]
-        else:
-            cells = [f"**{label(s)}**", "**failed** (see Errors)"] + \
-                ["—"] * (5 if has_limit else 4)
-        out.append("| " + " | ".join(cells) + " |")
+def marked(run, cell, sc, s, n):
+    """A table cell: median ns per item, bold for the leader, then its marks."""
+    t = run.time_per_item((sc, s, n))
+    if not t:
+        return "**failed**" if run.failed((sc, s, n)) else "—"
+    text = fmt_ns(t["median"])
+    if s == cell.leader:
+        text = f"**{text}**"
+    elif s not in REFERENCES:
+        text += cell.mark(s)
+    if run.drifted((sc, s, n)):
+        text += " ⚠"
+    if stats.spread(run.samples.get((sc, s, n), [])) > stats.WIDE:
+        text += " ~"
+    if (sc, s, n) in run.errors:
+        text += " (some repetitions failed)"
+    return text
+
+
+def scenario_table(run, sc):
+    sizes = run.sizes(sc)
+    out = ["| line | " + " | ".join(n_text(n) for n in sizes) + " | B/entity |",
+           "| --- |" + " ---: |" * (len(sizes) + 1)]
+    for s in run.strategies:
+        if not any(run.time_per_item((sc, s, n)) or (sc, s, n) in run.errors for n in sizes):
+            continue
+        failed_everywhere = all(run.failed((sc, s, n)) or not run.time_per_item((sc, s, n))
+                                for n in sizes)
+        name = f"**{label(s)}**" if failed_everywhere else label(s)
+        cells = [marked(run, stats.cell(run, sc, n), sc, s, n) for n in sizes]
+        out.append(f"| {md_cell(name)} | " + " | ".join(md_cell(c) for c in cells)
+                   + f" | {fmt_bytes_per_entity(run.bytes_per_entity((sc, s, sizes[-1])))} |")
     return out
 
 
 def scenario_section(run, sc, run_id):
-    sizes = run.sizes(sc)
     item = run.item(sc)
     out = [f"## {sc} (ns per {item})", ""]
     summary = run.meta.scenarios.get(sc, {}).get("summary")
     if summary:
         out += [summary, ""]
-    small = panel_size(run, sc, "small")
-    if small != SMALL_N:
-        out += [f"N = {SMALL_N} is not in this run (sizes: {', '.join(map(str, sizes))}).", ""]
-    for n in dict.fromkeys((small, sizes[-1])):
-        out += [f"### N = {n_text(n)}" + (" (largest)" if n == sizes[-1] and n != small else ""),
-                ""]
-        out += scenario_table(run, sc, n) + [""]
-    out += [f"![{sc}: time per {item} against N](../../plots/{run_id}/{sc}_vs_n.png)", "",
-            f"![{sc} at N = {small}](../../plots/{run_id}/{sc}_n4000.png)", ""]
+    out += scenario_table(run, sc) + [""]
+    small = min(run.sizes(sc), key=lambda n: (abs(n - 4000), n))
+    out += [f"![{sc}: time per {item} against N](../../plots/{run_id}/{sc}_vs_n.png)",
+            f"![{sc} at N = {small}](../../plots/{run_id}/{sc}_n4000.png)"]
     if has_memory(run, sc):
-        out += [f"![{sc}: bytes per entity against N](../../plots/{run_id}/{sc}_memory_vs_n.png)",
-                ""]
-    return out
+        out.append(f"![{sc}: bytes per entity against N](../../plots/{run_id}/{sc}_memory_vs_n.png)")
+    return out + [""]
 
 
 def summary(run_dir, run_id=None):
@@ -230,20 +198,19 @@ def summary(run_dir, run_id=None):
     if run.errors:
         out += [f"**⚠ {len(run.errors)} benchmark(s) failed their checksum check or a status "
                 "and have no time: see [Errors](#errors).**", ""]
+    out += ["**The answer: [choose.md](choose.md)**: per workload the layout to pick, those "
+            "level with it, the margin with its confidence interval and the memory. What the "
+            "run found, case by case and per layout: [report.md](report.md).", ""]
     out += overview(run, run_id)
-    out += choose_section(run)
     out += crossover_section(run)
-    out += ["## The run", ""] + provenance(run, run_id)
-    out += ["", "Times are real (wall-clock) time. Each cell is the median over the repetitions, "
-            "with the fastest and slowest repetition; ratios divide medians. *× fastest* is "
-            "relative to the fastest strategy (floor and limit excluded); *× floor* to the "
-            "floor, the same arithmetic on plain packed arrays; *× limit* to the limit, the "
-            "same arithmetic on arrays holding only what the pass touches (scenarios where a "
-            "layout can move less memory than the floor). *B per entity*: the world's bytes "
-            "per live entity after set-up. The machine may be shared and noisy: trust ratios "
-            "inside one run more than absolute times; `make compare` tests differences "
-            "between runs.", ""]
+    out += ["## The run", ""] + provenance(run, run_id) + [""]
     out += errors_section(run)
+    wide, lines = stats.wide_share(run)
+    out += ["## Time per item", "",
+            "Real (wall-clock) time, the median over the repetitions, in ns per item; per case "
+            "a row per line and a column per N. " + MARKS
+            + f" {wide} of the run's {lines} lines spread over {stats.WIDE}x.", "",
+            stats.FAMILY, ""]
     for sc in run.scenarios:
         out += scenario_section(run, sc, run_id)
     return "\n".join(out)

@@ -100,29 +100,17 @@ class SummaryOpensWithTheOverview(unittest.TestCase):
             f"(../../plots/{RUN_OVERVIEW}/overview_heatmap.png)",
             "![Memory: bytes per entity after set-up]"
             f"(../../plots/{RUN_OVERVIEW}/memory_n65536.png)",
-            "## Which to choose"])
+            "## The run"])
 
-    def test_which_to_choose_rows(self):
-        for line in (
-                "| iterate | 4,000 | **a** (2.00) | c | 1.10x | <0.001 | significant | — |",
-                "| iterate | 65,536 | **c** (3.00) | a | 1.33x | <0.001 | significant | b |",
-                "| churn | 4,000 | **b** (5.00) | a | 2.00x | <0.001 | significant | — |",
-                "| a | iterate (1.00) | — |",
-                "| b | churn (1.00) | churn (1.00) |",
-                "| c | iterate (1.10) | iterate (1.00) |"):
+    def test_scenario_tables_mark_the_leader_and_show_the_limit_and_bytes(self):
+        # summary.md's which-to-choose table moved to choose.md (test_choose.py)
+        for line in ("| line | 4,000 | 65,536 | B/entity |",
+                     "| limit (touched data only) | 0.50 | 0.50 | 2.0 |",
+                     "| a | **2.00** | 4.00 | 8.0 |", "| b | 3.00 | **failed** | — |",
+                     "| c | 2.20 | **3.00** | 16.0 |",
+                     # churn has no limit line; its set-up leaves no entity: no bytes
+                     "| line | 4,000 | B/entity |", "| b | **5.00** | — |"):
             self.assertIn(line, self.md)
-        self.assertIn("Holm-adjusted over the 3 rows of this table", self.md)
-
-    def test_scenario_table_has_limit_and_bytes_columns(self):
-        self.assertIn("| strategy | ns per entity visited: median (min–max) | × fastest | × floor "
-                      "| × limit | B per entity | s per pass (median) |", self.md)
-        self.assertIn("| a | 2.00 (1.99–2.01) | **1.00** fastest | 2.00 | 4.00 | 8.0 | 8e-06 |",
-                      self.md)
-        self.assertIn("| **b** | **failed** (see Errors) | — | — | — | — | — |", self.md)
-        # churn has no limit line: no limit column; its set-up leaves no entity: no bytes
-        self.assertIn("| strategy | ns per component op: median (min–max) | × fastest | × floor "
-                      "| B per entity | s per pass (median) |", self.md)
-        self.assertIn("| b | 5.00 (4.98–5.02) | **1.00** fastest | 5.00 | — | 2e-05 |", self.md)
 
     def test_a_margin_with_too_few_repetitions_says_so(self):
         tmp = tempfile.mkdtemp()
@@ -170,12 +158,6 @@ class SummaryOpensWithTheOverview(unittest.TestCase):
                          [((5, 5), "significant")] * 3)
         self.assertTrue(all(r["margin"] >= 1.2 for r in rows))
         self.assertEqual(note, "")
-        r = subprocess.run([PYTHON, os.path.join(TOP, "scripts", "summary.py"), path],
-                           capture_output=True, text=True)
-        self.assertEqual(r.returncode, 0, r.stderr)
-        # Holm within a scenario: sweep's two rows are one family (2 x 0.0079), spawn's one
-        self.assertEqual(r.stdout.count(" | 0.016 | significant | "), 2, r.stdout)
-        self.assertEqual(r.stdout.count(" | 0.008 | significant | "), 1, r.stdout)
 
     def test_holm_is_per_scenario_so_more_scenarios_do_not_raise_the_bar(self):
         # 12 scenarios with two panel sizes: 24 rows, but each scenario's two rows are one

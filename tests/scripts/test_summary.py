@@ -1,9 +1,10 @@
 """scripts/summary.py: a run folder's summary.md, on the hand-made fixture of
 tests/fixtures/gbench (one size, N = 256; errors in dual_iterate/flat_map and platformer/flat_map;
-a run without list.json, so the scenario facts come from its raw.json). The overview and the
-"which to choose" tables are tested in test_overview.py.
+a run without list.json, so the scenario facts come from its raw.json), and on fixture runs
+with known verdicts (tests/scripts/fixture_runs.py). The overview is tested in test_overview.py.
 """
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -14,6 +15,10 @@ TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.join(TOP, "tests", "fixtures", "gbench")
 PYTHON = os.environ.get("PYTHON", sys.executable)
 RUN_ID = "20261121T220000Z-vm"
+sys.path.insert(0, os.path.join(TOP, "scripts"))
+sys.path.insert(0, os.path.join(TOP, "tests", "scripts"))
+from ecsb_stats import FAMILY  # noqa: E402
+from fakes import context, gbench_rows, write_run  # noqa: E402
 
 
 class Summary(unittest.TestCase):
@@ -53,23 +58,26 @@ class Summary(unittest.TestCase):
                       "fedcba9876543210 |", self.md)
 
     def test_failed_benchmark_shows_error_not_time(self):
-        self.assertIn("| **flat_map** | **failed** (see Errors) | — | — | — | — |", self.md)
+        self.assertIn("| **flat_map** | **failed** | — |", self.md)
 
-    def test_ratios_to_fastest_and_floor(self):
-        # platformer at N = 256: floor 10 ns, flat_map 75 ns (the only, so fastest, strategy)
-        self.assertIn("| floor (plain arrays) | 10.0 (5.00–20.0) | 0.13 | 1.00 | 4.0 | 1.28e-05 |",
-                      self.md)
-        self.assertIn("| flat_map | 75.0 (50.0–100) ⚠ some repetitions failed | **1.00** "
-                      "fastest | 7.50 | 16.0 | 9.6e-05 |", self.md)
+    def test_medians_leader_and_wide_spread(self):
+        # platformer at N = 256: floor 10 ns (5-20), flat_map 75 ns (50-100): both wide
+        self.assertIn("| floor (plain arrays) | 10.0 ~ | 4.0 |", self.md)
+        self.assertIn("| flat_map | **75.0** ~ (some repetitions failed) | 16.0 |", self.md)
+        self.assertIn("3 of the run's 3 lines spread over 1.4x.", self.md)
+
+    def test_the_answer_is_linked_first_and_the_family_printed_verbatim(self):
+        self.assertLess(self.md.index("**The answer: [choose.md](choose.md)**"),
+                        self.md.index("## Overview"))
+        self.assertEqual(self.md.count(FAMILY), 1)
 
     def test_items_come_from_the_run(self):
         self.assertIn("## platformer (ns per component op)", self.md)
         self.assertIn("## dual_iterate (ns per matched pair)", self.md)
         self.assertIn("| scenario facts from | raw.json (this run has no list.json) |", self.md)
 
-    def test_says_when_n4000_is_missing(self):
-        self.assertIn("N = 4000 is not in this run (sizes: 256).", self.md)
-        self.assertIn("### N = 256\n", self.md)
+    def test_one_table_per_case_with_a_column_per_n(self):
+        self.assertEqual(self.md.count("| line | 256 | B/entity |"), 2)
 
     def test_plots_embedded_with_the_exact_paths(self):
         for sc in ("platformer", "dual_iterate"):
@@ -91,6 +99,40 @@ class Summary(unittest.TestCase):
         self.assertIn("summary: error:", r.stderr)
         self.assertIn("is not valid JSON", r.stderr)
         self.assertNotIn("Traceback", r.stderr)
+
+
+class Verdicts(unittest.TestCase):
+    """Marks against the leader on a run whose verdicts are known: b is level with a, c is
+    undecidable (two speeds), d is slower (faster: a), e drifts."""
+
+    def test_marks(self):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        lines = {"a": [1.0, 1.002, 0.998, 1.001, 0.999], "b": [1.01, 1.012, 1.008, 1.011, 1.009],
+                 "c": [1.1, 0.8, 1.6, 1.0, 1.3], "d": [2.0, 2.01, 1.99, 2.02, 1.98],
+                 "e": [3.0, 3.01, 2.99, 3.02, 2.98]}
+        listing = {"strategies": [{"name": s, "summary": ""} for s in lines],
+                   "references": [{"name": "floor", "summary": ""}],
+                   "scenarios": [{"name": "iterate", "summary": "", "item": "entity",
+                                  "has_limit": False, "default_sizes": [4000]}]}
+        rows = []
+        for i, (s, ns) in enumerate(lines.items()):
+            rows += gbench_rows("iterate", s, 4000, 4000, ns, i, bytes_per_entity=8 * (i + 1))
+        run = write_run(os.path.join(tmp, "r"), listing, context("r"), rows)
+        csv = os.path.join(run, "results.csv")
+        with open(csv) as f:
+            text = f.read().splitlines()
+        text = [text[0] + ",drift"] + [t + (",1" if t.startswith("iterate,e,") else ",0")
+                                        for t in text[1:]]
+        with open(csv, "w") as f:
+            f.write("\n".join(text) + "\n")
+        r = subprocess.run([PYTHON, os.path.join(TOP, "scripts", "summary.py"), run],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        table = r.stdout[r.stdout.index("| line | 4,000"):]
+        got = dict(re.findall(r"^\| (\w+) \| ([^|]+) \|", table, flags=re.M))
+        self.assertEqual(got, {"line": "4,000", "a": "**1.00**", "b": "1.01=", "c": "1.10? ~",
+                               "d": "2.00", "e": "3.00 ⚠"})
 
 
 if __name__ == "__main__":
