@@ -4,24 +4,31 @@ hand-written findings (docs/findings.md) with every claim in them checked agains
 
 Usage: report.py RUN_DIR [--findings FILE] [-o FILE | -o -] [--strict]
 
-The run is read as summary.py reads it (scripts/ecsb_rundata.py); the leaders and their
-significance come from scripts/ecsb_overview.py's choices() (SciPy's U test, Holm-adjusted
-over every (case, N) of the report). A case is a scenario run with one parameter set: its
-defaults, or a variant (scenario~name=value,..., shown as "scenario (name=value,...)"). Sections:
+The run is read as summary.py reads it (scripts/ecsb_rundata.py); every verdict comes from
+scripts/ecsb_stats.py, whose FAMILY sentence the report prints. A case is a scenario run with
+one parameter set: its defaults, or a variant (scenario~name=value,..., shown as
+"scenario (name=value,...)"). Sections:
   - the hand-written findings, each claim marked: holds / does not hold / not checked;
-  - per case: at every N who leads, by how much over the runner-up and whether that is
-    significant, then a table per N (median time per item, min–max, x fastest, x floor);
-  - per strategy: where it leads, where it is within 1.2x of the leader, where it is furthest
-    behind, its range against the floor, and what failed — all from the run.
+  - per case one table: a row per line, a column per N; the leader's median time, every other
+    line's ratio to it marked with its verdict, and the margin of the runner-up with its
+    confidence interval;
+  - per strategy: where it leads (and where it is faster than every other layout), where it is
+    level with the leader, where it is furthest behind, its range against the floor, and what
+    failed — all from the run.
 
-Claims are lines of the findings file (optionally list items) of two forms:
+Claims are lines of the findings file (optionally list items) of three forms:
   claim: SCENARIO [name=value ...] N=SIZE A/B OP X   the ratio of A's median time per item to
-        B's, where A is a strategy, B a strategy, floor, limit or fastest, OP one of <= < >= >
+        B's, where A is a strategy, B a strategy, floor, limit or fastest (the leader), OP one
+        of <= < >= >. A claim of a margin (A/B above a bound over 1, or below one under 1) holds
+        only when the run also calls that difference *faster*; a bound (A/B <= 1.1) does not
+        need a verdict.
   claim: SCENARIO [name=value ...] N=SIZE fastest is S [significantly]
-        S leads there (and, with "significantly", its lead over the runner-up is significant
-        after Holm's correction over the report's cells)
-name=value words pick the case whose parameters include them; without any, the defaults. Every other line of the file is
-copied as written.
+        S leads there and is *faster* than every other layout ("significantly" is implied)
+  claim: SCENARIO [name=value ...] N=SIZE A level B
+        the run calls A and B *level* (the confidence interval of A/B within ±5 %)
+A pair with the floor or limit is decided in the cell's family with that line added.
+name=value words pick the case whose parameters include them; without any, the defaults. Every
+other line of the file is copied as written.
 
 Writes RUN_DIR/report.md (by default; -o - for stdout), whatever the claims say. Exit status:
 0 every claim holds (or cannot be checked against this run: its scenario, size or strategy is
@@ -36,9 +43,8 @@ import signal
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ecsb_overview import WITHIN, choices  # noqa: E402
-from ecsb_rundata import FLOOR, LIMIT, RunError, base_scenario, label, load_run  # noqa: E402
-from ecsb_stats import fmt_p, geomean  # noqa: E402
+from ecsb_rundata import FLOOR, REFERENCES, RunError, base_scenario, label, load_run  # noqa: E402
+import ecsb_stats as stats  # noqa: E402
 from summary import fmt_ns, md_cell, n_text  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -81,11 +87,11 @@ def param_set(params):
     return {p.strip() for p in params.split(";") if p.strip()}
 
 
-def leads(run, all_cases):
-    """{(case, n): choices() row}: leader, runner-up, margin, Holm-adjusted p, verdict."""
-    cells = [(sc, n, params) for (sc, params), sizes in all_cases.items() for n in sizes]
-    rows, note = choices(run, cells=cells)
-    return {((r["scenario"], r["params"]), r["n"]): r for r in rows}, note
+def cell_of(run, case, n, *extra):
+    """The ecsb_stats cell of (case, n); with extra reference lines (floor, limit) added to
+    its layouts when a claim compares against them."""
+    lines = run.contenders() + [x for x in extra if x in REFERENCES]
+    return stats.cell(run, case[0], n, lines if extra else None)
 
 
 def median(run, case, strategy, n):
@@ -118,6 +124,9 @@ def parse_claim(text, where):
             and rest[3:] in ([], ["significantly"]):
         return {"scenario": scenario, "params": params, "n": n, "kind": "fastest",
                 "strategy": rest[2], "significantly": len(rest) == 4, "text": text}
+    if len(rest) == 3 and rest[1] == "level":
+        return {"scenario": scenario, "params": params, "n": n, "kind": "level",
+                "a": rest[0], "b": rest[2], "text": text}
     if len(rest) == 3 and RATIO.match(rest[0]) and rest[1] in OPS:
         try:
             bound = float(rest[2])
@@ -127,10 +136,10 @@ def parse_claim(text, where):
         return {"scenario": scenario, "params": params, "n": n, "kind": "ratio", "a": a,
                 "b": b, "op": rest[1], "bound": bound, "text": text}
     raise FindingsError(f"{where}: cannot read claim {text!r}; after N=SIZE want 'A/B OP X' "
-                        f"(OP one of {' '.join(OPS)}) or 'fastest is S [significantly]'")
+                        f"(OP one of {' '.join(OPS)}), 'fastest is S [significantly]' or 'A level B'")
 
 
-def check_claim(run, all_cases, lead, claim):
+def check_claim(run, all_cases, claim):
     """(state, what this run says): state "holds", "fails" or "unchecked"."""
     matching = [c for c in all_cases if base_scenario(c[0]) == claim["scenario"]
                 and (claim["params"] <= param_set(c[1]) or
@@ -146,28 +155,45 @@ def check_claim(run, all_cases, lead, claim):
     case, n = matching[0], claim["n"]
     if n not in all_cases[case]:
         return "unchecked", f"{case_name(case)} did not run at N = {n}"
-    row = lead[(case, n)]
+    cell = cell_of(run, case, n)
     if claim["kind"] == "fastest":
-        if not row["fastest"]:
+        if not cell.leader:
             return "unchecked", f"no strategy has a time at N = {n}"
-        who = row["fastest"][0]
-        says = f"fastest: {who}" + (f", {p_is(row['p_holm'])} ({row['verdict']})"
-                                    if row["runner_up"] else "")
-        ok = who == claim["strategy"] and (row["verdict"] == "significant"
-                                           or not claim["significantly"])
-        return ("holds" if ok else "fails"), says
-    times = {}
-    for side in (claim["a"], claim["b"]):
-        times[side] = row["fastest"][1] if side == "fastest" and row["fastest"] else \
-            median(run, case, side, n)
-        if times[side] is None:
-            return "unchecked", f"{side} has no time in {case_name(case)} at N = {n}"
-    ratio = times[claim["a"]] / times[claim["b"]]
+        who = cell.leader
+        undecided = [s for s in cell.names[1:] if cell.pair(s, who).verdict != stats.FASTER]
+        if who != claim["strategy"]:
+            return "fails", f"fastest: {who}"
+        if undecided:
+            return "fails", (f"fastest: {who}, but against {undecided[0]} "
+                             f"{cell.pair(undecided[0], who).words()}: restate as a level or "
+                             "bound finding")
+        return "holds", f"fastest: {who}, *faster* than every other layout"
+    sides = [cell.leader if x == "fastest" else x for x in (claim["a"], claim["b"])]
+    for side, name in zip(sides, (claim["a"], claim["b"])):
+        if side is None or median(run, case, side, n) is None:
+            return "unchecked", f"{name} has no time in {case_name(case)} at N = {n}"
+    if sides[0] == sides[1]:
+        return ("holds" if claim["kind"] == "ratio" and OPS[claim["op"]](1.0, claim["bound"])
+                else "fails"), f"{claim['a']} is {claim['b']}"
+    pair = cell_of(run, case, n, *sides).pair(*sides)
+    if claim["kind"] == "level":
+        says = f"{stats.fmt_ratio(pair.ratio)} ({stats.fmt_ci(pair.ci)}), {pair.words()}"
+        return ("holds" if pair.verdict == stats.LEVEL else "fails"), says
+    ratio = median(run, case, sides[0], n) / median(run, case, sides[1], n)
     ok = OPS[claim["op"]](ratio, claim["bound"])
-    return ("holds" if ok else "fails"), f"{ratio:.3g}"
+    # A claimed margin: which side it says is faster (None for a bound)
+    claimed = sides[1] if claim["op"] in (">=", ">") and claim["bound"] > 1 else \
+        sides[0] if claim["op"] in ("<=", "<") and claim["bound"] < 1 else None
+    if claimed is None:
+        return ("holds" if ok else "fails"), f"{ratio:.3g}"
+    decided = pair.verdict == stats.FASTER and pair.faster == claimed
+    says = f"{ratio:.3g}, {pair.words()}"
+    if ok and not decided:
+        says += ": a margin the run does not call *faster*"
+    return ("holds" if ok and decided else "fails"), says
 
 
-def findings_section(run, all_cases, lead, path):
+def findings_section(run, all_cases, path):
     """(markdown lines, {state: count}) of the findings file with its claims checked."""
     try:
         with open(path, encoding="utf-8") as f:
@@ -185,7 +211,7 @@ def findings_section(run, all_cases, lead, path):
                 out.append(re.sub(r"^(#{2,5}) ", r"\1# ", line))
             continue
         claim = parse_claim(m.group(2), f"{path}:{lineno}")
-        state, says = check_claim(run, all_cases, lead, claim)
+        state, says = check_claim(run, all_cases, claim)
         counts[state] += 1
         out.append(f"{m.group(1)}`{claim['text']}` — {mark[state]} (this run: {says})")
     while out and not out[0].strip():
@@ -195,64 +221,45 @@ def findings_section(run, all_cases, lead, path):
 
 # ---- generated sections ---------------------------------------------------------------------
 
-def p_is(p):
-    """"p = 0.012" or "p < 0.001"."""
-    text = fmt_p(p)
-    return f"p {text[0]} {text[1:]}" if text.startswith("<") else f"p = {text}"
-
-
 def times_x(v):
     return f"{v:.2f}x" if v < 10 else f"{v:.3g}x"
 
 
-def case_findings(run, case, sizes, lead):
-    item = run.item(case[0])
-    out = []
-    for n in sizes:
-        row = lead[(case, n)]
-        failed = f" Failed: {', '.join(row['failed'])}." if row["failed"] else ""
-        if not row["fastest"]:
-            out.append(f"- N = {n_text(n)}: no strategy has a time.{failed}")
-            continue
-        who, t = row["fastest"]
-        floor = median(run, case, FLOOR, n)
-        text = (f"- N = {n_text(n)}: **{who}** leads at {fmt_ns(t)} ns per {item}"
-                + (f" ({times_x(t / floor)} the floor)" if floor else ""))
-        if row["runner_up"]:
-            text += (f", {times_x(row['margin'])} ahead of {row['runner_up'][0]} "
-                     f"({p_is(row['p_holm'])}, {row['verdict']})")
-            others = [(s, m / t) for s in run.contenders() if s not in (who, row["runner_up"][0])
-                      for m in [median(run, case, s, n)] if m]
-            if others:
-                text += "; then " + ", ".join(f"{s} {times_x(r)}" for s, r in
-                                              sorted(others, key=lambda x: x[1]))
-        out.append(text + "." + failed)
-    return out
-
-
 def case_table(run, case, sizes):
+    """A row per line, a column per N: the leader's median ns per item in bold, every other
+    line's ratio to it with its mark (= level, ? undecidable, none: the leader is faster; ⚠
+    drift), then the runner-up's margin with its CI and verdict."""
     item = run.item(case[0])
-    out = [f"| N | strategy | ns per {item}: median | min–max | × fastest | × floor |",
-           "| ---: | --- | ---: | ---: | ---: | ---: |"]
+    out = [f"| ns per {item}, × leader | " + " | ".join(n_text(n) for n in sizes) + " |",
+           "| --- |" + " ---: |" * len(sizes)]
+    cells = {n: cell_of(run, case, n) for n in sizes}
+    for s in run.strategies:
+        row = []
+        for n in sizes:
+            c, mine = cells[n], median(run, case, s, n)
+            if mine is None:
+                failed = (case[0], s, n) in run.errors and run.params_of((case[0], s, n)) == case[1]
+                row.append("**failed**" if failed else "—")
+                continue
+            lead = c.leader and median(run, case, c.leader, n)
+            text = f"**{fmt_ns(mine)}**" if s == c.leader else \
+                (stats.fmt_ratio(mine / lead) if lead else fmt_ns(mine)) + \
+                ("" if s in REFERENCES else c.mark(s))
+            row.append(text + (" ⚠" if run.drifted((case[0], s, n)) else ""))
+        if any(x != "—" for x in row):
+            out.append(f"| {md_cell(label(s))} | " + " | ".join(row) + " |")
+    margins = []
     for n in sizes:
-        timed = {s: run.time_per_item((case[0], s, n)) for s in run.strategies
-                 if median(run, case, s, n)}
-        fastest = min((t["median"] for s, t in timed.items() if s not in (FLOOR, LIMIT)),
-                      default=None)
-        floor = timed[FLOOR]["median"] if FLOOR in timed else None
-        refs = [s for s in (FLOOR, LIMIT) if s in timed]
-        ranked = refs + sorted((s for s in timed if s not in refs),
-                               key=lambda s: timed[s]["median"])
-        for s in ranked:
-            t = timed[s]
-            x_fast = f"{t['median'] / fastest:.2f}" if fastest else "—"
-            x_floor = f"{t['median'] / floor:.2f}" if floor else "—"
-            out.append(f"| {n_text(n)} | {md_cell(label(s))} | {fmt_ns(t['median'])} "
-                       f"| {fmt_ns(t['min'])}–{fmt_ns(t['max'])} | {x_fast} | {x_floor} |")
-        for s in run.contenders():
-            if (case[0], s, n) in run.errors and s not in timed \
-                    and run.params_of((case[0], s, n)) == case[1]:
-                out.append(f"| {n_text(n)} | **{md_cell(s)}** | **failed** | — | — | — |")
+        c = cells[n]
+        r = c.runner_up()
+        if not r:
+            margins.append("—")
+            continue
+        p = c.pair(r, c.leader)
+        mark = {stats.FASTER: " faster", stats.LEVEL: " ="}.get(
+            p.verdict, f" ?{p.needed}" if p.needed else f" ?>{stats.MAX_REPS}")
+        margins.append(f"{stats.fmt_ratio(p.ratio)} ({stats.fmt_ci(p.ci)}){mark}")
+    out.append("| *runner-up's margin (95 % CI)* | " + " | ".join(margins) + " |")
     return out
 
 
@@ -276,25 +283,25 @@ def by_case(all_cases, cells):
     return "; ".join(parts)
 
 
-def strategy_paragraph(run, all_cases, lead, st):
-    led, significant, close, behind, floors, failed = [], [], [], [], [], []
+def strategy_paragraph(run, all_cases, st):
+    led, decided, level, behind, floors, failed = [], [], [], [], [], []
     cells = 0
     for case, sizes in all_cases.items():
         for n in sizes:
             if run.failed((case[0], st, n)) and run.params_of((case[0], st, n)) == case[1]:
                 failed.append((case, n, None))
                 continue
-            mine, row = median(run, case, st, n), lead[(case, n)]
-            if not mine or not row["fastest"]:
+            mine, c = median(run, case, st, n), cell_of(run, case, n)
+            if not mine or not c.leader:
                 continue
             cells += 1
-            ratio = mine / row["fastest"][1]
-            if row["fastest"][0] == st:
+            ratio = mine / median(run, case, c.leader, n)
+            if c.leader == st:
                 led.append((case, n, None))
-                if row["verdict"] == "significant":
-                    significant.append((case, n, None))
-            elif ratio <= WITHIN:
-                close.append((case, n, ratio))
+                if all(c.pair(s, st).verdict == stats.FASTER for s in c.names[1:]):
+                    decided.append((case, n, None))
+            elif c.pair(st, c.leader).verdict == stats.LEVEL:
+                level.append((case, n, ratio))
             behind.append((ratio, case, n))
             floor = median(run, case, FLOOR, n)
             if floor:
@@ -303,22 +310,22 @@ def strategy_paragraph(run, all_cases, lead, st):
         return []
     if led:
         text = (f"**{st}** leads in {len(led)} of {cells} cells: {by_case(all_cases, led)}. "
-                + (f"Significantly ahead of the runner-up in {len(significant)}: "
-                   f"{by_case(all_cases, significant)}." if significant else
-                   "In none of them significantly ahead of the runner-up."))
+                + (f"*Faster* than every other layout in {len(decided)}: "
+                   f"{by_case(all_cases, decided)}." if decided else
+                   "In none of them *faster* than every other layout."))
     else:
         text = f"**{st}** leads in none of its {cells} cells."
-    if close:
-        text += (f" Within {WITHIN}x of the leader in {len(close)}{' more' if led else ''}: "
-                 f"{by_case(all_cases, close)}.")
+    if level:
+        text += (f" *Level* with the leader in {len(level)}{' more' if led else ''}: "
+                 f"{by_case(all_cases, level)}.")
     if behind:
         ratio, case, n = max(behind)
-        if ratio > WITHIN:
+        if ratio > stats.MARGIN:
             text += (f" Furthest behind: {case_name(case)} at {n_text(n)} "
                      f"({times_x(ratio)} the leader's time).")
     if floors:
         text += (f" Against the floor: {times_x(min(floors))} to {times_x(max(floors))} "
-                 f"(geometric mean {times_x(geomean(floors))}).")
+                 f"(geometric mean {times_x(stats.geomean(floors))}).")
     if failed:
         text += f" Failed: {by_case(all_cases, failed)}."
     return [text, ""]
@@ -328,38 +335,39 @@ def report(run_dir, findings=FINDINGS):
     """(markdown, {state: count} of the claims)."""
     run = load_run(run_dir)
     all_cases = cases(run)
-    lead, note = leads(run, all_cases)
     ctx = run.context
     out = [f"# ecsbench report: run {run.run_id}", "",
            f"{run.date()}, {run.host()}" + (f" ({run.cpu()})" if run.cpu() else "")
            + f", {ctx.get('ecsb_repetitions', '?')} repetitions. Generated by scripts/report.py "
-           f"from the run's files (`make report RUN=results/{run.run_id}`); the run's "
-           "provenance, plots and errors are in [summary.md](summary.md).", ""]
-    lines, counts = findings_section(run, all_cases, lead, findings)
+           f"from the run's files (`make report RUN=results/{run.run_id}`); the answer per "
+           "workload is in [choose.md](choose.md), the run's provenance, plots and errors in "
+           "[summary.md](summary.md).", "", stats.FAMILY, ""]
+    lines, counts = findings_section(run, all_cases, findings)
     out += ["## Findings (hand-written, checked against this run)", "",
             f"From {os.path.relpath(findings, TOP) if findings.startswith(TOP) else findings}: "
             f"{counts['holds']} claims hold, {counts['fails']} do not, "
             f"{counts['unchecked']} cannot be checked against this run.", ""] + lines + [""]
-    out += ["## Per scenario", "",
-            "Times are medians over the repetitions of time per item. *ahead of*: the "
-            "runner-up's median / the leader's; *p*: two-sided Mann–Whitney U test of the two "
-            f"strategies' repetitions, Holm-adjusted over the {len(lead)} (case, N) cells of "
-            "this report; *significant* when below 0.05.", ""]
-    if note:
-        out += [f"**Note:** {note}", ""]
+    out += ["## Per case", "",
+            "A row per line, a column per N: the leader's median time per item in bold, every "
+            "other line's median / the leader's, marked *=* level with it, *?* undecidable "
+            "against it, no mark when the leader is *faster*; *⚠* the line's timed passes "
+            "still drifted. Last row: the runner-up's median / the leader's, its 95 % "
+            "confidence interval and verdict (*?23*: undecidable, 23 repetitions a side would "
+            f"tell; *?>{stats.MAX_REPS}*: more than {stats.MAX_REPS}).", ""]
+    described = set()
     for case, sizes in all_cases.items():
         out += [f"### {case_name(case)}", ""]
         summary = run.meta.scenarios.get(case[0], {}).get("summary")
-        if summary:
+        if summary and base_scenario(case[0]) not in described:  # once per scenario
+            described.add(base_scenario(case[0]))
             out += [summary, ""]
-        out += case_findings(run, case, sizes, lead) + [""] + case_table(run, case, sizes) + [""]
+        out += case_table(run, case, sizes) + [""]
     out += ["## Per strategy", "",
             "Over every case and N of the run (a *cell*): where each strategy leads (and where "
-            "its lead over the runner-up is significant), where it is within "
-            f"{WITHIN}x of the leader, where it is furthest behind, and its time against the "
-            "floor's.", ""]
+            "it is *faster* than every other layout), where it is *level* with the leader, "
+            "where it is furthest behind, and its time against the floor's.", ""]
     for st in run.contenders():
-        out += strategy_paragraph(run, all_cases, lead, st)
+        out += strategy_paragraph(run, all_cases, st)
     return "\n".join(out), counts
 
 
