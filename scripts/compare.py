@@ -20,6 +20,13 @@ they are the machine's own lines, shown separately as a check on the machine sta
 and B ran on different CPUs or cache sizes, the output says so first: their ratios mix the
 code's change with the machine's.
 
+Inside one run (--strategies) the verdicts are scripts/ecsb_stats.py's (its FAMILY sentence is
+printed): faster / slower / level / undecidable, in the family of each (scenario, N) cell.
+Between two runs, after the table: how the two runs' verdicts agree (ecsb_stats.FAMILY in each
+run): per pair of layouts in a cell both runs have, a *contradiction* is one run saying the
+first is faster and the other saying the second is; printed with their count, and the share of
+lines whose repetitions spread over 1.4x (max/min) in each run.
+
 Options: --alpha P, --threshold F (fraction), --json FILE (rows and summary), --no-color.
 Exit 0 on success (whatever the verdicts), 2 on bad arguments, missing or malformed runs, or
 nothing to compare.
@@ -33,6 +40,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ecsb_rundata import REFERENCES, RunError, load_run  # noqa: E402
+import ecsb_stats as stats  # noqa: E402
 from ecsb_stats import fmt_p, geomean, holm, reps_for, smallest_p, times, utest  # noqa: E402
 
 
@@ -140,6 +148,58 @@ def rows_between_strategies(run, names):
     return out, notes
 
 
+def agreement(a, b):
+    """How the verdicts of runs A and B agree, pair by pair of layouts in every cell both ran:
+    {"cells", "pairs", "agree" (both faster, the same way), "contradictions" [...],
+    "one_decides" (faster in one run only), "wide": {"A": (wide, lines), "B": ...}}."""
+    out = {"cells": 0, "pairs": 0, "agree": 0, "one_decides": 0, "contradictions": [],
+           "wide": {"A": stats.wide_share(a), "B": stats.wide_share(b)}}
+    for sc in a.scenarios:
+        if sc not in b.scenarios:
+            continue
+        for n in sorted(set(a.sizes(sc)) & set(b.sizes(sc))):
+            ca, cb = stats.cell(a, sc, n), stats.cell(b, sc, n)
+            both = [s for s in a.contenders() if s in ca.samples and s in cb.samples]
+            if len(both) < 2:
+                continue
+            out["cells"] += 1
+            for i, x in enumerate(both):
+                for y in both[i + 1:]:
+                    out["pairs"] += 1
+                    pa, pb = ca.pair(x, y), cb.pair(x, y)
+                    fa = pa.faster if pa.verdict == stats.FASTER else None
+                    fb = pb.faster if pb.verdict == stats.FASTER else None
+                    if fa and fb and fa != fb:
+                        out["contradictions"].append(
+                            {"scenario": sc, "n": n, "a_says": fa, "b_says": fb,
+                             "a_ratio": max(pa.ratio, 1 / pa.ratio),
+                             "b_ratio": max(pb.ratio, 1 / pb.ratio)})
+                    elif fa and fb:
+                        out["agree"] += 1
+                    elif fa or fb:
+                        out["one_decides"] += 1
+    return out
+
+
+def render_agreement(g):
+    def share(w):
+        wide, lines = w
+        return f"{wide} of {lines} ({100 * wide / lines:.1f} %)" if lines else "none"
+    out = ["", "Agreement of the two runs' verdicts between layouts (each run decided alone):",
+           stats.FAMILY,
+           f"cells in both runs: {g['cells']}; pairs of layouts: {g['pairs']}; both *faster* "
+           f"the same way: {g['agree']}; *faster* in one run only: {g['one_decides']}",
+           f"contradictions: {len(g['contradictions'])}"]
+    for c in g["contradictions"][:20]:
+        out.append(f"  {c['scenario']} N={c['n']}: A says {c['a_says']} faster "
+                   f"({c['a_ratio']:.2f}x), B says {c['b_says']} faster ({c['b_ratio']:.2f}x)")
+    if len(g["contradictions"]) > 20:
+        out.append(f"  ... and {len(g['contradictions']) - 20} more (--json lists them all)")
+    out.append(f"lines whose repetitions spread over {stats.WIDE}x: A {share(g['wide']['A'])}, "
+               f"B {share(g['wide']['B'])}")
+    return out
+
+
 # ---- output ---------------------------------------------------------------------------------
 
 def fmt_ns(v):
@@ -205,10 +265,14 @@ def render(result, a, b, names, alpha, threshold, color):
         cells = [[r["scenario"], r["strategy"], str(r["n"]), fmt_ns(r["a_median"]),
                   fmt_ns(r["b_median"]), times(r["ratio"]), fmt_p(r["p_holm"]), r["verdict"]]
                  for r in rows]
-    out.append(f"p = two-sided Mann-Whitney U test over the repetitions, Holm-corrected for "
-               f"multiple comparisons over the {s['tested']} tested rows")
-    out.append(f"verdict: faster/slower when p (Holm) < {alpha:g} and the change is at least "
-               f"{threshold * 100:g} %, else within noise")
+    if names:
+        out.append(stats.FAMILY)
+    else:
+        out.append(f"p = two-sided Mann-Whitney U test over the repetitions, Holm-corrected for "
+                   f"multiple comparisons over the {s['tested']} tested rows")
+        out.append(f"verdict (of a line's change between the runs, as Google Benchmark's "
+                   f"compare.py tests it): faster/slower when p (Holm) < {alpha:g} and the change "
+                   f"is at least {threshold * 100:g} %, else within noise")
     if s.get("power_note"):
         out.append(f"NOTE: {s['power_note']}")
     out.append("")
@@ -243,6 +307,8 @@ def render(result, a, b, names, alpha, threshold, color):
         if abs(fg - 1.0) >= threshold and s.get("floor_relative_geomean") is not None:
             out.append(gm("all rows, each divided by the floor's change at its N",
                           s["floor_relative_geomean"]))
+    if s.get("agreement"):
+        out += render_agreement(s["agreement"])
     return "\n".join(out)
 
 
@@ -271,15 +337,25 @@ def compare(args):
             notes.append(f"note: {len(run.errors)} benchmark(s) failed in {run.path} and are "
                          f"not compared (its errors.csv says why): {shown}"
                          + (" ..." if len(run.errors) > 4 else ""))
-    for r in rows:
-        r["p"] = utest(*r["_samples"])
-    for r, adjusted in zip(rows, holm([r["p"] for r in rows])):
-        r["p_holm"] = adjusted
-        r["verdict"] = verdict(r["ratio"], adjusted, args.alpha, args.threshold,
-                               tuple(len(x) for x in r["_samples"]))
+    if names:
+        # Between layouts of one run: the verdicts of ecsb_stats, in each cell's family.
+        for r in rows:
+            lines = a.contenders() + [x for x in (r["baseline"], r["strategy"])
+                                      if x not in a.contenders()]
+            pair = stats.cell(a, r["scenario"], r["n"], lines).pair(r["strategy"], r["baseline"])
+            r["p"], r["p_holm"] = pair.p, pair.p_holm
+            r["verdict"] = ("faster" if pair.faster == r["strategy"] else "slower") \
+                if pair.verdict == stats.FASTER else pair.words()
+    else:
+        for r in rows:
+            r["p"] = utest(*r["_samples"])
+        for r, adjusted in zip(rows, holm([r["p"] for r in rows])):
+            r["p_holm"] = adjusted
+            r["verdict"] = verdict(r["ratio"], adjusted, args.alpha, args.threshold,
+                                   tuple(len(x) for x in r["_samples"]))
     tested = [r for r in rows if r["p"] is not None]
     power_note = ""
-    if tested:
+    if tested and not names:
         floor_p = min(smallest_p(len(r["_samples"][0]), len(r["_samples"][1])) for r in tested)
         if floor_p * len(tested) >= args.alpha:
             reps = min(min(len(x) for x in r["_samples"]) for r in tested)
@@ -294,8 +370,9 @@ def compare(args):
 
     reference = [r for r in rows if r["strategy"] in REFERENCES and not names]
     counted = [r for r in rows if r not in reference]
-    verdicts = {v: sum(r["verdict"] == v for r in rows)
-                for v in ("faster", "slower", "within noise", "too few repetitions", "untested")}
+    kinds = ("faster", "slower", "level", "undecidable") if names else \
+        ("faster", "slower", "within noise", "too few repetitions", "untested")
+    verdicts = {v: sum(r["verdict"].split(" (")[0] == v for r in rows) for v in kinds}
     by_group = {}
     for r in counted:
         label = (f"{r['strategy']} against {r['baseline']}" if names else r["scenario"])
@@ -312,6 +389,7 @@ def compare(args):
         "floor_relative_geomean": None,
         "machine_differences": [] if names else machine_differences(a, b),
         "build_differences": [] if names else build_differences(a, b),
+        "agreement": None if names else agreement(a, b),
     }
     if not names:
         # Each strategy's ratio divided by the floor's at the same scenario and N: what is left

@@ -144,13 +144,13 @@ class Pair:
 
     def __init__(self, x, y, a, b, p, p_holm, family):
         self.x, self.y = x, y
+        self._a, self._b = a, b
         self.ratio = statistics.median(a) / statistics.median(b)
-        self.ci = ratio_ci(a, b)
         self.p, self.p_holm = p, p_holm
         self.faster, self.needed = None, None
         slower = max(self.ratio, 1 / self.ratio)
         if p_holm is not None and p_holm < ALPHA and slower >= MARGIN:
-            self.verdict = FASTER
+            self.verdict = FASTER  # decided without the interval (computed when shown)
             self.faster = x if self.ratio < 1 else y
         elif self.ci and 1 / MARGIN < self.ci[0] and self.ci[1] < MARGIN:
             self.verdict = LEVEL
@@ -161,13 +161,26 @@ class Pair:
                 self.needed = _reps_to_test(a, b, family) if slower >= MARGIN \
                     else _reps_to_level(self.ratio, self.ci, reps)
 
+    @property
+    def ci(self):
+        """The bootstrap interval of the ratio (computed once, when first asked for)."""
+        if "_ci" not in self.__dict__:
+            if "_flip_of" in self.__dict__:  # the same interval, seen from the other side
+                c = self._flip_of.ci
+                self._ci = (1 / c[1], 1 / c[0]) if c else None
+            else:
+                self._ci = ratio_ci(self._a, self._b)
+        return self._ci
+
     def flipped(self):
         """The same verdict seen from y."""
         other = object.__new__(Pair)
         other.__dict__.update(self.__dict__)
         other.x, other.y = self.y, self.x
         other.ratio = 1 / self.ratio
-        other.ci = (1 / self.ci[1], 1 / self.ci[0]) if self.ci else None
+        other._a, other._b = self._b, self._a
+        other.__dict__.pop("_ci", None)
+        other._flip_of = self
         return other
 
     def words(self):

@@ -4,7 +4,10 @@
 # verdicts, shown as "1.67x faster" / "1.50x slower", and the expected geometric mean; the U
 # test's p-values are Holm-corrected (a lone p = 0.024 among 55 rows is within noise); runs
 # made on different CPUs or caches are flagged; too few repetitions for any verdict are
-# flagged; comparing strategies inside one run works; bad arguments exit 2.
+# flagged; the two runs' verdicts between layouts (scripts/ecsb_stats.py, its family sentence
+# printed verbatim) are compared: 6 contradictions (index_is_id against flat_map, which B made
+# faster), none for a run against itself, and the share of wide lines per run; comparing
+# strategies inside one run uses the same verdicts; bad arguments exit 2.
 set -u
 top=${ECSB_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 cd "$top" || exit 1
@@ -85,12 +88,22 @@ if grep -Eq '[0-9] ?% (faster|slower)' "$tmp/out"; then
   echo "  not ok: a change is still shown in per cent: $(grep -E '% (faster|slower)' "$tmp/out" | head -1)" >&2; fail=1
 fi
 grep -q WARNING "$tmp/out" && { echo "  not ok: same machine flagged as different" >&2; fail=1; }
+family=$("$PYTHON" -c 'import sys; sys.path.insert(0, "scripts"); import ecsb_stats; print(ecsb_stats.FAMILY)')
+grep -Fxq -- "$family" "$tmp/out" || { echo "  not ok: compare A B does not print the family sentence verbatim" >&2; fail=1; }
+expect_out "the contradictions counted" '^contradictions: 6$'
+expect_out "a contradiction named" '^  platformer N=256: A says index_is_id faster \(1\.14x\), B says flat_map faster \(1\.46x\)$'
+expect_out "the one in dual_iterate" '^  dual_iterate N=4194304: A says index_is_id faster \(1\.54x\), B says flat_map faster \(1\.08x\)$'
+expect_out "pairs and agreements" '^cells in both runs: 10; pairs of layouts: 60; both \*faster\* the same way: 53;'
+expect_out "no wide lines" '^lines whose repetitions spread over 1\.4x: A 0 of 55 \(0\.0 %\), B 0 of 55 \(0\.0 %\)$'
+expect_json "contradictions in the JSON" 'len(r["summary"]["agreement"]["contradictions"]) == 6'
 
 # Same run against itself: nothing changes.
 scripts/compare.sh "$a" "$a" --json "$tmp/r.json" >/dev/null 2>&1 ||
   { echo "  not ok: compare A A failed" >&2; fail=1; }
 expect_json "a run against itself: all within noise, geomean 1" \
   'r["summary"]["verdicts"]["within noise"] == 55 and abs(r["summary"]["geomean"] - 1) < 1e-9'
+expect_json "a run against itself: no contradiction, every decided pair agrees" \
+  'r["summary"]["agreement"]["contradictions"] == [] and r["summary"]["agreement"]["one_decides"] == 0'
 
 # ---- Holm: a lone p = 0.024 (6 % slower, samples overlapping) among 55 rows is noise --------
 cp -r "$a" "$tmp/holm_a" && cp -r "$a" "$tmp/holm_b"
@@ -108,6 +121,15 @@ expect_json "the crafted row: raw p 0.024, 6 % slower" \
   '[(round(x["p"], 3), round(x["ratio"], 2)) for x in rows if x["strategy"] == "sparse_set" and x["n"] == 4000 and x["scenario"] == "dual_iterate"] == [(0.024, 1.06)]'
 expect_json "after Holm's correction it is within noise, not slower" \
   '[x["verdict"] for x in rows if x["p"] < 0.05 and x["strategy"] == "sparse_set"] == ["within noise"]'
+expect_json "its repetitions spread 1.16x: no wide line" 'r["summary"]["agreement"]["wide"]["B"] == [0, 55]'
+"$PYTHON" - "$tmp/holm_b" <<'PY' || fail=1
+import sys
+sys.path.insert(0, "tests/scripts")
+from fakes import replace_samples
+replace_samples(sys.argv[1], "dual_iterate", "sparse_set", 4000, [1.0, 1.2, 1.3, 1.4, 1.5])
+PY
+scripts/compare.sh "$tmp/holm_a" "$tmp/holm_b" >"$tmp/out" 2>&1 || { echo "  not ok: compare with a wide line failed" >&2; fail=1; }
+expect_out "one wide line in B" '^lines whose repetitions spread over 1\.4x: A 0 of 55 \(0\.0 %\), B 1 of 55 \(1\.8 %\)$'
 
 # ---- different machines are flagged ---------------------------------------------------------
 cp -r "$b" "$tmp/other_cpu"
@@ -167,6 +189,7 @@ scripts/compare.sh --strategies flat_map,sparse_set "$a" --json "$tmp/r.json" >"
   { echo "  not ok: --strategies flat_map,sparse_set failed" >&2; fail=1; }
 expect_json "sparse_set against flat_map: 10 rows, all slower" \
   'len(rows) == 10 and verdicts("sparse_set") == {"slower"} and all(x["baseline"] == "flat_map" for x in rows)'
+grep -Fxq -- "$family" "$tmp/out" || { echo "  not ok: compare --strategies does not print the family sentence" >&2; fail=1; }
 expect_out "strategies: the change column names both" '^scenario +N +flat_map ns +sparse_set ns +sparse_set vs flat_map +p \(Holm\) +verdict$'
 STRATEGIES=handle_table,floor scripts/compare.sh "$a" "" --json "$tmp/r.json" >/dev/null 2>&1 ||
   { echo "  not ok: STRATEGIES=handle_table,floor with B empty failed" >&2; fail=1; }
