@@ -4,7 +4,8 @@
 # strategy names, so nothing can come from a table in the scripts), then a QUICK smoke run of
 # the real build/ecsbench:
 #   - one run folder <UTC stamp>-<host>: list.json, raw.json, results.csv (bytes_per_entity
-#     too), errors.csv, summary.md (with a command that repeats the run), report.md (under
+#     too), errors.csv, choose.md (the answer, under the run's own id), summary.md (with a
+#     command that repeats the run, choose.md linked first), report.md (under
 #     the run's own id, docs/findings.md's claims about scenarios it did not run unchecked),
 #     and its plots;
 #   - SCENARIOS / STRATEGIES / SIZES reach the binary; a bad name exits 2 with the binary's
@@ -46,7 +47,7 @@ run=$(runs "$tmp/one/results")
 [ "$(printf '%s\n' "$run" | grep -c .)" -eq 1 ] || fail "want one run folder, got: $run"
 printf '%s\n' "$run" | grep -qE '^[0-9]{8}T[0-9]{6}Z-[A-Za-z0-9-]+$' || fail "run id '$run' is not <UTC stamp>-<host>"
 grep -qF "$tmp/one/results/$run" "$tmp/one.log" || fail "bench.sh did not print where the results are"
-for f in list.json raw.json results.csv errors.csv summary.md report.md console.txt; do
+for f in list.json raw.json results.csv errors.csv choose.md summary.md report.md console.txt; do
   [ -s "$tmp/one/results/$run/$f" ] || fail "run folder lacks $f"
 done
 for f in overview_heatmap memory_n65536 sweep_vs_n sweep_n4000 sweep_memory_vs_n; do
@@ -62,8 +63,13 @@ grep -Fxq 'make bench QUICK=1 SCENARIOS=sweep' "$tmp/one/results/$run/summary.md
 grep -q 'incomplete' "$tmp/one/results/$run/summary.md" && fail "summary.md names the staging folder"
 grep -Fxq "# ecsbench report: run $run" "$tmp/one/results/$run/report.md" ||
   fail "report.md is not titled with the run id: $(head -1 "$tmp/one/results/$run/report.md")"
-grep -q '^- N = 4,000: \*\*[a-z]*\*\* leads' "$tmp/one/results/$run/report.md" ||
-  fail "report.md has no per-scenario findings"
+grep -q '^| ns per entity visited, × leader | ' "$tmp/one/results/$run/report.md" ||
+  fail "report.md has no per-case table"
+grep -Fxq "# Which layout to choose: run $run" "$tmp/one/results/$run/choose.md" ||
+  fail "choose.md is not titled with the run id: $(head -1 "$tmp/one/results/$run/choose.md")"
+grep -q '^| sweep | regular | small (4,000) | \*\*[a-z]*\*\*' "$tmp/one/results/$run/choose.md" ||
+  fail "choose.md has no row for sweep at 4,000: $(cat "$tmp/one/results/$run/choose.md")"
+grep -q 'answer:  .*/choose.md$' "$tmp/one.log" || fail "bench.sh did not print where the answer is"
 grep -q 'incomplete' "$tmp/one/results/$run/report.md" && fail "report.md names the staging folder"
 grep -q 'report:  .*/report.md$' "$tmp/one.log" || fail "bench.sh did not print where the report is"
 [ -z "$(find "$tmp/one" -name '.incomplete-*')" ] || fail "staging folder left behind"
