@@ -123,11 +123,12 @@ def choose_md(run_dir):
             f"(size classes: {CLASS_WORDS}; the class's N nearest 4,000, 65,536 or 1,048,576). "
             "*level with it*: the layouts whose ratio to the pick is *level*: choose among them "
             "by memory or by your other workloads. *not told apart*: *undecidable* against the "
-            "pick (the run cannot say which is faster). *margin over the next*: the median time "
-            "of the fastest layout not level with the pick / the pick's, its confidence "
-            "interval, and the verdict (for *undecidable*, the repetitions a side that would tell). *⚠drift*: the line's timed passes still drifted. Bytes "
-            "per entity: the world's bytes per live entity after set-up, of the pick and each "
-            "layout level with it, in that order.", ""]
+            "pick (the run cannot say which is faster; three at most, fastest first, then how "
+            "many more). *margin over the next*: the median time of the fastest layout not "
+            "level with the pick / the pick's, its confidence interval, and the verdict (for "
+            "*undecidable*, the repetitions a side that would tell). *⚠drift*: the line's "
+            "timed passes still drifted. Bytes per entity: the world's bytes per live entity "
+            "after set-up, of the pick and each layout level with it, in that order.", ""]
     return "\n".join(out)
 
 
@@ -142,7 +143,8 @@ def parse_weights(text, run):
     known = [c for c in run.scenarios if world_of(c) is not None]
     hint = (f"give WEIGHTS=scenario:weight,..., e.g. WEIGHTS={known[0]}:3"
             + (f",{known[1]}:1" if len(known) > 1 else "")
-            + f"; this run's workloads: {', '.join(known)}") if known else "this run has no workloads"
+            + f"; this run's workloads: {', '.join(known)}") if known \
+        else "this run has no workloads"
     if not text or not text.strip():
         raise WeightsError(f"no weights: {hint}")
     out = {}

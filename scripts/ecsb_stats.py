@@ -55,7 +55,8 @@ FAMILY = ("Verdicts (scripts/ecsb_stats.py): in each cell (one scenario, world o
           "logarithms of their per-repetition times, Holm-corrected over all pairs of layouts "
           "in that cell (alpha 0.05); *faster* = significant and a ratio of medians of at least "
           "1.05, *level* = the 95 % bootstrap confidence interval of that ratio within "
-          "0.95–1.05, *undecidable* = neither (the repetitions a side that would tell are given).")
+          "0.95–1.05, *undecidable* = neither (the repetitions a side that would tell are "
+          "given).")
 
 
 # ---- one comparison ---------------------------------------------------------------------------

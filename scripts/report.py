@@ -136,7 +136,8 @@ def parse_claim(text, where):
         return {"scenario": scenario, "params": params, "n": n, "kind": "ratio", "a": a,
                 "b": b, "op": rest[1], "bound": bound, "text": text}
     raise FindingsError(f"{where}: cannot read claim {text!r}; after N=SIZE want 'A/B OP X' "
-                        f"(OP one of {' '.join(OPS)}), 'fastest is S [significantly]' or 'A level B'")
+                        f"(OP one of {' '.join(OPS)}), 'fastest is S [significantly]' or "
+                        "'A level B'")
 
 
 def check_claim(run, all_cases, claim):

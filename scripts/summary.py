@@ -187,7 +187,8 @@ def scenario_section(run, sc, run_id):
     out += [f"![{sc}: time per {item} against N](../../plots/{run_id}/{sc}_vs_n.png)",
             f"![{sc} at N = {small}](../../plots/{run_id}/{sc}_n4000.png)"]
     if has_memory(run, sc):
-        out.append(f"![{sc}: bytes per entity against N](../../plots/{run_id}/{sc}_memory_vs_n.png)")
+        out.append(f"![{sc}: bytes per entity against N]"
+                   f"(../../plots/{run_id}/{sc}_memory_vs_n.png)")
     return out + [""]
 
 
