@@ -3,6 +3,7 @@ level with it, the margin over the next with its verdict, memory, the rule verba
 classes, and `make choose`'s ranking of a weighted mix, with bad weights refused (exit 2)."""
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -113,6 +114,44 @@ class Choose(unittest.TestCase):
                            capture_output=True, text=True)
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("no weights", r.stderr)
+
+
+class OneVerdictEverywhere(unittest.TestCase):
+    """choose.md, summary.md and report.md reach the same verdict on the same cell, by
+    construction (one module decides): here an undecidable lead, with the same repetitions
+    needed in choose.md and report.md, and the same mark in summary.md."""
+
+    def test_an_undecided_lead_reads_alike_in_every_document(self):
+        from fakes import replace_samples
+        from fixture_runs import RUN_A
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        subprocess.run([PYTHON, os.path.join(HERE, "fixture_runs.py"), tmp], check=True)
+        run = os.path.join(tmp, RUN_A)
+        for st, med in (("index_is_id", 0.80), ("flat_map", 1.4)):
+            replace_samples(run, "dual_iterate", st, 4000,
+                            [med * f for f in (0.6, 0.7, 1.0, 1.6, 1.8)])
+        docs = {}
+        for script in ("choose", "summary", "report"):
+            r = subprocess.run([PYTHON, os.path.join(TOP, "scripts", f"{script}.py"), run,
+                                "-o", "-" if script == "report" else os.path.join(tmp, "x"),
+                                *(["--findings", os.devnull] if script == "report" else [])],
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            if script != "report":
+                with open(os.path.join(tmp, "x"), encoding="utf-8") as f:
+                    docs[script] = f.read()
+            else:
+                docs[script] = r.stdout
+            self.assertIn(FAMILY, docs[script])
+        row = re.search(r"^\| dual_iterate \| regular \| small \(4,000\) \|.*$",
+                        docs["choose"], re.M).group(0)
+        needed = re.search(r"over flat_map, undecidable \((\d+) reps\)", row).group(1)
+        table = docs["report"].split("### dual_iterate")[1]
+        margin = re.search(r"^\| \*runner-up's margin \(95 % CI\)\* \| [^|]+ \| ([^|]+) \|",
+                           table, re.M).group(1)
+        self.assertTrue(margin.endswith(f" ?{needed}"), (margin, needed))
+        self.assertIn("| flat_map | 1.50 | 1.40? ~ |", docs["summary"])
 
 
 if __name__ == "__main__":
