@@ -351,8 +351,8 @@ def report(run_dir, findings=FINDINGS):
     out += ["## Per case", "",
             "A row per line, a column per N: the leader's median time per item in bold, every "
             "other line's median / the leader's, marked *=* level with it, *?* undecidable "
-            "against it, no mark when the leader is *faster*; *⚠* the line's timed passes "
-            "still drifted. Last row: the runner-up's median / the leader's, its 95 % "
+            "against it, no mark when the leader is *faster* (the floor and limit, references "
+            "outside the family, are unmarked); *⚠* the line's timed passes still drifted. Last row: the runner-up's median / the leader's, its 95 % "
             "confidence interval and verdict (*?23*: undecidable, 23 repetitions a side would "
             f"tell; *?>{stats.MAX_REPS}*: more than {stats.MAX_REPS}).", ""]
     described = set()
