@@ -25,10 +25,14 @@ if (nflips > 0) {
     set label 91 "dashed red: the fastest strategy changes between the two values either side" \
         at screen 0.01, screen 0.03 left tc rgb "#b00000" font ",9"
 }
+tip(i) = sprintf("%s, %s = %g: %.4g ns (min %.4g, max %.4g)", titles[i], xlabel_text, \
+    column(1), column(3*i-1), column(3*i), column(3*i+1))
 plot for [i=1:nseries] datafile using 1:(column(3*i-1)):(column(3*i)):(column(3*i+1)) \
         with yerrorbars lc rgb colours[i] lw 1.2 pt 7 ps 0.8 notitle, \
      for [i=1:nseries] datafile using 1:(column(3*i-1)) with linespoints \
-        lc rgb colours[i] lw 2 dt dashes[i] pt 7 ps 0.8 title titles[i]
+        lc rgb colours[i] lw 2 dt dashes[i] pt 7 ps 0.8 title titles[i], \
+     for [i=1:nseries] datafile using 1:(column(3*i-1)):(tip(i)) with labels hypertext \
+        point pt 7 ps 0.8 lc rgb colours[i] notitle
 
 set output out_name.".png"
 replot

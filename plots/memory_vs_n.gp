@@ -2,7 +2,8 @@
 # line per strategy, the floor dashed black (and the limit, where the scenario has one).
 # Called by scripts/plots.sh as
 #   gnuplot -e 'vars="<dir>/<scenario>.memory.vars.gp"' plots/common.gp plots/memory_vs_n.gp
-# The figures: the scenario's bytes_per_entity rows of the run's results.csv.
+# The figures: the case's bytes_per_entity rows (<case>.csv, scripts/plot_data.py); in the SVG
+# each point names its value on hover.
 load vars
 @tidy_csv
 
@@ -22,8 +23,11 @@ set label 91 limit_note at screen 0.01, screen 0.055 left tc rgb "#555555" font 
 set label 90 corner at screen 0.99, screen 0.02 right tc rgb "#555555" font ",9"
 
 bytes(i) = row(series[i], "bytes_per_entity") && column("median") > 0 ? column("median") : NaN
+tip(i) = sprintf("%s, N = %d: %.4g bytes per entity", titles[i], int(column("n")), column("median"))
 plot for [i=1:nseries] csvfile using "n":(bytes(i)) with linespoints \
-        lc rgb colours[i] lw widths[i] dt dashes[i] pt points[i] ps 1.1 title titles[i]
+        lc rgb colours[i] lw widths[i] dt dashes[i] pt points[i] ps 1.1 title titles[i], \
+     for [i=1:nseries] csvfile using "n":(bytes(i)):(tip(i)) with labels hypertext \
+        point pt points[i] ps 1.1 lc rgb colours[i] notitle
 
 set output outfile.".png"
 replot

@@ -2,9 +2,10 @@
 """plot_data.py RUN_DIR OUT_DIR — write the settings (and the computed data) gnuplot draws a
 run's plots from.
 
-The per-scenario charts read the run's tidy results.csv themselves (plots/common.gp: rows
-picked by scenario, strategy and metric); for them this script writes only settings, into
-OUT_DIR:
+The charts of a case (a scenario, or a variant: the scenario run with another parameter set)
+read <case>.csv, the case's own rows of the run (plots/common.gp picks a row by strategy and
+metric); for them this script writes those rows and the settings, into OUT_DIR:
+  <scenario>.csv             the case's figures: strategy, n, metric, median, min, max
   <scenario>.vars.gp         the CSV and scenario, the series (names, titles, colours, N nudge),
                              the bars at N = 4000 (which, colours, the floor's median), cache
                              markers, ranges, corner text (gnuplot `load`s it) for vs_n.gp and
@@ -126,10 +127,22 @@ class Style:
                 gp_array("widths", [w for _, _, _, w in styles])]
 
 
-def csv_source(run, scenario):
-    """Where gnuplot reads a scenario's figures: the run's tidy CSV, filtered in the plot script."""
-    return [f"csvfile = {gp_str(os.path.abspath(os.path.join(run.path, 'results.csv')))}",
-            f"scenario = {gp_str(scenario)}"]
+def case_csv(run, case, out):
+    """Where gnuplot reads a case's figures (a scenario, or a variant: the scenario with another
+    parameter set): <case>.csv in OUT_DIR, holding that case's rows and no other. results.csv
+    names a variant's rows by its base scenario (the parameters are in its params column), so
+    a chart picking rows there by scenario drew every parameter set of it in one line, and
+    its variants' charts nothing."""
+    path = os.path.abspath(os.path.join(out, case + ".csv"))
+    if not os.path.exists(path):
+        with open(path, "w") as f:
+            f.write("strategy,n,metric,median,min,max\n")
+            for (sc, st, n), metrics in run.rows.items():
+                if sc != case:
+                    continue
+                for metric, v in metrics.items():
+                    f.write(f"{st},{n},{metric},{v['median']!r},{v['min']!r},{v['max']!r}\n")
+    return [f"csvfile = {gp_str(path)}"]
 
 
 def corner(run):
@@ -183,7 +196,7 @@ def write_scenario(run, scenario, out, style, charts):
     reps_text = "/".join(map(str, reps))
     path = os.path.join(out, scenario)
 
-    # Ranges only: gnuplot reads the figures from results.csv itself.
+    # Ranges only: gnuplot reads the figures from <case>.csv itself.
     timed = [run.time_per_item((scenario, s, n)) for s in series for n in sizes]
     lo_y = min(t["min"] for t in timed if t)
     hi_y = max(t["max"] for t in timed if t)
@@ -207,7 +220,7 @@ def write_scenario(run, scenario, out, style, charts):
                   "the pass touches" if LIMIT in series else "")
     lines = [
         f"# gnuplot settings for {scenario} of run {run.run_id} (written by scripts/plot_data.py)",
-        *csv_source(run, scenario),
+        *case_csv(run, scenario, out),
         f"out_vs_n = {gp_str(path + '_vs_n')}",
         f"out_bars = {gp_str(path + '_n4000')}",
         f"title_vs_n = {gp_str(f'{scenario}: time per {item} against N (log-log; lower is faster)')}",
@@ -246,7 +259,7 @@ def write_scenario(run, scenario, out, style, charts):
     if not mem_series:
         return
     mem = [f"# gnuplot settings for {scenario}'s memory chart (scripts/plot_data.py)",
-           *csv_source(run, scenario),
+           *case_csv(run, scenario, out),
            f"outfile = {gp_str(path + '_memory_vs_n')}",
            f"title_text = {gp_str(f'{scenario}: bytes per entity after set-up, against N (log-log)')}",
            f"corner = {gp_str(corner(run))}",

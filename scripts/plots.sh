@@ -58,6 +58,8 @@ export -f draw
 export GNUPLOT top
 xargs -P "$(nproc 2>/dev/null || echo 2)" -L 1 bash -c 'draw "$@"' draw <"$data/plots.txt" ||
   { echo "error: gnuplot failed (above) on run $run" >&2; exit 1; }
+# Hover labels as the browser's own tooltips (no gnuplot_svg.js needed).
+"$PYTHON" "$here/svg_tooltips.py" "$data"/*.svg
 for f in "$data"/*.png "$data"/*.svg; do
   [ -s "$f" ] || { echo "error: gnuplot wrote an empty $(basename "$f")" >&2; exit 1; }
   mv -f "$f" "$staging/"
