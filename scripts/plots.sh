@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # plots.sh [--into DIR] RUN — draw a run's plots, PNG and SVG each:
-#   overview_heatmap           strategies x scenarios, ratio to the fastest of each scenario, at
-#                              N = 4000 and at the largest N
+#   overview_heatmap[~order=O] strategies x the cases of one world order (regular: no suffix),
+#                              ratio to the fastest of each, at N = 4000 and at the largest N
 #   memory_n65536              bytes per entity per strategy and scenario at N = 65536
 #   <scenario>_vs_n            time per item against N (log-log), a line per strategy plus the
 #                              floor and the limit, min–max error bars, cache markers
 #   <scenario>_n4000           bars at N = 4000
 #   <scenario>_memory_vs_n     bytes per entity against N
+#   <scenario>_sweep_<p>_n<N>  time per item against a swept parameter
+# where <scenario> is each case (a scenario or a variant), drawn from that case's rows only;
+# the SVGs name each point's figures on hover (svg_tooltips.py)
 # into $PLOTS_DIR/<run-id>/ (default plots/), replacing an earlier drawing of the same run in
 # one rename; with --into DIR into DIR, unpublished (make bench draws into its staging folder
 # and publishes plots and results together). RUN is a run folder (results/<id>) or a run id.

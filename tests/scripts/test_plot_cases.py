@@ -133,6 +133,28 @@ class ChartsDrawTheirCase(unittest.TestCase):
                            for m, sc in ((0.25, 2), (0.5, 1), (1.0, 3)) for s in LINES})
             self.assertEqual(got, want, f"sweep at N = {n}")
 
+    def heat_map_texts(self, name):
+        with open(self.chart(name), encoding="utf-8") as f:
+            return re.findall(r">([^<>]+)</text>", f.read())
+
+    def test_one_heat_map_per_world_order_with_that_order_s_cases(self):
+        regular = self.heat_map_texts("overview_heatmap")
+        shuffled = self.heat_map_texts("overview_heatmap~order=shuffled")
+        self.assertIn("regular worlds", " ".join(regular))
+        self.assertIn("shuffled worlds", " ".join(shuffled))
+        for case in ("dual_iterate", "dual_iterate~match=0.25", "dual_iterate~match=1"):
+            self.assertIn(case, regular)  # the small panel's column names
+        self.assertEqual([t for t in shuffled if t.startswith("dual_iterate")],
+                         ["dual_iterate", "dual_iterate  (N = 16 Ki)"])
+        self.assertFalse(os.path.exists(os.path.join(self.out, "overview_heatmap~order=regular.svg")))
+
+    def test_heat_map_marks_what_the_run_cannot_tell_apart(self):
+        # a and b are 1 % apart with 3 repetitions each: the U test cannot go below p = 0.1.
+        for name in ("overview_heatmap", "overview_heatmap~order=shuffled"):
+            texts = self.heat_map_texts(name)
+            self.assertIn("≈1.01", texts, name)
+            self.assertNotIn("1.01", texts, name)
+
 
 if __name__ == "__main__":
     unittest.main()
