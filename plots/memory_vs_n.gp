@@ -7,7 +7,8 @@
 load vars
 @tidy_csv
 
-set title title_text font ",15" offset 0,0.5
+# The title centred on the image (a title over the plot, beside the key, was cut at the left).
+set label 95 title_text at screen 0.5, screen 0.965 center font ",14"
 set xlabel "N (entities)"
 set ylabel "bytes per live entity (storage, indexes, free slots)"
 set logscale xy
@@ -17,6 +18,7 @@ set grid xtics ytics lc rgb "#e6e6e6" lw 1 dt 1
 set key outside right top Left reverse samplen 3 spacing 1.3 width 1 font ",11"
 set border 3 lw 1.2
 set tics nomirror out
+set tmargin 4
 set bmargin 7
 set lmargin 11
 set label 91 limit_note at screen 0.01, screen 0.055 left tc rgb "#555555" font ",9"

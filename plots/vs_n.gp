@@ -8,7 +8,8 @@
 load vars
 @tidy_csv
 
-set title title_vs_n font ",15" offset 0,1.2
+# The title centred on the image (a title over the plot, beside the key, was cut at the left).
+set label 95 title_vs_n at screen 0.5, screen 0.965 center font ",14"
 set xlabel "N (entities)"
 set ylabel ylabel_text
 set logscale xy
