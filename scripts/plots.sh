@@ -8,6 +8,8 @@
 #   <scenario>_n4000           bars at N = 4000
 #   <scenario>_memory_vs_n     bytes per entity against N
 #   <scenario>_sweep_<p>_n<N>  time per item against a swept parameter
+#   index.html                 the run's page (page.py): answer, heat maps, charts, tables,
+#                              provenance; opens from disk
 # where <scenario> is each case (a scenario or a variant), drawn from that case's rows only;
 # the SVGs name each point's figures on hover (svg_tooltips.py)
 # into $PLOTS_DIR/<run-id>/ (default plots/), replacing an earlier drawing of the same run in
@@ -68,6 +70,9 @@ for f in "$data"/*.png "$data"/*.svg; do
   mv -f "$f" "$staging/"
 done
 rm -rf "$data"
+# The run's page beside its images (scripts/page.py: the answer, heat maps, charts, tables).
+"$PYTHON" "$here/page.py" "$run" "$staging" ||
+  { echo "error: the run's page (index.html) could not be written (above)" >&2; exit 1; }
 count=$(find "$staging" -maxdepth 1 -type f \( -name '*.png' -o -name '*.svg' \) | wc -l)
 [ -n "$into" ] && exit 0
 
