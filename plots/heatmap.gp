@@ -24,6 +24,9 @@ set ytics () font ",12"
 do for [i=1:nrows] { set ytics add (row_names[i] i-1) }
 set key off
 set style fill solid 1.0 border lc rgb "#ffffff"
+# Panel titles at the left edge, not centred over the panel: over a narrow map (two columns) a
+# centred one ran into the colour bar.
+unset title
 
 do for [format=1:2] {
     if (format == 1) {
@@ -42,14 +45,14 @@ do for [format=1:2] {
         if (p == 0) {
             set tmargin at screen top1
             set bmargin at screen bottom1
-            set title panel_small font ",13" offset 0,-0.2
+            set label 96 panel_small at screen 0.015, screen top1 + 12.0 / height left font ",13"
             set label 94 note_text at screen 0.5, screen 1 - 52.0 / height center tc rgb "#333333" font ",10"
             set xtics () font ",11" rotate by 45 right
             do for [i=1:ncols] { set xtics add (col_small[i] i-1) }
         } else {
             set tmargin at screen top2
             set bmargin at screen bottom2
-            set title panel_large font ",13" offset 0,-0.2
+            set label 96 panel_large at screen 0.015, screen top2 + 12.0 / height left font ",13"
             unset label 94
             set xtics () font ",11" rotate by 45 right
             do for [i=1:ncols] { set xtics add (col_large[i] i-1) }

@@ -335,7 +335,7 @@ def write_heatmap_file(run, out, charts, name, order, columns, strategies, panel
         f"# gnuplot settings for the heat map of run {run.run_id}, order={order} (scripts/plot_data.py)",
         f"datafile = {gp_str(data)}",
         f"outfile = {gp_str(os.path.join(out, name))}",
-        f"title_text = {gp_str(f'{order} worlds (order={order}): time per item ÷ the fastest strategy’s, per scenario (1.00 = fastest)')}",
+        f"title_text = {gp_str(f'{order} worlds: time per item ÷ the fastest strategy’s (1.00 = fastest)')}",
         f"note_text = {gp_str('≈: the run cannot tell it from the fastest (not significantly slower, or under 5 % slower)')}",
         f"panel_small = {gp_str(f'at N = {BAR_N}' + small_note)}",
         f"panel_large = {gp_str('at the largest N of each scenario')}",
