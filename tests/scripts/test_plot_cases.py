@@ -1,11 +1,11 @@
 """Every chart of a case draws that case's rows and only those.
 
 A case is a scenario with one parameter set: `dual_iterate` (its defaults, order=regular) and
-its variants `dual_iterate~order=shuffled`, `dual_iterate~match=0.25`, `dual_iterate~match=1`.
-results.csv names all four by the base scenario (the parameters are in its params column), so
+its variants `dual_iterate~order=shuffled`, `~order=aged`, `~match=0.25` and `~match=1`.
+results.csv names all five by the base scenario (the parameters are in its params column), so
 charts that picked rows by scenario drew the four in one line each and left the variants'
 charts empty. The fixture gives each case its own scale, so any row drawn in the wrong chart
-shows: ns per item (and bytes per entity) are 1x, 10x, 2x and 3x the base's, 1 % apart between
+shows: ns per item (and bytes per entity) are 1x, 10x, 5x, 2x and 3x the base's, 1 % apart between
 strategies, and grow 4x from one size to the next, so each case's range of values overlaps the
 others' (a point out of a chart's range would not be drawn, and so not caught). The charts are
 checked by what they draw: the SVG's hover labels (one per point,
@@ -33,6 +33,7 @@ LINES = ["floor", "a", "b"]
 BASE_NS, BASE_BYTES = 1.0, 8.0
 # case -> (parameters in the benchmark name, scale against the base case)
 CASES = {"dual_iterate": ("", 1), "dual_iterate~order=shuffled": ("order=shuffled", 10),
+         "dual_iterate~order=aged": ("order=aged", 5),
          "dual_iterate~match=0.25": ("match=0.25", 2), "dual_iterate~match=1": ("match=1", 3)}
 PARAMS = [{"name": "order", "default": "regular", "geometric": False},
           {"name": "match", "default": "0.5", "geometric": True}]
@@ -140,17 +141,22 @@ class ChartsDrawTheirCase(unittest.TestCase):
     def test_one_heat_map_per_world_order_with_that_order_s_cases(self):
         regular = self.heat_map_texts("overview_heatmap")
         shuffled = self.heat_map_texts("overview_heatmap~order=shuffled")
+        aged = self.heat_map_texts("overview_heatmap~order=aged")
         self.assertIn("regular worlds", " ".join(regular))
         self.assertIn("shuffled worlds", " ".join(shuffled))
+        self.assertIn("aged worlds", " ".join(aged))
         for case in ("dual_iterate", "dual_iterate~match=0.25", "dual_iterate~match=1"):
             self.assertIn(case, regular)  # the small panel's column names
         self.assertEqual([t for t in shuffled if t.startswith("dual_iterate")],
+                         ["dual_iterate", "dual_iterate  (N = 16 Ki)"])
+        self.assertEqual([t for t in aged if t.startswith("dual_iterate")],
                          ["dual_iterate", "dual_iterate  (N = 16 Ki)"])
         self.assertFalse(os.path.exists(os.path.join(self.out, "overview_heatmap~order=regular.svg")))
 
     def test_heat_map_marks_what_the_run_cannot_tell_apart(self):
         # a and b are 1 % apart with 3 repetitions each: the U test cannot go below p = 0.1.
-        for name in ("overview_heatmap", "overview_heatmap~order=shuffled"):
+        for name in ("overview_heatmap", "overview_heatmap~order=shuffled",
+                     "overview_heatmap~order=aged"):
             texts = self.heat_map_texts(name)
             self.assertIn("≈1.01", texts, name)
             self.assertNotIn("1.01", texts, name)
