@@ -60,7 +60,7 @@ ALL_HDR      := $(wildcard harness/*.h scenarios/*.h scenarios/floors/*.h scenar
 HASHED_SRC   := $(sort $(CORE_SRC) $(BENCH_SRC) $(BENCH_CXX) $(ALL_HDR))
 SOURCE_HASHES := $(REL)/generated/source_hashes.h
 
-.PHONY: all deps bench sweep sweeps test test-c test-fuzz test-scripts soak fuzz coverage plots report choose compare hyperfine \
+.PHONY: all deps bench sweep sweeps test test-c test-fuzz test-scripts soak fuzz coverage plots screenshot report choose compare hyperfine \
         cachegrind clean help new-strategy FORCE
 .DEFAULT_GOAL := help
 
@@ -210,9 +210,16 @@ sweeps: $(BUILD)/ecsbench ## every scenario parameter's default sweep, one run e
 	@$(SETUP) bench
 	@PYTHON=$(PYTHON) QUICK=$(QUICK) scripts/sweep.sh $(BUILD)/ecsbench --all
 
-plots: ## redraw a run's plots: make plots RUN=results/<id>
+plots: ## redraw a run's plots and its page (plots/<id>/index.html): make plots RUN=results/<id>
 	@$(SETUP) plots
 	@PYTHON=$(PYTHON) scripts/plots.sh "$(RUN)"
+
+# The page is plots/<id>/index.html (make plots draws it); its screenshot, for the README.
+screenshot: ## a PNG of a run's page (its top 1280x2400): make screenshot RUN=results/<id> [OUT=x.png]
+	@[ -n "$(RUN)" ] || { echo "usage: make screenshot RUN=results/<id> [OUT=page.png]" >&2; exit 2; }
+	@id=$$(basename "$(RUN)"); page=plots/$$id/index.html; out="$(OUT)"; out=$${out:-plots/$$id/page.png}; \
+	[ -f "$$page" ] || { echo "error: $$page is missing; draw it with: make plots RUN=$(RUN)" >&2; exit 2; }; \
+	scripts/headless.sh screenshot "$$page" "$$out" && echo "screenshot: $$out"
 
 report: ## write a run's report.md, checking docs/findings.md against it: make report RUN=results/<id>
 	@$(SETUP) compare

@@ -2,7 +2,7 @@
 # strategy, the floor first in black, min–max error bars, each bar labelled with its median and
 # its ratio to the floor. Called by scripts/plots.sh as
 #   gnuplot -e 'vars="<dir>/<scenario>.vars.gp"' plots/common.gp plots/bars_n4000.gp
-# The figures: the scenario's time_per_item rows at N = bar_n of the run's results.csv.
+# The figures: the case's time_per_item rows at N = bar_n (<case>.csv, scripts/plot_data.py).
 load vars
 @tidy_csv
 

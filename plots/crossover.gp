@@ -1,13 +1,19 @@
 # crossover.gp — one sweep: time per item against the swept parameter (log x where the sweep is
-# geometric), a line per strategy, the floor and the limit dashed, min–max error bars, and a
+# geometric; log x with 0 set apart where 0 sits beside values 10x apart; ecsb_crossover.x_axis),
+# a line per strategy, the floor and the limit dashed, min–max error bars, and a
 # dashed vertical line between each pair of neighbouring values whose fastest strategy differs
 # (a crossover). Called by scripts/plots.sh as
 #   gnuplot -e 'vars="<dir>/<name>.vars.gp"' plots/common.gp plots/crossover.gp
-# with the vars file and the data (value, then median, min and max per series) from
-# scripts/ecsb_crossover.py.
+# with the vars file and the data (x position, then median, min and max per series, then the
+# value) from scripts/ecsb_crossover.py. The title is centred on the image, not over the plot
+# beside its key, so a long one is not cut at the left edge.
 load vars
 
-set title chart_title font ",15" offset 0,0.5
+set label 95 chart_title at screen 0.5, screen 0.955 center font ",14"
+set tmargin 4
+if (strlen(axis_note) > 0) {
+    set label 93 axis_note at screen 0.99, screen 0.03 right tc rgb "#555555" font ",9"
+}
 set xlabel xlabel_text
 set ylabel "ns per item (median, min–max)"
 if (logx) { set logscale x }
@@ -25,10 +31,14 @@ if (nflips > 0) {
     set label 91 "dashed red: the fastest strategy changes between the two values either side" \
         at screen 0.01, screen 0.03 left tc rgb "#b00000" font ",9"
 }
+tip(i) = sprintf("%s, %s = %g: %.4g ns (min %.4g, max %.4g)", titles[i], xlabel_text, \
+    column(3*nseries+2), column(3*i-1), column(3*i), column(3*i+1))
 plot for [i=1:nseries] datafile using 1:(column(3*i-1)):(column(3*i)):(column(3*i+1)) \
         with yerrorbars lc rgb colours[i] lw 1.2 pt 7 ps 0.8 notitle, \
      for [i=1:nseries] datafile using 1:(column(3*i-1)) with linespoints \
-        lc rgb colours[i] lw 2 dt dashes[i] pt 7 ps 0.8 title titles[i]
+        lc rgb colours[i] lw 2 dt dashes[i] pt 7 ps 0.8 title titles[i], \
+     for [i=1:nseries] datafile using 1:(column(3*i-1)):(tip(i)) with labels hypertext \
+        point pt 7 ps 0.8 lc rgb colours[i] notitle
 
 set output out_name.".png"
 replot

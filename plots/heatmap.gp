@@ -1,7 +1,8 @@
 # heatmap.gp — the overview: strategies (rows) x scenarios (columns), each cell the strategy's
 # median time per item divided by the fastest strategy's in that scenario, on a log colour
-# scale with the number printed; a cell that failed or was not run says so. Two panels: at
-# N = 4000 and at each scenario's largest N. Called by scripts/plots.sh as
+# scale with the number printed ("≈" before it: the run cannot tell it from the fastest); a cell
+# that failed or was not run says so. One file per world order; two panels: at N = 4000 and at
+# each scenario's largest N; column names slanted so they never overlap. Called by plots.sh as
 #   gnuplot -e 'vars="<dir>/heatmap.vars.gp"' plots/common.gp plots/heatmap.gp
 # Data (scripts/plot_data.py): per panel three blocks (ok, failed, not run): x y ratio text colour.
 load vars
@@ -23,6 +24,9 @@ set ytics () font ",12"
 do for [i=1:nrows] { set ytics add (row_names[i] i-1) }
 set key off
 set style fill solid 1.0 border lc rgb "#ffffff"
+# Panel titles at the left edge, not centred over the panel: over a narrow map (two columns) a
+# centred one ran into the colour bar.
+unset title
 
 do for [format=1:2] {
     if (format == 1) {
@@ -32,7 +36,7 @@ do for [format=1:2] {
         set terminal svg size width,height dynamic font "DejaVu Sans,11" background "#ffffff" noenhanced
         set output outfile.".svg"
     }
-    set multiplot title title_text font ",15"
+    set multiplot title title_text font ",14"
     set colorbox user origin screen colorbox_x, screen bottom2 size screen 0.014, screen top1 - bottom2
     unset label 90
     do for [p=0:1] {
@@ -41,14 +45,16 @@ do for [format=1:2] {
         if (p == 0) {
             set tmargin at screen top1
             set bmargin at screen bottom1
-            set title panel_small font ",13" offset 0,-0.2
-            set xtics () font ",11"
+            set label 96 panel_small at screen 0.015, screen top1 + 12.0 / height left font ",13"
+            set label 94 note_text at screen 0.5, screen 1 - 52.0 / height center tc rgb "#333333" font ",10"
+            set xtics () font ",11" rotate by 45 right
             do for [i=1:ncols] { set xtics add (col_small[i] i-1) }
         } else {
             set tmargin at screen top2
             set bmargin at screen bottom2
-            set title panel_large font ",13" offset 0,-0.2
-            set xtics () font ",11"
+            set label 96 panel_large at screen 0.015, screen top2 + 12.0 / height left font ",13"
+            unset label 94
+            set xtics () font ",11" rotate by 45 right
             do for [i=1:ncols] { set xtics add (col_large[i] i-1) }
             set label 90 corner at screen 0.99, screen 0.012 right tc rgb "#555555" font ",9"
         }

@@ -3,11 +3,13 @@
 # cache markers. Called by scripts/plots.sh as
 #   gnuplot -e 'vars="<dir>/<scenario>.vars.gp"' plots/common.gp plots/vs_n.gp
 # where the vars file (scripts/plot_data.py) sets the run's results.csv, the scenario, the
-# series (names, titles, colours) and the markers; the figures are its time_per_item rows.
+# series (names, titles, colours) and the markers; the figures are the time_per_item rows of
+# the case's own CSV. In the SVG each point names its figures on hover (scripts/svg_tooltips.py).
 load vars
 @tidy_csv
 
-set title title_vs_n font ",15" offset 0,1.2
+# The title centred on the image (a title over the plot, beside the key, was cut at the left).
+set label 95 title_vs_n at screen 0.5, screen 0.965 center font ",14"
 set xlabel "N (entities)"
 set ylabel ylabel_text
 set logscale xy
@@ -37,11 +39,15 @@ set label 90 corner at screen 0.99, screen 0.02 right tc rgb "#555555" font ",9"
 # other (the tics stay at the true N).
 x(i) = column("n") * dodge ** (i - 1 - (nseries - 1) / 2.0)
 t(i, stat) = row(series[i], "time_per_item") ? column(stat) : NaN
+tip(i) = sprintf("%s, N = %d: %.4g ns (min %.4g, max %.4g)", titles[i], int(column("n")), \
+    column("median"), column("min"), column("max"))
 # Error bars solid (a dashed bar would look broken), then the lines, dashed for the references.
 plot for [i=1:nseries] csvfile using (x(i)):(t(i, "median")):"min":"max" with yerrorbars \
         lc rgb colours[i] lw 1.2 pt points[i] ps 1.1 notitle, \
      for [i=1:nseries] csvfile using (x(i)):(t(i, "median")) with linespoints \
-        lc rgb colours[i] lw widths[i] dt dashes[i] pt points[i] ps 1.1 title titles[i]
+        lc rgb colours[i] lw widths[i] dt dashes[i] pt points[i] ps 1.1 title titles[i], \
+     for [i=1:nseries] csvfile using (x(i)):(t(i, "median")):(tip(i)) with labels hypertext \
+        point pt points[i] ps 1.1 lc rgb colours[i] notitle
 
 set output out_vs_n.".png"
 replot

@@ -228,6 +228,7 @@ echo "ecsbench run $final_id done in $(($(date +%s) - start)) s"
 echo "  results: $final/ (raw.json, results.csv, errors.csv, choose.md, summary.md, report.md, list.json, console.txt)"
 if [ -z "$plots_note" ]; then
   echo "  plots:   $PLOTS_DIR/$final_id/"
+  echo "  page:    $PLOTS_DIR/$final_id/index.html (open it in a browser)"
 else
   echo "  plots:   none: $plots_note"
 fi

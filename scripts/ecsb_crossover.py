@@ -171,37 +171,69 @@ def plot_name(sweep, n):
     return f"{sweep['scenario']}{fixed}_sweep_{sweep['param']}_n{n}"
 
 
+def x_axis(values, geometric):
+    """How a sweep's values sit on the x axis: (kind, positions, note).
+      "log"     every value positive and the sweep geometric: gnuplot's log scale, positions
+                are the values
+      "symlog"  0 among values whose positive ones span 10x or more (frame's churn 0 .. 0.1,
+                add_remove's held 0 .. 16): log10 of each positive value, 0 set one typical
+                step (the median log step, at least half a decade) left of the smallest, so
+                the small values do not crowd into the left tenth
+      "linear"  otherwise
+    """
+    positive = sorted(v for v in values if v > 0)
+    if geometric and len(positive) == len(values):
+        return "log", list(values), ""
+    if 0 in values and len(positive) >= 2 and positive[-1] / positive[0] >= 10:
+        steps = sorted(math.log10(b / a) for a, b in zip(positive, positive[1:]))
+        gap = max(0.5, steps[len(steps) // 2])
+        zero = math.log10(positive[0]) - gap
+        return ("symlog", [math.log10(v) if v > 0 else zero for v in values],
+                "x: log scale, 0 set apart at the left")
+    return "linear", list(values), ""
+
+
 def write_plot_data(run, out, colours, charts):
-    """Per sweep and size: NAME.dat (value, then median/min/max per series) and NAME.vars.gp;
-    appends ("crossover.gp", vars) to charts. vars.gp's flips are the marked crossovers only;
-    levels_from/levels_to bracket each change of leader that is "level between" its values
-    (nlevels of them), for a chart to shade or label, never to mark as a crossover."""
+    """Per sweep and size: NAME.dat (x position, then median/min/max per series, then the
+    value) and NAME.vars.gp; appends ("crossover.gp", vars) to charts. vars.gp's flips are the
+    marked crossovers only; levels_from/levels_to bracket each change of leader that is "level
+    between" its values (nlevels of them), in x positions, for a chart to shade or label, never
+    to mark as a crossover."""
     series = [s for s in (FLOOR, LIMIT) if s in run.strategies] + run.contenders()
     for sweep in sweeps(run):
+        values = [v for v, _ in sweep["points"]]
+        kind, positions, note = x_axis(values, sweep["geometric"])
+        where = dict(zip(values, positions))
         for n in sizes_of(run, sweep):
             name = plot_name(sweep, n)
             dat = os.path.join(out, name + ".dat")
             with open(dat, "w") as f:
-                f.write("# value " + " ".join(f"{s}_median {s}_min {s}_max" for s in series) + "\n")
+                f.write("# x " + " ".join(f"{s}_median {s}_min {s}_max" for s in series)
+                        + " value\n")
                 for value, variant in sweep["points"]:
                     cells = []
                     for s in series:
                         t = run.time_per_item((variant, s, n))
                         cells += [f"{t[k]:.6g}" for k in ("median", "min", "max")] if t else \
                             ["NaN"] * 3
-                    f.write(f"{value:.10g} " + " ".join(cells) + "\n")
+                    f.write(f"{where[value]:.10g} " + " ".join(cells) + f" {value:.10g}\n")
             found = crossovers(run, sweep, n)
-            flips = [math.sqrt(f["from"] * f["to"]) if sweep["geometric"] and f["from"] > 0
-                     else (f["from"] + f["to"]) / 2 for f in found if f["significant"]]
-            levels = [(f["from"], f["to"]) for f in found if not f["significant"]]
-            values = [v for v, _ in sweep["points"]]
+            flips = [math.sqrt(f["from"] * f["to"]) if kind == "log"
+                     else (where[f["from"]] + where[f["to"]]) / 2 for f in found if f["significant"]]
+            levels = [(where[f["from"]], where[f["to"]]) for f in found if not f["significant"]]
             vars_path = os.path.join(out, name + ".vars.gp")
             with open(vars_path, "w") as f:
                 f.write(f'datafile = "{dat}"\n')
                 f.write(f'out_name = "{os.path.join(out, name)}"\n')
                 f.write(f'chart_title = "{title(sweep)} at N = {n:,}: time per item"\n')
                 f.write(f'xlabel_text = "{sweep["param"]}"\n')
-                f.write(f"logx = {1 if sweep['geometric'] and min(values) > 0 else 0}\n")
+                f.write(f'axis_note = "{note}"\n')
+                f.write(f"logx = {1 if kind == 'log' else 0}\n")
+                if kind == "symlog":  # tics at the values themselves, labelled with them
+                    f.write("set xtics (" + ", ".join(f'"{fmt_value(v)}" {x!r}'
+                                                      for v, x in zip(values, positions)) + ")\n")
+                    span = positions[-1] - positions[0]
+                    f.write(f"set xrange [{positions[0] - 0.06 * span!r}:{positions[-1] + 0.06 * span!r}]\n")
                 f.write(f"nseries = {len(series)}\n")
                 f.write("array titles[%d] = [%s]\n" % (len(series), ", ".join(
                     f'"{s}"' for s in series)))

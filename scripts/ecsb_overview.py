@@ -2,7 +2,10 @@
 choose" tables (summary.py).
 
 The statistics (scripts/ecsb_stats.py: SciPy, statsmodels) are imported where the "which to
-choose" rows need them, so drawing the heat map needs neither.
+choose" rows and the heat map's "cannot tell apart" marks need them.
+
+The heat map has one file per world order (the `order` parameter: regular, shuffled, aged):
+world_order() says which a case (a scenario or a variant) belongs to.
 
 Two panels: N = 4000 (the articles' size; the nearest size a scenario ran when it has no 4000)
 and each scenario's largest N. In a panel every strategy of the run has, per scenario, a cell:
@@ -122,6 +125,60 @@ def verdict(row, p_holm, alpha):
     if smallest_p(*row["reps"]) >= alpha:
         return f"too few repetitions ({min(row['reps'])}) to tell"
     return "within noise"
+
+
+def world_order(run, case):
+    """The world order a case ran in: its rows' `order` parameter; for a run without a params
+    column, the order in the variant's name, else "regular" (the default)."""
+    for (sc, st, n), params in run.params.items():
+        if sc == case:
+            for a in params.split(";"):
+                if a.startswith("order="):
+                    return a.split("=", 1)[1]
+    for a in case.split("~", 1)[1].split(",") if "~" in case else []:
+        if a.startswith("order="):
+            return a.split("=", 1)[1]
+    return "regular"
+
+
+def without_order(case):
+    """A case's name without its order parameter (the heat map's file names the order):
+    dual_iterate~order=shuffled,match=0.25 -> dual_iterate~match=0.25."""
+    base, _, changed = case.partition("~")
+    rest = [a for a in changed.split(",") if a and not a.startswith("order=")]
+    return base + ("~" + ",".join(rest) if rest else "")
+
+
+LEVEL_MARGIN = 1.05  # DESIGN.md: "faster" means significant and at least 5 %
+
+
+def tells_apart(slower, fastest):
+    """Whether a run's repetitions show `slower` (seconds per pass) slower than `fastest`:
+    significant (two-sided U test, p < 0.05) and at least 5 % apart in median. False means the
+    run cannot tell them apart (level, or too few repetitions to decide). The heat map's one
+    call into the verdict module (ecsb_stats): adapt here when its verdict function changes."""
+    from ecsb_stats import utest
+    p = utest(slower, fastest)
+    if p is None or p >= 0.05:
+        return False
+    ratio = sorted(slower)[len(slower) // 2] / sorted(fastest)[len(fastest) // 2]
+    return ratio >= LEVEL_MARGIN
+
+
+def level_with_best(run, which):
+    """{(case, strategy)} of the panel's cells the run cannot tell apart from the fastest of
+    their case (the fastest itself left out)."""
+    p = panel(run, which)
+    out = set()
+    for sc in run.scenarios:
+        best, n = p["best"][sc], p["sizes"][sc]
+        if not best:
+            continue
+        for st in run.contenders():
+            if st != best[0] and p["cells"][(sc, st)][0] == "ok" and not tells_apart(
+                    run.samples.get((sc, st, n), []), run.samples.get((sc, best[0], n), [])):
+                out.add((sc, st))
+    return out
 
 
 def within_best(run, which):

@@ -2,17 +2,20 @@
 """plot_data.py RUN_DIR OUT_DIR — write the settings (and the computed data) gnuplot draws a
 run's plots from.
 
-The per-scenario charts read the run's tidy results.csv themselves (plots/common.gp: rows
-picked by scenario, strategy and metric); for them this script writes only settings, into
-OUT_DIR:
+The charts of a case (a scenario, or a variant: the scenario run with another parameter set)
+read <case>.csv, the case's own rows of the run (plots/common.gp picks a row by strategy and
+metric); for them this script writes those rows and the settings, into OUT_DIR:
+  <scenario>.csv             the case's figures: strategy, n, metric, median, min, max
   <scenario>.vars.gp         the CSV and scenario, the series (names, titles, colours, N nudge),
                              the bars at N = 4000 (which, colours, the floor's median), cache
                              markers, ranges, corner text (gnuplot `load`s it) for vs_n.gp and
                              bars_n4000.gp
   <scenario>.memory.vars.gp  the same for the memory chart (memory_vs_n.gp)
 The whole-run charts draw figures computed here, not rows of the CSV:
-  heatmap.dat, heatmap.vars.gp   the overview heat map: ratio to the fastest strategy of each
-                                 scenario, one panel at N = 4000 and one at the largest N
+  overview_heatmap[~order=O].dat, .vars.gp   the overview heat map, one per world order:
+                                 ratio to the fastest strategy of each case, one panel at
+                                 N = 4000 and one at the largest N, "≈" where the run cannot
+                                 tell a strategy from the fastest
   memory_bars.dat, memory_bars.vars.gp   bytes per entity per strategy and scenario at 65536
                                  (the nearest size per scenario, bar positions, gaps named)
   <sweep>.dat, <sweep>.vars.gp   per sweep (one parameter varied) and size: time per item
@@ -33,7 +36,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ecsb_crossover import write_plot_data as write_crossovers  # noqa: E402
-from ecsb_overview import panel  # noqa: E402
+from ecsb_overview import level_with_best, panel, without_order, world_order  # noqa: E402
 from ecsb_rundata import FLOOR, LIMIT, RunError, human_bytes, label, load_run  # noqa: E402
 
 BAR_N = 4000
@@ -126,10 +129,22 @@ class Style:
                 gp_array("widths", [w for _, _, _, w in styles])]
 
 
-def csv_source(run, scenario):
-    """Where gnuplot reads a scenario's figures: the run's tidy CSV, filtered in the plot script."""
-    return [f"csvfile = {gp_str(os.path.abspath(os.path.join(run.path, 'results.csv')))}",
-            f"scenario = {gp_str(scenario)}"]
+def case_csv(run, case, out):
+    """Where gnuplot reads a case's figures (a scenario, or a variant: the scenario with another
+    parameter set): <case>.csv in OUT_DIR, holding that case's rows and no other. results.csv
+    names a variant's rows by its base scenario (the parameters are in its params column), so
+    a chart picking rows there by scenario drew every parameter set of it in one line, and
+    its variants' charts nothing."""
+    path = os.path.abspath(os.path.join(out, case + ".csv"))
+    if not os.path.exists(path):
+        with open(path, "w") as f:
+            f.write("strategy,n,metric,median,min,max\n")
+            for (sc, st, n), metrics in run.rows.items():
+                if sc != case:
+                    continue
+                for metric, v in metrics.items():
+                    f.write(f"{st},{n},{metric},{v['median']!r},{v['min']!r},{v['max']!r}\n")
+    return [f"csvfile = {gp_str(path)}"]
 
 
 def corner(run):
@@ -183,7 +198,7 @@ def write_scenario(run, scenario, out, style, charts):
     reps_text = "/".join(map(str, reps))
     path = os.path.join(out, scenario)
 
-    # Ranges only: gnuplot reads the figures from results.csv itself.
+    # Ranges only: gnuplot reads the figures from <case>.csv itself.
     timed = [run.time_per_item((scenario, s, n)) for s in series for n in sizes]
     lo_y = min(t["min"] for t in timed if t)
     hi_y = max(t["max"] for t in timed if t)
@@ -207,7 +222,7 @@ def write_scenario(run, scenario, out, style, charts):
                   "the pass touches" if LIMIT in series else "")
     lines = [
         f"# gnuplot settings for {scenario} of run {run.run_id} (written by scripts/plot_data.py)",
-        *csv_source(run, scenario),
+        *case_csv(run, scenario, out),
         f"out_vs_n = {gp_str(path + '_vs_n')}",
         f"out_bars = {gp_str(path + '_n4000')}",
         f"title_vs_n = {gp_str(f'{scenario}: time per {item} against N (log-log; lower is faster)')}",
@@ -246,7 +261,7 @@ def write_scenario(run, scenario, out, style, charts):
     if not mem_series:
         return
     mem = [f"# gnuplot settings for {scenario}'s memory chart (scripts/plot_data.py)",
-           *csv_source(run, scenario),
+           *case_csv(run, scenario, out),
            f"outfile = {gp_str(path + '_memory_vs_n')}",
            f"title_text = {gp_str(f'{scenario}: bytes per entity after set-up, against N (log-log)')}",
            f"corner = {gp_str(corner(run))}",
@@ -265,70 +280,93 @@ def write_scenario(run, scenario, out, style, charts):
 
 
 def write_heatmap(run, out, charts):
-    """The overview: strategies (rows) x scenarios (columns), two panels."""
+    """The overview, one file per world order (overview_heatmap for regular, else
+    overview_heatmap~order=<order>): strategies (rows) x the cases of that order (columns), a
+    panel at N = 4000 and one at each case's largest N."""
     strategies = run.contenders()
-    scenarios = [sc for sc in run.scenarios if run.sizes(sc)]
-    if not strategies or not scenarios:
+    cases = [sc for sc in run.scenarios if run.sizes(sc)]
+    if not strategies or not cases:
         return
-    states = {"ok": 0, "failed": 1, "not run": 2}
+    panels = {which: panel(run, which) for which in ("small", "large")}
+    level = {which: level_with_best(run, which) for which in panels}
+    orders = list(dict.fromkeys(world_order(run, sc) for sc in cases))
+    for order in sorted(orders, key=lambda o: (o != "regular", orders.index(o))):
+        columns = [sc for sc in cases if world_order(run, sc) == order]
+        name = "overview_heatmap" + ("" if order == "regular" else f"~order={order}")
+        write_heatmap_file(run, out, charts, name, order, columns, strategies, panels, level)
+
+
+def cell_text(ratio, level):
+    """A heat map cell: the ratio (fewer decimals as it grows); "≈" before it where the run
+    cannot tell the strategy from the fastest."""
+    text = f"{ratio:.{2 if ratio < 10 else 1 if ratio < 100 else 0}f}"
+    return ("≈" if level else "") + text
+
+
+def write_heatmap_file(run, out, charts, name, order, columns, strategies, panels, level):
+    states = ("ok", "failed", "not run")
     col_labels = {}
-    with open(os.path.join(out, "heatmap.dat"), "w") as f:
-        for which in ("small", "large"):
-            p = panel(run, which)
-            labels = []
-            for x, sc in enumerate(scenarios):
-                n = p["sizes"][sc]
-                labels.append(f"{sc}\n{'N = ' if which == 'small' else ''}{n_label(n)}"
-                              if which == "large" or n != BAR_N else sc)
-            col_labels[which] = labels
+    data = os.path.join(out, name + ".dat")
+    with open(data, "w") as f:
+        for which, p in panels.items():
+            col_labels[which] = [
+                without_order(sc) + (f"  (N = {n_label(p['sizes'][sc])})"
+                                     if which == "large" or p["sizes"][sc] != BAR_N else "")
+                for sc in columns]
             # Index blocks per panel: ok cells, failed cells, cells not run.
             for state in states:
                 f.write(f"# {which} N, {state}: x y ratio text text_colour\n")
-                for x, sc in enumerate(scenarios):
+                for x, sc in enumerate(columns):
                     for y, st in enumerate(strategies):
                         kind, ratio = p["cells"][(sc, st)]
                         if kind != state:
                             continue
                         if kind == "ok":
-                            text = f"{ratio:.{2 if ratio < 10 else 1 if ratio < 100 else 0}f}"
                             dark = ratio < 1.1 or ratio >= 6.5
-                            f.write(f"{x} {y} {ratio:.6g} {gp_str(text)} "
+                            f.write(f"{x} {y} {ratio:.6g} "
+                                    f"{gp_str(cell_text(ratio, (sc, st) in level[which]))} "
                                     f"{0xFFFFFF if dark else 0x111111}\n")
                         else:
                             f.write(f"{x} {y} 1 {gp_str(kind)} 0\n")
                 f.write("1e9 1e9 1 \"\" 0\n\n\n")  # never empty: gnuplot refuses empty blocks
-    small_note = ("" if all(panel(run, "small")["sizes"][sc] == BAR_N for sc in scenarios)
-                  else f" (N under a name: {BAR_N} is not in the run for it; the nearest size)")
+    small_note = ("" if all(panels["small"]["sizes"][sc] == BAR_N for sc in columns)
+                  else f" (N beside a name: {BAR_N} is not in the run for it; the nearest size)")
     lines = [
-        f"# gnuplot settings for the heat map of run {run.run_id} (scripts/plot_data.py)",
-        f"datafile = {gp_str(os.path.join(out, 'heatmap.dat'))}",
-        f"outfile = {gp_str(os.path.join(out, 'overview_heatmap'))}",
-        f"title_text = {gp_str('Time per item ÷ the fastest strategy’s, per scenario (1.00 = fastest)')}",
+        f"# gnuplot settings for the heat map of run {run.run_id}, order={order} (scripts/plot_data.py)",
+        f"datafile = {gp_str(data)}",
+        f"outfile = {gp_str(os.path.join(out, name))}",
+        f"title_text = {gp_str(f'{order} worlds: time per item ÷ the fastest strategy’s (1.00 = fastest)')}",
+        f"note_text = {gp_str('≈: the run cannot tell it from the fastest (not significantly slower, or under 5 % slower)')}",
         f"panel_small = {gp_str(f'at N = {BAR_N}' + small_note)}",
         f"panel_large = {gp_str('at the largest N of each scenario')}",
         f"corner = {gp_str(corner(run))}",
-        f"ncols = {len(scenarios)}",
+        f"ncols = {len(columns)}",
         f"nrows = {len(strategies)}",
         gp_array("row_names", strategies),
         gp_array("col_small", col_labels["small"]),
         gp_array("col_large", col_labels["large"]),
-        *heatmap_layout(len(strategies), len(scenarios)),
+        *heatmap_layout(len(strategies), len(columns), max(map(len, col_labels["small"])),
+                        max(map(len, col_labels["large"]))),
     ]
-    with open(os.path.join(out, "heatmap.vars.gp"), "w") as f:
+    with open(os.path.join(out, name + ".vars.gp"), "w") as f:
         f.write("\n".join(lines) + "\n")
-    charts.append(("heatmap.gp", os.path.join(out, "heatmap.vars.gp")))
+    charts.append(("heatmap.gp", os.path.join(out, name + ".vars.gp")))
 
 
-def heatmap_layout(nrows, ncols):
-    """Image size and panel positions (screen fractions) for cells of fixed pixel size."""
-    row_px, col_px, names, right = 34, max(118, 340 // ncols), 175, 140
-    title, panel_title, tics, corner_px = 60, 34, 56, 26
+def heatmap_layout(nrows, ncols, chars_small, chars_large):
+    """Image size and panel positions (screen fractions) for cells of fixed pixel size. Column
+    labels are slanted 45 degrees under their column, so they never overlap however many
+    columns there are; each panel leaves room below it for its longest label."""
+    row_px, col_px, names, right = 34, 64, 175, 150
+    title, panel_title, corner_px = 78, 34, 26
+    slant = [int(chars * 7.2 * 0.71) + 16  # DejaVu Sans 11: ~7.2 px a character
+             for chars in (chars_small, chars_large)]
     panel_px = nrows * row_px
-    width = max(760, names + ncols * col_px + right)
-    left = (width - ncols * col_px - right + names) // 2  # narrow maps sit in the middle
-    height = title + 2 * (panel_title + panel_px + tics) + corner_px
+    left = max(names, max(slant) - col_px // 2 + 10)
+    width = max(760, left + ncols * col_px + right)
+    height = title + 2 * (panel_title + panel_px) + sum(slant) + corner_px
     top1 = title + panel_title
-    top2 = top1 + panel_px + tics + panel_title
+    top2 = top1 + panel_px + slant[0] + panel_title
     return [f"width = {width}", f"height = {height}",
             f"left = {left / width!r}", f"right = {(left + ncols * col_px) / width!r}",
             f"top1 = {1 - top1 / height!r}", f"bottom1 = {1 - (top1 + panel_px) / height!r}",

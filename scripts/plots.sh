@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # plots.sh [--into DIR] RUN — draw a run's plots, PNG and SVG each:
-#   overview_heatmap           strategies x scenarios, ratio to the fastest of each scenario, at
-#                              N = 4000 and at the largest N
+#   overview_heatmap[~order=O] strategies x the cases of one world order (regular: no suffix),
+#                              ratio to the fastest of each, at N = 4000 and at the largest N
 #   memory_n65536              bytes per entity per strategy and scenario at N = 65536
 #   <scenario>_vs_n            time per item against N (log-log), a line per strategy plus the
 #                              floor and the limit, min–max error bars, cache markers
 #   <scenario>_n4000           bars at N = 4000
 #   <scenario>_memory_vs_n     bytes per entity against N
+#   <scenario>_sweep_<p>_n<N>  time per item against a swept parameter
+#   index.html                 the run's page (page.py): answer, heat maps, charts, tables,
+#                              provenance; opens from disk
+# where <scenario> is each case (a scenario or a variant), drawn from that case's rows only;
+# the SVGs name each point's figures on hover (svg_tooltips.py)
 # into $PLOTS_DIR/<run-id>/ (default plots/), replacing an earlier drawing of the same run in
 # one rename; with --into DIR into DIR, unpublished (make bench draws into its staging folder
 # and publishes plots and results together). RUN is a run folder (results/<id>) or a run id.
@@ -58,11 +63,16 @@ export -f draw
 export GNUPLOT top
 xargs -P "$(nproc 2>/dev/null || echo 2)" -L 1 bash -c 'draw "$@"' draw <"$data/plots.txt" ||
   { echo "error: gnuplot failed (above) on run $run" >&2; exit 1; }
+# Hover labels as the browser's own tooltips (no gnuplot_svg.js needed).
+"$PYTHON" "$here/svg_tooltips.py" "$data"/*.svg
 for f in "$data"/*.png "$data"/*.svg; do
   [ -s "$f" ] || { echo "error: gnuplot wrote an empty $(basename "$f")" >&2; exit 1; }
   mv -f "$f" "$staging/"
 done
 rm -rf "$data"
+# The run's page beside its images (scripts/page.py: the answer, heat maps, charts, tables).
+"$PYTHON" "$here/page.py" "$run" "$staging" ||
+  { echo "error: the run's page (index.html) could not be written (above)" >&2; exit 1; }
 count=$(find "$staging" -maxdepth 1 -type f \( -name '*.png' -o -name '*.svg' \) | wc -l)
 [ -n "$into" ] && exit 0
 

@@ -5,7 +5,7 @@
 #               statsmodels, gnuplot, hyperfine)
 #   bench       make bench: Python + scipy and statsmodels for the CSV, summary and report,
 #               gnuplot for the plots
-#   plots       gnuplot and its font, Python
+#   plots       gnuplot and its font, Python + scipy, statsmodels, Jinja2 and Markdown
 #   compare     Python + scipy and statsmodels, Google Benchmark's compare tools
 #   hyperfine   hyperfine, Python
 #   cachegrind  valgrind, Python
@@ -65,6 +65,11 @@ case $group in
     exit 2
     ;;
 esac
+# The run's page (scripts/page.py; make plots and make bench draw it): Jinja2 and Markdown. The
+# heat map's marks of what a run cannot tell apart: SciPy's U test. The page's browser test: chromium.
+case $group in plots) packages+=(python3-scipy python3-statsmodels) ;; esac
+case $group in test | bench | plots | coverage | all) packages+=(python3-jinja2 python3-markdown) ;; esac
+case $group in test | coverage | all) packages+=(chromium) ;; esac
 
 # ---- a system without apt-get: check by trying, say what is missing by purpose ------------
 cc=${CC:-cc} cxx=${CXX:-c++}
@@ -97,6 +102,9 @@ check_by_trying() {
       python3-scipy) python3 -c 'import scipy' 2>/dev/null || need "SciPy for Python 3 (statistics)" ;;
       python3-statsmodels) python3 -c 'import statsmodels' 2>/dev/null || need "statsmodels for Python 3 (Holm's correction)" ;;
       gnuplot-nox) command -v gnuplot >/dev/null || need "gnuplot (the plots)" ;;
+      python3-jinja2) python3 -c 'import jinja2' 2>/dev/null || need "Jinja2 for Python 3 (the run's page)" ;;
+      python3-markdown) python3 -c 'import markdown' 2>/dev/null || need "Python-Markdown (the run's page)" ;;
+      chromium) command -v chromium >/dev/null || need "chromium (the run's page, tested headless)" ;;
       hyperfine) command -v hyperfine >/dev/null || need "hyperfine (whole-process timings)" ;;
       valgrind) command -v valgrind >/dev/null || need "valgrind (memcheck and cachegrind)" ;;
       lcov) command -v lcov >/dev/null || need "lcov (make coverage)" ;;

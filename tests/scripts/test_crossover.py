@@ -14,7 +14,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(TOP, "scripts"))
 sys.path.insert(0, HERE)
-from ecsb_crossover import crossovers, leaders, section, sweeps, write_plot_data  # noqa: E402
+from ecsb_crossover import crossovers, leaders, section, sweeps, write_plot_data, x_axis  # noqa: E402
 from ecsb_rundata import load_run  # noqa: E402
 from fakes import write_run  # noqa: E402
 
@@ -144,6 +144,26 @@ class Crossover(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("## Crossovers", r.stdout)
         self.assertIn("| leader | a (1 ns) | b (1 ns) |", r.stdout)
+
+
+
+class XAxis(unittest.TestCase):
+    def test_a_geometric_sweep_of_positive_values_is_log(self):
+        self.assertEqual(x_axis([0.125, 0.25, 0.5, 1], True), ("log", [0.125, 0.25, 0.5, 1], ""))
+
+    def test_zero_beside_values_10x_apart_is_set_apart_left_of_a_log_axis(self):
+        # frame's churn: log steps of 0.48, 0.52, 0.48 and 0.52 decades; the upper median 0.52.
+        kind, x, note = x_axis([0, 0.001, 0.003, 0.01, 0.03, 0.1], False)
+        self.assertEqual(kind, "symlog")
+        self.assertEqual([round(v, 3) for v in x], [-3.523, -3.0, -2.523, -2.0, -1.523, -1.0])
+        self.assertIn("0 set apart", note)
+
+    def test_zero_is_at_least_half_a_decade_from_the_smallest(self):
+        kind, x, _ = x_axis([0, 1, 2, 4, 8, 16], False)
+        self.assertEqual((kind, round(x[1] - x[0], 3)), ("symlog", 0.5))
+
+    def test_a_narrow_sweep_stays_linear(self):
+        self.assertEqual(x_axis([0, 1, 2, 3], False), ("linear", [0, 1, 2, 3], ""))
 
 
 if __name__ == "__main__":

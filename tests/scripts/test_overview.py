@@ -26,7 +26,8 @@ TOP = os.path.dirname(os.path.dirname(HERE))
 PYTHON = os.environ.get("PYTHON", sys.executable)
 sys.path.insert(0, os.path.join(TOP, "scripts"))
 sys.path.insert(0, HERE)
-from ecsb_overview import choices, panel, within_best  # noqa: E402
+from ecsb_overview import (choices, level_with_best, panel, tells_apart, within_best,  # noqa: E402
+                           without_order, world_order)
 from ecsb_rundata import load_run  # noqa: E402
 from fakes import replace_samples  # noqa: E402
 from fixture_runs import RUN_OVERVIEW, overview_run  # noqa: E402
@@ -76,6 +77,35 @@ class Overview(unittest.TestCase):
                           "c": [("iterate", 1.1)]})
         large = within_best(self.ran, "large")
         self.assertEqual((large["a"], large["b"]), ([], [("churn", 1.0)]))
+
+
+    def test_every_heat_map_cell_of_this_run_is_told_apart(self):
+        # 9 repetitions a side, entirely apart, at least 10 % slower: all significant.
+        self.assertEqual(level_with_best(self.ran, "small"), set())
+        self.assertEqual(level_with_best(self.ran, "large"), set())
+
+    def test_world_order_of_a_case(self):
+        self.assertEqual(world_order(self.ran, "iterate"), "regular")
+        self.assertEqual(world_order(self.ran, "iterate~order=aged,match=1"), "aged")
+        self.assertEqual(without_order("iterate~order=aged,match=1"), "iterate~match=1")
+        self.assertEqual(without_order("iterate~order=shuffled"), "iterate")
+
+
+class TellsApart(unittest.TestCase):
+    FAST = [1.0, 1.001, 1.002, 1.003, 1.004]
+
+    def test_significant_and_5_percent_slower_is_told_apart(self):
+        self.assertTrue(tells_apart([x * 1.06 for x in self.FAST], self.FAST))
+
+    def test_significant_but_under_5_percent_is_not(self):
+        self.assertFalse(tells_apart([x * 1.04 for x in self.FAST], self.FAST))
+
+    def test_far_apart_but_not_significant_is_not(self):
+        # 2 repetitions against 5: the exact U test cannot go below p = 0.095.
+        self.assertFalse(tells_apart([2.0, 2.1], self.FAST))
+
+    def test_too_few_repetitions_is_not(self):
+        self.assertFalse(tells_apart([2.0], self.FAST))
 
 
 class SummaryOpensWithTheOverview(unittest.TestCase):

@@ -47,12 +47,14 @@ for scenario in platformer dual_iterate; do
     check "SVG document, 1000x640: $f.svg" svg_ok "$f.svg" 1000 640
   done
 done
-# The heat map sizes itself to the matrix: 2 scenarios x 4 strategies, 34 px rows.
-check "heat map PNG 760x538" png_ok "$out/overview_heatmap.png" 760 538
-check "heat map SVG" svg_ok "$out/overview_heatmap.svg" 760 538
+# The heat map sizes itself to the matrix (2 scenarios x 4 strategies, 34 px rows) and its
+# slanted column names.
+check "heat map PNG 760x659" png_ok "$out/overview_heatmap.png" 760 659
+check "heat map SVG" svg_ok "$out/overview_heatmap.svg" 760 659
 check "memory chart PNG" png_ok "$out/memory_n65536.png" 1000 640
 check "memory chart SVG" svg_ok "$out/memory_n65536.svg" 1000 640
-check "exactly 16 images" test "$(find "$out" -type f | wc -l)" -eq 16
+check "exactly 16 images" test "$(find "$out" -type f \( -name "*.png" -o -name "*.svg" \) | wc -l)" -eq 16
+check "and the run's page" test -s "$out/index.html"
 check "no staging folder left" test "$(find "$tmp/plots" -mindepth 1 -maxdepth 1 | wc -l)" -eq 1
 check "the floor on every time plot" grep -q '>floor (plain arrays)<' "$out/platformer_vs_n.svg"
 check "the limit on dual_iterate's time plot" grep -q '>limit (touched data only)<' "$out/dual_iterate_vs_n.svg"

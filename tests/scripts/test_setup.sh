@@ -57,7 +57,7 @@ check_group() { # GROUP MISSING-EXPECTED
 }
 export FAKE_MISSING="$all"
 check_group build "gcc g++ make libbenchmark-dev"
-check_group plots "python3 gnuplot-nox fonts-dejavu-core"
+check_group plots "python3 gnuplot-nox fonts-dejavu-core python3-scipy python3-statsmodels"
 check_group hyperfine "hyperfine python3"
 check_group cachegrind "valgrind python3"
 check_group compare "python3 python3-scipy python3-statsmodels libbenchmark-tools"
