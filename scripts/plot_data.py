@@ -36,7 +36,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ecsb_crossover import write_plot_data as write_crossovers  # noqa: E402
-from ecsb_overview import level_with_best, panel, without_order, world_order  # noqa: E402
+from ecsb_overview import heatmaps, level_with_best, panel, without_order  # noqa: E402
 from ecsb_rundata import FLOOR, LIMIT, RunError, human_bytes, label, load_run  # noqa: E402
 
 BAR_N = 4000
@@ -283,17 +283,14 @@ def write_heatmap(run, out, charts):
     """The overview, one file per world order (overview_heatmap for regular, else
     overview_heatmap~order=<order>): strategies (rows) x the cases of that order (columns), a
     panel at N = 4000 and one at each case's largest N."""
-    strategies = run.contenders()
-    cases = [sc for sc in run.scenarios if run.sizes(sc)]
-    if not strategies or not cases:
+    maps = heatmaps(run)
+    if not maps:
         return
     panels = {which: panel(run, which) for which in ("small", "large")}
     level = {which: level_with_best(run, which) for which in panels}
-    orders = list(dict.fromkeys(world_order(run, sc) for sc in cases))
-    for order in sorted(orders, key=lambda o: (o != "regular", orders.index(o))):
-        columns = [sc for sc in cases if world_order(run, sc) == order]
-        name = "overview_heatmap" + ("" if order == "regular" else f"~order={order}")
-        write_heatmap_file(run, out, charts, name, order, columns, strategies, panels, level)
+    for order, name, columns in maps:
+        write_heatmap_file(run, out, charts, name, order, columns, run.contenders(), panels,
+                           level)
 
 
 def cell_text(ratio, level):
@@ -336,7 +333,7 @@ def write_heatmap_file(run, out, charts, name, order, columns, strategies, panel
         f"datafile = {gp_str(data)}",
         f"outfile = {gp_str(os.path.join(out, name))}",
         f"title_text = {gp_str(f'{order} worlds: time per item ÷ the fastest strategy’s (1.00 = fastest)')}",
-        f"note_text = {gp_str('≈: the run cannot tell it from the fastest (not significantly slower, or under 5 % slower)')}",
+        f"note_text = {gp_str('≈: the run cannot tell it from the fastest (its verdict is level or undecidable, not slower)')}",
         f"panel_small = {gp_str(f'at N = {BAR_N}' + small_note)}",
         f"panel_large = {gp_str('at the largest N of each scenario')}",
         f"corner = {gp_str(corner(run))}",

@@ -66,7 +66,8 @@ case $group in
     ;;
 esac
 # The run's page (scripts/page.py; make plots and make bench draw it): Jinja2 and Markdown. The
-# heat map's marks of what a run cannot tell apart: SciPy's U test. The page's browser test: chromium.
+# heat map's marks of what a run cannot tell apart: the verdicts of scripts/ecsb_stats.py (SciPy,
+# statsmodels). The page's browser test: chromium.
 case $group in plots) packages+=(python3-scipy python3-statsmodels) ;; esac
 case $group in test | bench | plots | coverage | all) packages+=(python3-jinja2 python3-markdown) ;; esac
 case $group in test | coverage | all) packages+=(chromium) ;; esac

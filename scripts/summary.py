@@ -7,7 +7,7 @@ Reads the run folder (scripts/ecsb_rundata.py: list.json, raw.json, results.csv,
 and writes (stdout by default):
   - a warning line first if any benchmark failed its checksum check or a status;
   - the answer first: a link to choose.md (scripts/choose.py) and to report.md;
-  - "Overview": the heat map and the memory chart, from plots/<run-id>/;
+  - "Overview": the heat map of each world order and the memory chart, from plots/<run-id>/;
   - the crossovers of the run's sweeps (scripts/ecsb_crossover.py);
   - the run's provenance and the command that repeats it; the errors, if any;
   - per case (a scenario with one world order and parameter set) one table: a row per line,
@@ -24,6 +24,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ecsb_crossover import section as crossover_section  # noqa: E402
+from ecsb_overview import heatmaps  # noqa: E402
 from ecsb_rundata import REFERENCES, RunError, human_bytes, label, load_run  # noqa: E402
 import ecsb_stats as stats  # noqa: E402
 
@@ -124,14 +125,18 @@ def overview(run, run_id):
     if not has_memory(run):
         memory = ["This run has no bytes per entity (it was made before ecsbench counted "
                   "them): no memory chart.", ""]
-    return ["## Overview", "",
-            f"![Heat map: time per item, ratio to the fastest strategy of each scenario]"
-            f"(../../plots/{run_id}/overview_heatmap.png)", "",
+    maps = []
+    for order, name, _ in heatmaps(run):  # one per world order (blank lines: one paragraph each)
+        maps += [f"![Heat map, {order} worlds: time per item, ratio to the fastest strategy of "
+                 f"each scenario](../../plots/{run_id}/{name}.png)", ""]
+    return ["## Overview", "", *maps,
+            "One heat map per world order the run has (regular, shuffled, aged). "
             "Each cell: the strategy's median time per item divided by the fastest strategy's in "
-            "that scenario (1.00 = the fastest; the floor and limit are left out). Green is "
-            "close to the best, red far from it, on a log scale. *failed* = the benchmark "
-            "failed its checksum check (see Errors); *not run* = the run has no such benchmark.",
-            ""] + memory
+            "that scenario (1.00 = the fastest; the floor and limit are left out); ≈ before it: "
+            "the run cannot tell it from the fastest (the verdict is level or undecidable). "
+            "Green is close to the best, red far from it, on a log scale. *failed* = the "
+            "benchmark failed its checksum check (see Errors); *not run* = the run has no such "
+            "benchmark.", ""] + memory
 
 
 MARKS = ("**bold**: the cell's leader; *=* level with it; *?* undecidable against it; no mark: "

@@ -1,18 +1,16 @@
 """The whole-run overview on the hand-checked fixture (tests/scripts/fixture_runs.py,
-RUN_OVERVIEW): the heat map's cells (ratio to the fastest, failed, not run), the "which to
-choose" table (fastest, runner-up, margin, Holm-adjusted U test) and the within-1.2x table of
-summary.md, and the drawn heat map.
+RUN_OVERVIEW): the heat map's cells (ratio to the fastest, failed, not run), its "≈" marks (the
+verdict module's verdict of each cell's pair against the fastest: marked unless *faster*), the
+heat maps' names per world order, summary.md's overview, and the drawn heat map.
 
 The fixture, median ns per item (9 repetitions each, 0.1 % apart):
     iterate N=4000:   floor 1, limit 0.5, a 2.0, b 3.0, c 2.2
     iterate N=65536:  floor 1, limit 0.5, a 4.0, b failed, c 3.0
     churn   N=4000:   floor 1, a 10.0, b 5.0, c not run
 Worked out by hand: at N = 4000 iterate's fastest is a (b 1.50x, c 1.10x), churn's is b (a
-2.00x); at the largest N iterate's fastest is c (a 1.33x). Each fastest/runner-up pair is fully
-separated: U = 0, exact two-sided p = 2 / C(18, 9) = 4.1135e-05; Holm over the 3 rows makes
-each 3 x 4.1135e-05 = 1.234e-04: significant.
+2.00x); at the largest N iterate's fastest is c (a 1.33x). Every pair is at least 10 % apart
+with repetitions 0.1 % apart: every verdict against the fastest is *faster*, nothing marked.
 """
-import json
 import os
 import re
 import shutil
@@ -26,9 +24,9 @@ TOP = os.path.dirname(os.path.dirname(HERE))
 PYTHON = os.environ.get("PYTHON", sys.executable)
 sys.path.insert(0, os.path.join(TOP, "scripts"))
 sys.path.insert(0, HERE)
-from ecsb_overview import (choices, level_with_best, panel, tells_apart, within_best,  # noqa: E402
-                           without_order, world_order)
+from ecsb_overview import heatmaps, level_with_best, panel, without_order, world_order  # noqa: E402
 from ecsb_rundata import load_run  # noqa: E402
+from ecsb_stats import FASTER, LEVEL, UNDECIDABLE, cell  # noqa: E402
 from fakes import replace_samples  # noqa: E402
 from fixture_runs import RUN_OVERVIEW, overview_run  # noqa: E402
 
@@ -60,27 +58,11 @@ class Overview(unittest.TestCase):
             ("iterate", "c"): ("ok", 1.0), ("churn", "a"): ("ok", 2.0),
             ("churn", "b"): ("ok", 1.0), ("churn", "c"): ("not run", None)})
 
-    def test_choices_fastest_runner_up_margin_and_holm(self):
-        rows, note = choices(self.ran)
-        got = [(r["scenario"], r["n"], r["fastest"][0], r["runner_up"][0], round(r["margin"], 4),
-                round(r["p"], 9), round(r["p_holm"], 8), r["verdict"], r["failed"]) for r in rows]
-        self.assertEqual(got, [
-            # Holm within each scenario: iterate's two rows are one family, churn's one another
-            ("iterate", 4000, "a", "c", 1.1, 4.1135e-05, 8.227e-05, "significant", []),
-            ("iterate", 65536, "c", "a", 1.3333, 4.1135e-05, 8.227e-05, "significant", ["b"]),
-            ("churn", 4000, "b", "a", 2.0, 4.1135e-05, 4.114e-05, "significant", [])])
-        self.assertEqual(note, "")
-
-    def test_within_best(self):
-        self.assertEqual(within_best(self.ran, "small"),
-                         {"a": [("iterate", 1.0)], "b": [("churn", 1.0)],
-                          "c": [("iterate", 1.1)]})
-        large = within_best(self.ran, "large")
-        self.assertEqual((large["a"], large["b"]), ([], [("churn", 1.0)]))
-
-
     def test_every_heat_map_cell_of_this_run_is_told_apart(self):
-        # 9 repetitions a side, entirely apart, at least 10 % slower: all significant.
+        # 9 repetitions a side, entirely apart, at least 10 % slower: every verdict is faster.
+        for sc, st, best, n in (("iterate", "b", "a", 4000), ("iterate", "c", "a", 4000),
+                                ("churn", "a", "b", 4000), ("iterate", "a", "c", 65536)):
+            self.assertEqual(cell(self.ran, sc, n).pair(st, best).verdict, FASTER)
         self.assertEqual(level_with_best(self.ran, "small"), set())
         self.assertEqual(level_with_best(self.ran, "large"), set())
 
@@ -91,21 +73,66 @@ class Overview(unittest.TestCase):
         self.assertEqual(without_order("iterate~order=shuffled"), "iterate")
 
 
-class TellsApart(unittest.TestCase):
-    FAST = [1.0, 1.001, 1.002, 1.003, 1.004]
+class HeatMapMarks(unittest.TestCase):
+    """The heat map's "≈" asks the verdict module: iterate at N = 4000 (fastest a, 2.0 ns) with
+    c given repetitions whose verdict against a is known; c is marked unless it is *faster*."""
 
-    def test_significant_and_5_percent_slower_is_told_apart(self):
-        self.assertTrue(tells_apart([x * 1.06 for x in self.FAST], self.FAST))
+    def marked(self, c_samples, verdict, n=4000):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        path = overview_run(tmp)
+        if c_samples is not None:
+            replace_samples(path, "iterate", "c", n, c_samples)
+        ran = load_run(path)
+        best = panel(ran, "small")["best"]["iterate"][0]
+        self.assertEqual(best, "a")
+        self.assertEqual(cell(ran, "iterate", n).pair("c", "a").verdict, verdict)
+        return ("iterate", "c") in level_with_best(ran, "small")
 
-    def test_significant_but_under_5_percent_is_not(self):
-        self.assertFalse(tells_apart([x * 1.04 for x in self.FAST], self.FAST))
+    def test_slower_with_a_faster_verdict_is_not_marked(self):
+        # the fixture as it is: c 10 % slower, repetitions 0.1 % apart
+        self.assertFalse(self.marked(None, FASTER))
 
-    def test_far_apart_but_not_significant_is_not(self):
-        # 2 repetitions against 5: the exact U test cannot go below p = 0.095.
-        self.assertFalse(tells_apart([2.0, 2.1], self.FAST))
+    def test_level_is_marked(self):
+        # 0.2 % slower, 0.1 % spread: the interval of the ratio lies within 0.95-1.05
+        self.assertTrue(self.marked([2.004 * (1 + 0.001 * k) for k in range(-4, 5)], LEVEL))
 
-    def test_too_few_repetitions_is_not(self):
-        self.assertFalse(tells_apart([2.0], self.FAST))
+    def test_undecidable_is_marked(self):
+        # 25 % slower in median but spread 1.5x over 3 repetitions: Welch cannot tell
+        self.assertTrue(self.marked([2.0, 2.5, 3.0], UNDECIDABLE))
+
+    def test_significant_but_under_5_percent_is_level_so_marked(self):
+        # 3 % slower, clearly significant, but under the 5 % margin: not faster
+        self.assertTrue(self.marked([2.06 * (1 + 0.001 * k) for k in range(-4, 5)], LEVEL))
+
+    def test_a_strategy_with_a_time_but_no_repetitions_is_marked(self):
+        # results.csv can time a line raw.json has no repetitions of: nothing to test, marked
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        ran = load_run(overview_run(tmp))
+        del ran.samples[("iterate", "c", 4000)]
+        self.assertEqual(level_with_best(ran, "small"), {("iterate", "c")})
+
+
+class HeatMapNames(unittest.TestCase):
+    def test_one_heat_map_per_world_order_regular_first(self):
+        from test_plot_cases import cases_run
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        got = [(order, name, cases) for order, name, cases in heatmaps(load_run(cases_run(tmp)))]
+        self.assertEqual(got, [
+            ("regular", "overview_heatmap",
+             ["dual_iterate", "dual_iterate~match=0.25", "dual_iterate~match=1"]),
+            # then the others as the run lists its cases (variants sorted by name)
+            ("aged", "overview_heatmap~order=aged", ["dual_iterate~order=aged"]),
+            ("shuffled", "overview_heatmap~order=shuffled", ["dual_iterate~order=shuffled"])])
+
+    def test_a_run_of_references_only_has_no_heat_map(self):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        ran = load_run(overview_run(tmp))
+        ran.strategies = [s for s in ran.strategies if s in ("floor", "limit")]
+        self.assertEqual(heatmaps(ran), [])
 
 
 class SummaryOpensWithTheOverview(unittest.TestCase):
@@ -126,8 +153,8 @@ class SummaryOpensWithTheOverview(unittest.TestCase):
         heads = re.findall(r"^#+ .*|^!\[.*", self.md, flags=re.M)
         self.assertEqual(heads[:5], [
             f"# ecsbench run {RUN_OVERVIEW}", "## Overview",
-            "![Heat map: time per item, ratio to the fastest strategy of each scenario]"
-            f"(../../plots/{RUN_OVERVIEW}/overview_heatmap.png)",
+            "![Heat map, regular worlds: time per item, ratio to the fastest strategy of each "
+            f"scenario](../../plots/{RUN_OVERVIEW}/overview_heatmap.png)",
             "![Memory: bytes per entity after set-up]"
             f"(../../plots/{RUN_OVERVIEW}/memory_n65536.png)",
             "## The run"])
@@ -141,66 +168,6 @@ class SummaryOpensWithTheOverview(unittest.TestCase):
                      # churn has no limit line; its set-up leaves no entity: no bytes
                      "| line | 4,000 | B/entity |", "| b | **5.00** | — |"):
             self.assertIn(line, self.md)
-
-    def test_a_margin_with_too_few_repetitions_says_so(self):
-        tmp = tempfile.mkdtemp()
-        self.addCleanup(shutil.rmtree, tmp)
-        path = overview_run(tmp)
-        for st, med in (("a", 2.0), ("c", 2.2)):
-            replace_samples(path, "iterate", st, 4000, [med * 0.999, med, med * 1.001])
-        rows, note = choices(load_run(path))
-        self.assertEqual([r["verdict"] for r in rows],
-                         ["too few repetitions (3) to tell", "significant", "significant"])
-        self.assertEqual(note, "")
-
-    def fake_run(self, repetitions, registry=None):
-        """A run of the stand-in binary (fakes.py: each scenario has a clear leader, the others
-        at least 1.2x behind, repetitions 2 % apart at most)."""
-        tmp = tempfile.mkdtemp()
-        self.addCleanup(shutil.rmtree, tmp)
-        env = dict(os.environ)
-        if registry:
-            env["FAKE_LIST"] = os.path.join(tmp, "list.json")
-            with open(env["FAKE_LIST"], "w") as f:
-                json.dump(registry, f)
-        out = os.path.join(tmp, "raw.json")
-        subprocess.run([PYTHON, os.path.join(HERE, "fakes.py"), "bench",
-                        f"--benchmark_repetitions={repetitions}", f"--benchmark_out={out}"],
-                       check=True, capture_output=True, env=env)
-        subprocess.run([PYTHON, os.path.join(TOP, "scripts", "json_to_csv.py"), out,
-                        "-o", os.path.join(tmp, "results.csv")], check=True)
-        return tmp
-
-    def test_a_table_that_cannot_be_significant_says_so(self):
-        rows, note = choices(load_run(self.fake_run(3)))
-        self.assertEqual({r["verdict"] for r in rows}, {"too few repetitions (3) to tell"})
-        self.assertTrue(note.startswith("With 3 repetitions the U test cannot give p below "
-                                        "0.1, and Holm's correction over a scenario's 2 rows "
-                                        "needs about 0.025: no margin here can be called "
-                                        "significant. Run with 5 repetitions or more"), note)
-
-    def test_five_repetitions_call_a_clear_difference_significant(self):
-        # Issue 17: at least 5 repetitions, so that the table can call a real margin
-        # significant (with 3 the exact test cannot go below p = 0.1).
-        path = self.fake_run(5)
-        rows, note = choices(load_run(path))
-        self.assertEqual([(r["reps"], r["verdict"]) for r in rows],
-                         [((5, 5), "significant")] * 3)
-        self.assertTrue(all(r["margin"] >= 1.2 for r in rows))
-        self.assertEqual(note, "")
-
-    def test_holm_is_per_scenario_so_more_scenarios_do_not_raise_the_bar(self):
-        # 12 scenarios with two panel sizes: 24 rows, but each scenario's two rows are one
-        # family: Holm needs p < 0.05 / 2 there, which 5 repetitions a side give (0.0079).
-        registry = json.loads(subprocess.run(
-            [PYTHON, os.path.join(HERE, "fakes.py"), "list", "--json"],
-            check=True, capture_output=True, text=True).stdout)
-        sweep = registry["scenarios"][0]
-        registry["scenarios"] = [dict(sweep, name=f"sweep{i}") for i in range(12)]
-        rows, note = choices(load_run(self.fake_run(5, registry)))
-        self.assertEqual(len(rows), 24)
-        self.assertEqual(({r["verdict"] for r in rows}, note), ({"significant"}, ""))
-        self.assertEqual({round(r["p_holm"], 4) for r in rows}, {0.0159})
 
 
 class HeatMapImage(unittest.TestCase):
@@ -217,8 +184,8 @@ class HeatMapImage(unittest.TestCase):
         texts = re.findall(r">([^<>]+)</text>", svg)
         self.assertEqual(texts.count("failed"), 1)
         self.assertEqual(texts.count("not run"), 2)
-        for cell in ("1.50", "1.10", "1.33", "2.00"):
-            self.assertIn(cell, texts)
+        for ratio in ("1.50", "1.10", "1.33", "2.00"):  # no "≈": all told apart
+            self.assertIn(ratio, texts)
         for name in ("a", "b", "c", "iterate", "churn", "at N = 4000"):
             self.assertIn(name, texts)
         with open(os.path.join(tmp, "plots", RUN_OVERVIEW, "memory_n65536.svg")) as f:

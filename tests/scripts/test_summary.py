@@ -1,7 +1,8 @@
 """scripts/summary.py: a run folder's summary.md, on the hand-made fixture of
 tests/fixtures/gbench (one size, N = 256; errors in dual_iterate/flat_map and platformer/flat_map;
 a run without list.json, so the scenario facts come from its raw.json), and on fixture runs
-with known verdicts (tests/scripts/fixture_runs.py). The overview is tested in test_overview.py.
+with known verdicts (tests/scripts/fixture_runs.py), and its heat maps (one per world order) on
+test_plot_cases.py's run. The overview is tested in test_overview.py.
 """
 import os
 import re
@@ -99,6 +100,32 @@ class Summary(unittest.TestCase):
         self.assertIn("summary: error:", r.stderr)
         self.assertIn("is not valid JSON", r.stderr)
         self.assertNotIn("Traceback", r.stderr)
+
+
+class HeatMaps(unittest.TestCase):
+    """summary.md embeds the heat map of every world order the run has, the very files
+    plot_data.py writes (tests/scripts/test_plot_cases.py's run: regular, shuffled, aged)."""
+
+    def test_every_world_order_s_heat_map_is_embedded(self):
+        from test_plot_cases import RUN, cases_run
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        run = cases_run(tmp)
+        r = subprocess.run([PYTHON, os.path.join(TOP, "scripts", "summary.py"), run],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        embedded = re.findall(r"^!\[Heat map, (\w+) worlds: [^]]*\]\(\.\./\.\./plots/"
+                              + re.escape(RUN) + r"/([^)]+)\.png\)$", r.stdout, flags=re.M)
+        self.assertEqual(embedded, [("regular", "overview_heatmap"),
+                                    ("aged", "overview_heatmap~order=aged"),
+                                    ("shuffled", "overview_heatmap~order=shuffled")])
+        out = os.path.join(tmp, "plots")
+        os.mkdir(out)
+        subprocess.run([PYTHON, os.path.join(TOP, "scripts", "plot_data.py"), run, out],
+                       check=True, capture_output=True)
+        drawn = sorted(f[:-len(".dat")] for f in os.listdir(out)
+                       if f.startswith("overview_heatmap") and f.endswith(".dat"))
+        self.assertEqual(sorted(name for _, name in embedded), drawn)
 
 
 class Verdicts(unittest.TestCase):
