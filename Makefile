@@ -33,9 +33,9 @@ SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 TEST_CFLAGS := -std=c17 $(WARN) -O1 -g $(SANITIZE) -DECSB_CHECKED
 
 # Every strategy file is compiled (the registry in strategies/strategies.def picks which run).
-CORE_SRC  := harness/core.c harness/registry.c scenarios/scenarios.c scenarios/floor.c scenarios/limit.c \
+CORE_SRC  := harness/core.c harness/registry.c harness/timing.c scenarios/scenarios.c scenarios/floor.c scenarios/limit.c \
              $(wildcard strategies/*.c)
-BENCH_SRC := $(filter-out harness/core.c harness/registry.c,$(wildcard harness/*.c))
+BENCH_SRC := $(filter-out harness/core.c harness/registry.c harness/timing.c,$(wildcard harness/*.c))
 BENCH_CXX := $(wildcard harness/*.cc)
 TEST_SRC  := $(wildcard tests/*.c)
 

@@ -264,7 +264,7 @@ class Run:
             with open(path, newline="", encoding="utf-8") as f:
                 reader = csv.reader(f)
                 header = next(reader, None)
-                if header is None or [h for h in header if h != "params"] != CSV_HEADER:
+                if header is None or [h for h in header if h not in ("params", "drift", "drifting")] != CSV_HEADER:
                     raise RunError(f"{path}: unexpected header {header!r}; want "
                                    f"{','.join(CSV_HEADER)} (and optionally params)")
                 for lineno, rec in enumerate(reader, start=2):
