@@ -69,7 +69,7 @@ help: ## list the targets
 	@echo
 	@grep -hE '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/' | awk -F'\t' '{printf "  make %-12s %s\n", $$1, $$2}'
 	@echo
-	@echo "  Options: QUICK=1 (bench: small sizes, short min time)   RUN=results/<id> (plots, report)"
+	@echo "  Options: QUICK=1 (bench: a smoke run, not for verdicts)   RUN=results/<id> (plots, report)"
 	@echo "           LARGE=1 (bench: the sizes above 65536 too, 262144 .. 4194304: the reference run)"
 	@echo "           A=results/<id> B=results/<id> | STRATEGIES=s1,s2 (compare)"
 	@echo "           SCENARIOS=a,b STRATEGIES=x,y SIZES=4000,65536 (bench, hyperfine, cachegrind)"
@@ -197,7 +197,7 @@ coverage: ## line coverage of strategies/ and harness/ from the C and script tes
 test-scripts: $(BUILD)/ecsbench | $(TEST_STAMP) ## CLI, registry, memcheck, JSON->CSV, plots, compare, a QUICK pipeline run
 	@PYTHON=$(PYTHON) BUILD=$(BUILD) tests/scripts/run_all.sh
 
-bench: $(BUILD)/ecsbench ## run the default suite (<= 65536: ~5 min); results/<id>/ and plots/<id>/ (QUICK=1: ~2 min; LARGE=1: ~20 min)
+bench: $(BUILD)/ecsbench ## run the default suite (<= 65536: ~5 min); results/<id>/ and plots/<id>/ (QUICK=1: a smoke run; LARGE=1: ~35 min)
 	@$(SETUP) bench
 	@PYTHON=$(PYTHON) QUICK=$(QUICK) LARGE=$(LARGE) scripts/bench.sh $(BUILD)/ecsbench
 

@@ -125,8 +125,11 @@ static void plan_cell(bench_case *cases, size_t count, const ecsb_bench_settings
         slow = cases[i].pass_seconds > slow ? cases[i].pass_seconds : slow;
         prepare = cases[i].prepare_seconds > prepare ? cases[i].prepare_seconds : prepare;
     }
-    if (slow == 0)
-        return; /* every line failed */
+    if (slow == 0) { /* every line failed: error rows, as many as a cell's fewest repetitions */
+        for (size_t i = 0; i < count; i++)
+            cases[i].repetitions = ecsb_bench_repetitions(s, INFINITY);
+        return;
+    }
     const bench_case *c0 = &cases[0];
     bool fresh = ecsb_scenarios[c0->scenario].consumes_setup;
     ecsb_time_plan cell = {.warmup = ecsb_warmup_passes(c0->scenario, c0->n, &c0->params)};

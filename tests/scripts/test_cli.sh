@@ -155,6 +155,12 @@ b=$("$bin" run dual_iterate floor 100 1)
 timeout 8 "$bin" run dual_iterate floor 4194304 1000000 >"$tmp/out" 2>"$tmp/err"
 grep -qE "^ecsbench: 1000000 passes at about .* will take about [0-9:]+; progress every 10 s" "$tmp/err" ||
   fail "a run of 1000000 passes at N = 4194304 did not announce its length: $(head -c 300 "$tmp/err")"
+# ... and its estimate is the time of a pass, not of set-up and warm-up: within 5x of the time
+# per pass of a 20-pass run (a generous bound on a shared machine; set-up alone is 10-50x)
+per=$(sed -nE 's/^ecsbench: 1000000 passes at about ([0-9.e+-]+) s each.*/\1/p' "$tmp/err")
+real=$("$bin" run dual_iterate floor 4194304 20 | sed -E 's/.*seconds=//')
+awk -v a="$per" -v r="$real" 'BEGIN { exit !(a > 0 && a < 5 * r / 20 && a > r / 20 / 5) }' ||
+  fail "run's estimate: $per s a pass announced, $real s for 20 passes measured"
 
 # ---- error paths: exit 2 with a message ---------------------------------------------------
 expect_usage_error "run takes 3 or 4 arguments" run
