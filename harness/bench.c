@@ -25,8 +25,8 @@
  * Every successful row carries the counters items_per_pass and n (time per item = real_time /
  * items_per_pass), bytes and entities (the storage and live entities right after set-up),
  * warmup and worlds (its plan), slice_1 .. slice_K (seconds per pass in consecutive slices of
- * its timed passes, K <= 12) and drift (last third / first third time per pass, within each
- * world; absent when a world had fewer than 3 spans).
+ * its timed passes, K <= 12) and drift (least time per pass, last third / first third,
+ * within each world; absent when a world had fewer than 3 spans).
  * The exit status is 1 when any row failed (after the results are written), 0 otherwise.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -389,7 +389,7 @@ static void show_progress(const char *name)
  * One repetition: the case timed by the engine (harness/timing.h) by its plan, reported as
  * manual time (set-up, warm-up and fresh worlds stay outside it), with its per-pass times
  * (counters slice_1 .. slice_K, seconds per pass in consecutive slices of the timed passes)
- * and its drift (counter drift: last third / first third time per pass, within each world).
+ * and its drift (counter drift: least time per pass, last third / first third, per world).
  */
 static void bench_body(ecsb_gb_state *st, void *ctx)
 {

@@ -305,7 +305,7 @@ void ecsb_bench_usage(FILE *out)
             "items_per_pass, n, bytes and entities (the storage right after set-up with the\n"
             "scenario's capacity hint), bytes_grown (the same, grown from empty), warmup and\n"
             "worlds (the plan), slice_1.. (seconds per pass in consecutive slices of the\n"
-            "timed passes) and drift (last third / first third of a world's timed passes).\n",
+            "timed passes) and drift (least time per pass, last third / first third).\n",
             ECSB_MAX_N, ECSB_MAX_SIZES, DEFAULT_LARGEST, DEFAULT_LARGEST, QUICK_REPETITIONS, QUICK_MIN_TIME, ECSB_QUICK_WARMUP, DEFAULT_SEED, DEFAULT_REPETITIONS,
             DEFAULT_MIN_TIME);
 }

@@ -103,12 +103,14 @@ static void summarise(const spans *s, const uint64_t *world_passes, uint64_t wor
     }
     for (uint32_t k = 0; k < r->slice_count; k++)
         r->slice[k] = sec[k] / cnt[k];
-    /* Drift: per world, the passes whose span's middle lies in the last third against those
-     * in the first third; worlds with fewer than 3 spans say nothing. */
+    /* Drift: per world, the least time per pass of the spans whose middle lies in the last
+     * third of its timed passes against the least of those in the first third. The least,
+     * because preemption only ever adds time: a span cut by another process must not read as
+     * a world that changed. Worlds with fewer than 3 spans say nothing. */
     double log_sum = 0;
     uint64_t measured = 0;
     for (uint64_t w = 0; w < worlds; w++) {
-        double first_s = 0, first_n = 0, last_s = 0, last_n = 0;
+        double first = 0, last = 0;
         size_t in_world = 0;
         for (size_t i = 0; i < s->count; i++) {
             const span *x = &s->v[i];
@@ -117,17 +119,15 @@ static void summarise(const spans *s, const uint64_t *world_passes, uint64_t wor
             in_world++;
             double mid = (double)x->first + (double)x->count / 2;
             double third = (double)world_passes[w] / 3;
-            if (mid < third) {
-                first_s += x->seconds;
-                first_n += (double)x->count;
-            } else if (mid >= 2 * third) {
-                last_s += x->seconds;
-                last_n += (double)x->count;
-            }
+            double per = x->seconds / (double)x->count;
+            if (mid < third)
+                first = first == 0 || per < first ? per : first;
+            else if (mid >= 2 * third)
+                last = last == 0 || per < last ? per : last;
         }
-        if (in_world < 3 || first_n == 0 || last_n == 0 || first_s <= 0 || last_s <= 0)
+        if (in_world < 3 || first <= 0 || last <= 0)
             continue;
-        log_sum += log((last_s / last_n) / (first_s / first_n));
+        log_sum += log(last / first);
         measured++;
     }
     r->drift = measured ? exp(log_sum / (double)measured) : 0;

@@ -25,7 +25,8 @@
  *
  * Out: the timed seconds, the time per pass of each span between two clock reads gathered
  * into up to ECSB_TIME_SLICES consecutive slices (per-pass times, in order), the drift of
- * the passes within each world (last third against first third), the memory of the first
+ * the passes within each world (the least time per pass in its last third of spans against
+ * the least in its first third: preemption only adds time), the memory of the first
  * world right after prepare, and the checksum of the last world.
  *
  * This file needs only harness/ecsb.h: it is part of the core library, so the C tests (under
@@ -70,8 +71,8 @@ typedef struct ecsb_time_result {
     double prepare_seconds; /* one prepare, the least seen */
     double slice[ECSB_TIME_SLICES]; /* seconds per pass in consecutive slices of the spans */
     uint32_t slice_count;
-    double drift;         /* geometric mean over worlds of (last third / first third) time
-                             per pass; 0 when no world had 3 spans */
+    double drift;         /* geometric mean over worlds of (least time per pass in the last
+                             third / in the first third); 0 when no world had 3 spans */
     uint64_t bytes, entities; /* the first world's memory right after prepare */
 } ecsb_time_result;
 

@@ -25,7 +25,7 @@ registered them (scenario, then floor and strategies in registry order, then N):
   drift, drifting (time metrics only; empty on other rows and for runs without the counter):
                                    drift = the median over the repetitions of the counter drift
                                    (ecsbench: a world's last third of timed passes against its
-                                   first third, time per pass); drifting = yes when it lies
+                                   first third, least time per pass); drifting = yes when it lies
                                    beyond 1 +- DRIFT_LIMIT (10 %), else no: the world was
                                    still changing while it was timed
 
