@@ -33,9 +33,9 @@ SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 TEST_CFLAGS := -std=c17 $(WARN) -O1 -g $(SANITIZE) -DECSB_CHECKED
 
 # Every strategy file is compiled (the registry in strategies/strategies.def picks which run).
-CORE_SRC  := harness/core.c harness/registry.c scenarios/scenarios.c scenarios/floor.c scenarios/limit.c \
+CORE_SRC  := harness/core.c harness/registry.c harness/timing.c scenarios/scenarios.c scenarios/floor.c scenarios/limit.c \
              $(wildcard strategies/*.c)
-BENCH_SRC := $(filter-out harness/core.c harness/registry.c,$(wildcard harness/*.c))
+BENCH_SRC := $(filter-out harness/core.c harness/registry.c harness/timing.c,$(wildcard harness/*.c))
 BENCH_CXX := $(wildcard harness/*.cc)
 TEST_SRC  := $(wildcard tests/*.c)
 
@@ -69,7 +69,7 @@ help: ## list the targets
 	@echo
 	@grep -hE '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/' | awk -F'\t' '{printf "  make %-12s %s\n", $$1, $$2}'
 	@echo
-	@echo "  Options: QUICK=1 (bench: small sizes, short min time)   RUN=results/<id> (plots, report)"
+	@echo "  Options: QUICK=1 (bench: a smoke run, not for verdicts)   RUN=results/<id> (plots, report)"
 	@echo "           LARGE=1 (bench: the sizes above 65536 too, 262144 .. 4194304: the reference run)"
 	@echo "           A=results/<id> B=results/<id> | STRATEGIES=s1,s2 (compare)"
 	@echo "           WEIGHTS=frame:3,dual_iterate:1 (choose: scenario:weight, with RUN=)"
@@ -198,7 +198,7 @@ coverage: ## line coverage of strategies/ and harness/ from the C and script tes
 test-scripts: $(BUILD)/ecsbench | $(TEST_STAMP) ## CLI, registry, memcheck, JSON->CSV, plots, compare, a QUICK pipeline run
 	@PYTHON=$(PYTHON) BUILD=$(BUILD) tests/scripts/run_all.sh
 
-bench: $(BUILD)/ecsbench ## run the default suite (<= 65536: ~5 min); results/<id>/ and plots/<id>/ (QUICK=1: ~2 min; LARGE=1: ~20 min)
+bench: $(BUILD)/ecsbench ## run the default suite (<= 65536: ~5 min); results/<id>/ and plots/<id>/ (QUICK=1: a smoke run; LARGE=1: ~35 min)
 	@$(SETUP) bench
 	@PYTHON=$(PYTHON) QUICK=$(QUICK) LARGE=$(LARGE) scripts/bench.sh $(BUILD)/ecsbench
 

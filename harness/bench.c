@@ -2,27 +2,31 @@
  * bench.c — the suite, `ecsbench bench [flags]` (flags: bench_flags.c).
  *
  * One benchmark per selected scenario x (floor, the limit where the scenario has one, then the
- * selected strategies in registry order) x size, named scenario/strategy/N. Three phases:
+ * selected strategies in registry order) x size, named scenario/strategy/N. The lines of one
+ * scenario, parameter set and N form a cell. Every timing goes through the one engine,
+ * ecsb_time_case (harness/timing.h). Three phases:
  *
  * 1. Check and calibrate, untimed as far as the results go: each benchmark prepares, runs one
- *    pass and takes its checksum, which must equal the floor's at the same (scenario, N); a
- *    wrong checksum or a failed status makes it an error row (SkipWithError, with the expected
- *    and actual checksum or the status), never a time. A few more passes (or, for a scenario
- *    whose pass consumes its set-up, a small batch of fresh worlds) estimate a pass's time.
- * 2. Plan: each repetition runs enough passes to time at least the min time, and at least
- *    MIN_TIMED_PASSES; repetitions by size and cost (bench_flags.c). Google Benchmark gets
- *    exactly these iteration and repetition counts, so it calls a body once per repetition.
- * 3. Time, through Google Benchmark, repetitions randomly interleaved. A scenario whose pass
- *    consumes its set-up (platformer) uses manual time over batches of freshly prepared
- *    worlds (runner.h: ecsb_fresh_batch), two clock reads per batch, after one untimed
- *    prepare-and-pass; the others prepare once per repetition, run one untimed warm-up pass
- *    (the first pass over a freshly prepared heap pays page faults and cold caches: at
- *    1,048,576 entities 2-3x a later pass) and time the passes after it as one batch.
+ *    pass and takes its checksum, which must equal the floor's at the same cell; a wrong
+ *    checksum or a failed status makes it an error row (SkipWithError, with the expected and
+ *    actual checksum or the status), never a time. A second world, after one warm-up pass,
+ *    estimates a pass's time (growing groups of passes, or of fresh worlds, until 1 ms).
+ * 2. Plan, per cell: the scenario's warm-up (ecsb_warmup_passes), and as many timed passes
+ *    as the slowest line needs for the min time (at least MIN_TIMED_PASSES), the same for
+ *    every line, so no line's world is older or younger when timed; the timed passes spread
+ *    over up to MAX_WORLDS freshly built worlds (fresh placements) where building them is
+ *    cheap; repetitions by the cell's cost, the same for its lines (bench_flags.c). Google Benchmark gets exactly
+ *    these iteration and repetition counts, so it calls a body once per repetition.
+ * 3. Time, through Google Benchmark, repetitions randomly interleaved, as manual time: the
+ *    engine's timed spans only (set-up, warm-up and fresh worlds' prepares stay outside).
  * Memory: each case also records the bytes its storage holds after set-up when its world is
  * grown from empty with no capacity hint (counter bytes_grown), beside the bytes with the
  * scenario's hint (counter bytes).
  * Every successful row carries the counters items_per_pass and n (time per item = real_time /
- * items_per_pass) and bytes and entities: the storage and live entities right after set-up.
+ * items_per_pass), bytes and entities (the storage and live entities right after set-up),
+ * warmup and worlds (its plan), slice_1 .. slice_K (seconds per pass in consecutive slices of
+ * its timed passes, K <= 12) and drift (least time per pass, last third / first third,
+ * within each world; absent when a world had fewer than 3 spans).
  * The exit status is 1 when any row failed (after the results are written), 0 otherwise.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -37,16 +41,22 @@
 
 /* Most iterations one repetition runs (Google Benchmark's own ceiling). */
 #define MAX_ITERATIONS 1000000000ull
-/* Calibration of repeated passes: passes in chunks until a chunk takes this long. */
+/* Calibration: after one warm-up pass, passes (or fresh worlds) in growing groups until this
+ * much has been timed; a pass's time is the least per pass of any group. */
 #define CALIBRATION_SECONDS 0.001
-/* Calibration of fresh passes: a pass this long is estimated from two worlds; shorter ones
- * from batches until CALIBRATION_SECONDS are timed, at most this many. */
-#define LONG_PASS_SECONDS 0.01
-#define MAX_CALIBRATION_BATCHES 64
-/* Calibration of repeated passes: a first pass of this many min times is its own estimate. */
-#define ENOUGH_FACTOR 4
 /* Timed passes per repetition, at least: one pass is one sample of the cache state. */
 #define MIN_TIMED_PASSES 3
+/* Worlds per repetition (repeated-pass scenarios): up to MAX_WORLDS, each a fresh placement,
+ * as long as building and warming them costs at most WORLD_COST_SHARE times the timed passes. */
+#define MAX_WORLDS 16
+#define WORLD_COST_SHARE 1.0
+/* Spans (clock-read pairs) per world, at most, beyond what the clock's share asks: the
+ * per-pass times a repetition records (timing.h: slices). */
+#define SPANS_PER_WORLD 12
+/* A cell's warm-up takes at most this long on its slowest line (and at least one pass), so
+ * that one slow layout (flat_map's frame at 65,536: 30-50 ms a frame) keeps the suite in its
+ * budget; the warm-up stays the same for every line. */
+#define WARMUP_CELL_SECONDS 1.0
 
 typedef struct bench_case {
     ecsb_scenario_id scenario;
@@ -55,118 +65,36 @@ typedef struct bench_case {
     uint64_t n;
     ecsb_params params;
     char name[192];
-    /* the plan */
+    /* the plan: worlds, warm-up and passes are the cell's (the same for every line of one
+     * scenario, parameter set and N); the group is the line's own */
     int repetitions;
-    uint64_t iterations;   /* passes per repetition */
-    uint64_t batch;        /* passes between two clock reads (fresh worlds); else iterations */
-    double pass_seconds;   /* estimated, warm */
-    double prepare_seconds; /* estimated, one prepare */
+    ecsb_time_plan plan;
+    double pass_seconds;    /* this line's, estimated, warm */
+    double prepare_seconds; /* this line's, one prepare */
     uint64_t bytes_grown;   /* storage bytes after set-up when grown from empty (no hint) */
-    char error[384];       /* empty while the case is good */
+    char error[384];        /* empty while the case is good */
 } bench_case;
 
 /* ---- phase 1: check and calibrate ------------------------------------------------------ */
 
-typedef struct probe_result {
-    ecsb_status status;
-    const char *step;
-    uint64_t checksum;
-    double pass_seconds, prepare_seconds;
-} probe_result;
-
-static ecsb_status probe_fail(probe_result *r, ecsb_status status, const char *step)
+/* The check: a fresh world, one pass, its checksum (no warm-up: the same for every line). */
+static ecsb_status check_run(const bench_case *c, ecsb_time_result *r)
 {
-    r->status = status;
-    r->step = step;
-    return status;
+    ecsb_time_plan plan = {.worlds = 1, .warmup = 0, .passes = 1, .group = 1};
+    return ecsb_time_case(c->impl, ecsb_scenarios[c->scenario].consumes_setup, c->n, &c->params,
+                          &plan, r, NULL, NULL);
 }
 
-/*
- * One fresh world: its pass and checksum. Then batches sized by the estimate so far, until
- * they have timed CALIBRATION_SECONDS (at least two; one when passes are long): a pass's time
- * is the least estimate (preemption only ever adds time; the first, cold pass is slower).
- */
-static ecsb_status probe_fresh(const ecsb_scenario_impl *impl, uint64_t n, const ecsb_params *p,
-                               probe_result *r)
+/* Calibration: one warm-up pass, then growing groups until CALIBRATION_SECONDS are timed. */
+static ecsb_status calibrate(bench_case *c, ecsb_time_result *r)
 {
-    void **states = calloc(ECSB_BATCH_WORLDS, sizeof *states);
-    if (!states)
-        return probe_fail(r, ECSB_ERR_NOMEM, "prepare");
-    ecsb_status st = ECSB_OK;
-    uint64_t batch = 1;
-    double timed = 0;
-    for (int round = 0; st == ECSB_OK; round++) {
-        double t0 = ecsb_now(), seconds;
-        if ((st = ecsb_prepare_many(impl, n, p, states, batch)) != ECSB_OK) {
-            free(states);
-            return probe_fail(r, st, "prepare");
-        }
-        double prepare = (ecsb_now() - t0) / (double)batch;
-        st = ecsb_pass_many(impl, states, batch, &seconds);
-        double pass = seconds / (double)batch;
-        if (round == 0) {
-            r->checksum = impl->checksum(states[0]);
-            r->prepare_seconds = prepare;
-            r->pass_seconds = pass;
-        }
-        r->prepare_seconds = prepare < r->prepare_seconds ? prepare : r->prepare_seconds;
-        r->pass_seconds = pass < r->pass_seconds ? pass : r->pass_seconds;
-        ecsb_release_many(impl, states, batch);
-        timed += round ? seconds : 0;
-        if ((round >= 1 && pass >= LONG_PASS_SECONDS) ||
-            (round >= 2 && timed >= CALIBRATION_SECONDS) || round == MAX_CALIBRATION_BATCHES)
-            break;
-        batch = ecsb_fresh_batch(n, r->pass_seconds);
-    }
-    free(states);
-    return st == ECSB_OK ? ECSB_OK : probe_fail(r, st, "pass");
-}
-
-/*
- * One pass and its checksum, then passes in chunks doubling until one takes
- * CALIBRATION_SECONDS, and one more chunk of that size: a pass's time is the least estimate.
- * A first pass of `enough` seconds or more is its own estimate (a repetition runs one pass
- * then anyway, and two more would cost seconds).
- */
-static ecsb_status probe_repeated(const ecsb_scenario_impl *impl, uint64_t n,
-                                  const ecsb_params *p, double enough, probe_result *r)
-{
-    void *state = NULL;
-    double t0 = ecsb_now();
-    ecsb_status st = impl->prepare(&state, n, p);
-    if (st != ECSB_OK)
-        return probe_fail(r, st, "prepare");
-    r->prepare_seconds = ecsb_now() - t0;
-    t0 = ecsb_now();
-    if ((st = impl->pass(state)) != ECSB_OK) {
-        impl->release(state);
-        return probe_fail(r, st, "pass");
-    }
-    r->pass_seconds = ecsb_now() - t0;
-    r->checksum = impl->checksum(state);
-    bool long_enough = false;
-    for (uint64_t chunk = 1; st == ECSB_OK && r->pass_seconds < enough; chunk *= long_enough ? 1 : 2) {
-        t0 = ecsb_now();
-        for (uint64_t i = 0; i < chunk && st == ECSB_OK; i++)
-            st = impl->pass(state);
-        double seconds = ecsb_now() - t0;
-        if (seconds / (double)chunk < r->pass_seconds)
-            r->pass_seconds = seconds / (double)chunk;
-        if (long_enough)
-            break;
-        long_enough = seconds >= CALIBRATION_SECONDS;
-    }
-    impl->release(state);
-    return st == ECSB_OK ? ECSB_OK : probe_fail(r, st, "pass");
-}
-
-/* Check run and calibration of impl at (s, n); `enough`: see probe_repeated. */
-static ecsb_status probe(const ecsb_scenario_impl *impl, ecsb_scenario_id s, uint64_t n,
-                         const ecsb_params *p, double enough, probe_result *r)
-{
-    *r = (probe_result){.status = ECSB_OK, .step = ""};
-    return ecsb_scenarios[s].consumes_setup ? probe_fresh(impl, n, p, r)
-                                            : probe_repeated(impl, n, p, enough, r);
+    ecsb_time_plan plan = {.worlds = 1, .warmup = 1, .passes = MAX_ITERATIONS,
+                           .stop_after = CALIBRATION_SECONDS};
+    ecsb_status st = ecsb_time_case(c->impl, ecsb_scenarios[c->scenario].consumes_setup, c->n,
+                                    &c->params, &plan, r, NULL, NULL);
+    c->pass_seconds = r->least_pass > 1e-9 ? r->least_pass : 1e-9;
+    c->prepare_seconds = r->prepare_seconds;
+    return st;
 }
 
 /* Wall seconds one repetition of c takes, estimated from its plan. */
@@ -174,27 +102,73 @@ static double repetition_seconds(const bench_case *c)
 {
     if (c->error[0])
         return 0;
-    /* + the warm-up: one more pass and, for fresh worlds, one more prepare */
-    double prepares = ecsb_scenarios[c->scenario].consumes_setup ? (double)c->iterations + 1 : 1;
-    return (double)(c->iterations + 1) * c->pass_seconds + prepares * c->prepare_seconds;
+    const ecsb_time_plan *p = &c->plan;
+    if (ecsb_scenarios[c->scenario].consumes_setup) /* a world per pass, warm-up included */
+        return (double)(p->warmup + p->passes) * (c->pass_seconds + c->prepare_seconds);
+    return (double)p->worlds * (c->prepare_seconds + (double)p->warmup * c->pass_seconds) +
+           (double)p->passes * c->pass_seconds;
 }
 
-static void plan_case(bench_case *c, const probe_result *r, const ecsb_bench_settings *s)
+/*
+ * Plan the cell cases[0 .. count): the same warm-up, worlds and timed passes for every line,
+ * from the slowest line (so the slowest still times the min time, and no line's world is
+ * older when it is timed because the line is fast); repetitions from the slowest line's cost;
+ * each line's own group, so its clock reads stay under 0.5% of a span; repetitions from the
+ * cost of one repetition of every line (bench_flags.c: more where that is cheap).
+ */
+static void plan_cell(bench_case *cases, size_t count, const ecsb_bench_settings *s)
 {
-    c->pass_seconds = r->pass_seconds > 1e-9 ? r->pass_seconds : 1e-9;
-    c->prepare_seconds = r->prepare_seconds;
-    double want = ceil(ecsb_bench_min_time(s) / c->pass_seconds);
-    c->iterations = want < MIN_TIMED_PASSES  ? MIN_TIMED_PASSES
-                    : want > (double)MAX_ITERATIONS ? MAX_ITERATIONS
-                                                    : (uint64_t)want;
-    c->batch = c->iterations;
-    if (ecsb_scenarios[c->scenario].consumes_setup) {
-        c->batch = ecsb_fresh_batch(c->n, c->pass_seconds);
-        if (c->batch > c->iterations)
-            c->batch = c->iterations;
-        c->iterations = (c->iterations + c->batch - 1) / c->batch * c->batch;
+    double slow = 0, prepare = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (cases[i].error[0])
+            continue;
+        slow = cases[i].pass_seconds > slow ? cases[i].pass_seconds : slow;
+        prepare = cases[i].prepare_seconds > prepare ? cases[i].prepare_seconds : prepare;
     }
-    c->repetitions = ecsb_bench_repetitions(s, c->n, repetition_seconds(c));
+    if (slow == 0) { /* every line failed: error rows, as many as a cell's fewest repetitions */
+        for (size_t i = 0; i < count; i++)
+            cases[i].repetitions = ecsb_bench_repetitions(s, INFINITY);
+        return;
+    }
+    const bench_case *c0 = &cases[0];
+    bool fresh = ecsb_scenarios[c0->scenario].consumes_setup;
+    ecsb_time_plan cell = {.warmup = ecsb_warmup_passes(c0->scenario, c0->n, &c0->params)};
+    if (s->quick && cell.warmup > ECSB_QUICK_WARMUP)
+        cell.warmup = ECSB_QUICK_WARMUP;
+    double warm_fit = floor(WARMUP_CELL_SECONDS / slow);
+    if ((double)cell.warmup > warm_fit)
+        cell.warmup = warm_fit < 1 ? 1 : (uint64_t)warm_fit;
+    double want = ceil(ecsb_bench_min_time(s) / slow);
+    cell.passes = want < MIN_TIMED_PASSES          ? MIN_TIMED_PASSES
+                  : want > (double)MAX_ITERATIONS ? MAX_ITERATIONS
+                                                  : (uint64_t)want;
+    cell.worlds = 1;
+    if (!fresh) {
+        double timed = (double)cell.passes * slow;
+        double world = prepare + (double)cell.warmup * slow;
+        double fit = floor(WORLD_COST_SHARE * timed / (world > 1e-9 ? world : 1e-9));
+        cell.worlds = fit < 1 ? 1 : fit > MAX_WORLDS ? MAX_WORLDS : (uint64_t)fit;
+        if (cell.worlds > cell.passes)
+            cell.worlds = cell.passes;
+    }
+    double cell_seconds = 0; /* one repetition of every line */
+    for (size_t i = 0; i < count; i++) {
+        bench_case *c = &cases[i];
+        if (c->error[0])
+            continue;
+        c->plan = cell;
+        uint64_t per_world = (cell.passes + cell.worlds - 1) / cell.worlds;
+        uint64_t group = fresh ? ecsb_fresh_batch(c->n, c->pass_seconds)
+                               : ecsb_clock_group(c->pass_seconds);
+        uint64_t spread = (per_world + SPANS_PER_WORLD - 1) / SPANS_PER_WORLD;
+        if (!fresh && group < spread)
+            group = spread;
+        c->plan.group = group < per_world ? group : per_world;
+        cell_seconds += repetition_seconds(c);
+    }
+    int repetitions = ecsb_bench_repetitions(s, cell_seconds);
+    for (size_t i = 0; i < count; i++)
+        cases[i].repetitions = repetitions;
 }
 
 /* The bytes c's storage holds after a set-up grown from empty; false when prepare fails. */
@@ -212,22 +186,19 @@ static bool measure_grown(bench_case *c)
     return true;
 }
 
-/* Check case c against the floor's result at its (scenario, N) and plan it. */
-static void check_case(bench_case *c, const probe_result *floor_ref,
-                       const ecsb_bench_settings *s, double enough)
+/* Check case c against the floor's checksum at its (scenario, N), then calibrate it. */
+static void check_case(bench_case *c, const ecsb_time_result *floor_ref)
 {
     const char *scenario = ecsb_scenarios[c->scenario].name;
-    c->repetitions = ecsb_bench_repetitions(s, c->n, 0);
-    c->iterations = c->batch = 1;
+    c->plan = (ecsb_time_plan){.worlds = 1, .warmup = 1, .passes = 1, .group = 1};
     if (floor_ref->status != ECSB_OK) {
         snprintf(c->error, sizeof c->error,
                  "%s at N=%" PRIu64 ": no reference checksum: the floor's %s failed: %s",
                  scenario, c->n, floor_ref->step, ecsb_status_str(floor_ref->status));
         return;
     }
-    probe_result r = *floor_ref;
-    if (c->impl != &ecsb_floor[c->scenario] &&
-        probe(c->impl, c->scenario, c->n, &c->params, enough, &r) != ECSB_OK) {
+    ecsb_time_result r = *floor_ref;
+    if (c->impl != &ecsb_floor[c->scenario] && check_run(c, &r) != ECSB_OK) {
         snprintf(c->error, sizeof c->error, "%s on %s at N=%" PRIu64 ": %s failed: %s",
                  scenario, c->strategy, c->n, r.step, ecsb_status_str(r.status));
         return;
@@ -245,7 +216,9 @@ static void check_case(bench_case *c, const probe_result *floor_ref,
                  scenario, c->strategy, c->n);
         return;
     }
-    plan_case(c, &r, s);
+    if (calibrate(c, &r) != ECSB_OK)
+        snprintf(c->error, sizeof c->error, "%s on %s at N=%" PRIu64 ": %s failed: %s",
+                 scenario, c->strategy, c->n, r.step, ecsb_status_str(r.status));
 }
 
 /* ---- the cases --------------------------------------------------------------------------- */
@@ -321,19 +294,31 @@ static bool build_suite(const ecsb_bench_settings *s, suite *su)
     return true;
 }
 
-/* Phase 1 over the suite: the floor's reference once per (scenario, N), then each case. */
+/* True when a and b are lines of one cell: the same scenario, parameters and N. */
+static bool same_cell(const bench_case *a, const bench_case *b)
+{
+    return a->scenario == b->scenario && a->n == b->n &&
+           memcmp(&a->params, &b->params, sizeof a->params) == 0;
+}
+
+/* Phases 1 and 2 over the suite: per cell, the floor's reference, each line checked and
+ * calibrated, then the cell planned. */
 static void check_suite(suite *su, const ecsb_bench_settings *s, bool show)
 {
-    double t0 = ecsb_now(), enough = ENOUGH_FACTOR * ecsb_bench_min_time(s);
+    double t0 = ecsb_now();
     size_t last_decile = 0;
-    probe_result ref = {0};
-    for (size_t i = 0; i < su->count; i++) {
+    ecsb_time_result ref = {0};
+    for (size_t first = 0, i = 0; i < su->count; i++) {
         bench_case *c = &su->cases[i];
-        const bench_case *prev = i ? &su->cases[i - 1] : NULL;
-        if (!prev || c->scenario != prev->scenario || c->n != prev->n ||
-            memcmp(&c->params, &prev->params, sizeof c->params) != 0)
-            probe(&ecsb_floor[c->scenario], c->scenario, c->n, &c->params, enough, &ref);
-        check_case(c, &ref, s, enough);
+        if (i == 0 || !same_cell(c, &su->cases[i - 1])) {
+            first = i;
+            bench_case floor_case = *c;
+            floor_case.impl = &ecsb_floor[c->scenario];
+            check_run(&floor_case, &ref);
+        }
+        check_case(c, &ref);
+        if (i + 1 == su->count || !same_cell(c, &su->cases[i + 1]))
+            plan_cell(&su->cases[first], i + 1 - first, s);
         size_t decile = 10 * (i + 1) / su->count;
         if (show && decile > last_decile && ecsb_now() - t0 > 1) {
             last_decile = decile;
@@ -346,8 +331,8 @@ static void check_suite(suite *su, const ecsb_bench_settings *s, bool show)
 static void print_plan(const suite *su)
 {
     double total = 0;
-    printf("# benchmark repetitions passes_per_repetition batch pass_seconds clock_share "
-           "seconds\n");
+    printf("# benchmark repetitions passes_per_repetition group pass_seconds clock_share "
+           "seconds warmup worlds\n");
     for (size_t i = 0; i < su->count; i++) {
         const bench_case *c = &su->cases[i];
         if (c->error[0]) {
@@ -355,10 +340,11 @@ static void print_plan(const suite *su)
             continue;
         }
         double seconds = repetition_seconds(c) * c->repetitions;
-        double share = ecsb_clock_pair_seconds() / ((double)c->batch * c->pass_seconds);
+        double share = ecsb_clock_pair_seconds() / ((double)c->plan.group * c->pass_seconds);
         total += seconds;
-        printf("%s %d %" PRIu64 " %" PRIu64 " %.3g %.2g %.3g\n", c->name, c->repetitions,
-               c->iterations, c->batch, c->pass_seconds, share, seconds);
+        printf("%s %d %" PRIu64 " %" PRIu64 " %.3g %.2g %.3g %" PRIu64 " %" PRIu64 "\n", c->name,
+               c->repetitions, c->plan.passes, c->plan.group, c->pass_seconds, share, seconds,
+               c->plan.warmup, c->plan.worlds);
     }
     printf("# total %.1f seconds (estimated; clock pair %.3g s)\n", total,
            ecsb_clock_pair_seconds());
@@ -399,90 +385,12 @@ static void show_progress(const char *name)
     fflush(stderr);
 }
 
-static void fail_timing(ecsb_gb_state *st, bench_case *c, const char *step, ecsb_status status)
-{
-    snprintf(c->error, sizeof c->error, "%s on %s at N=%" PRIu64 ": %s failed while timing: %s",
-             ecsb_scenarios[c->scenario].name, c->strategy, c->n, step, ecsb_status_str(status));
-    ecsb_gb_skip_with_error(st, c->error);
-}
-
-/* Manual time over batches of fresh worlds: prepare a batch untimed, time its passes. */
-static void time_fresh_passes(ecsb_gb_state *st, bench_case *c, uint64_t *bytes,
-                              uint64_t *entities)
-{
-    const ecsb_scenario_impl *impl = c->impl;
-    const uint64_t iterations = ecsb_gb_iterations(st);
-    void **states = calloc(c->batch, sizeof *states);
-    if (!states) {
-        fail_timing(st, c, "prepare", ECSB_ERR_NOMEM);
-        return;
-    }
-    /* Warm-up: one world prepared and passed untimed, so the allocator and the code are warm. */
-    double warm_seconds;
-    ecsb_status warm = ecsb_prepare_many(impl, c->n, &c->params, states, 1);
-    if (warm == ECSB_OK) {
-        warm = ecsb_pass_many(impl, states, 1, &warm_seconds);
-        ecsb_release_many(impl, states, 1);
-    }
-    if (warm != ECSB_OK) {
-        fail_timing(st, c, "warm-up", warm);
-        free(states);
-        return;
-    }
-    while (ecsb_gb_keep_running_batch(st, iterations)) {
-        for (uint64_t done = 0; done < iterations;) {
-            uint64_t b = iterations - done < c->batch ? iterations - done : c->batch;
-            ecsb_status status = ecsb_prepare_many(impl, c->n, &c->params, states, b);
-            if (status != ECSB_OK) {
-                fail_timing(st, c, "prepare", status);
-                break;
-            }
-            if (done == 0)
-                impl->memory(states[0], bytes, entities);
-            double seconds;
-            status = ecsb_pass_many(impl, states, b, &seconds);
-            ecsb_release_many(impl, states, b);
-            if (status != ECSB_OK) {
-                fail_timing(st, c, "pass", status);
-                break;
-            }
-            ecsb_gb_add_manual_time(st, seconds);
-            done += b;
-        }
-    }
-    free(states);
-}
-
-/* Automatic time: prepare once per repetition, time its passes as one batch. */
-static void time_repeated_passes(ecsb_gb_state *st, bench_case *c, uint64_t *bytes,
-                                 uint64_t *entities)
-{
-    const ecsb_scenario_impl *impl = c->impl;
-    void *state = NULL;
-    ecsb_status status = impl->prepare(&state, c->n, &c->params);
-    if (status != ECSB_OK) {
-        fail_timing(st, c, "prepare", status);
-        return;
-    }
-    impl->memory(state, bytes, entities);
-    /* Warm-up: every timed structure touched once before the clock starts. */
-    if ((status = impl->pass(state)) != ECSB_OK) {
-        fail_timing(st, c, "warm-up", status);
-        impl->release(state);
-        return;
-    }
-    const uint64_t iterations = ecsb_gb_iterations(st);
-    while (ecsb_gb_keep_running_batch(st, iterations)) {
-        for (uint64_t i = 0; i < iterations; i++) {
-            if ((status = impl->pass(state)) != ECSB_OK) {
-                fail_timing(st, c, "pass", status);
-                break;
-            }
-        }
-    }
-    impl->release(state);
-}
-
+/*
+ * One repetition: the case timed by the engine (harness/timing.h) by its plan, reported as
+ * manual time (set-up, warm-up and fresh worlds stay outside it), with its per-pass times
+ * (counters slice_1 .. slice_K, seconds per pass in consecutive slices of the timed passes)
+ * and its drift (counter drift: least time per pass, last third / first third, per world).
+ */
 static void bench_body(ecsb_gb_state *st, void *ctx)
 {
     bench_case *c = ctx;
@@ -492,17 +400,35 @@ static void bench_body(ecsb_gb_state *st, void *ctx)
         return;
     }
     const ecsb_scenario_info *info = &ecsb_scenarios[c->scenario];
-    uint64_t bytes = 0, entities = 0;
-    if (info->consumes_setup)
-        time_fresh_passes(st, c, &bytes, &entities);
-    else
-        time_repeated_passes(st, c, &bytes, &entities);
+    ecsb_time_plan plan = c->plan;
+    plan.passes = ecsb_gb_iterations(st);
+    ecsb_time_result r = {0};
+    while (ecsb_gb_keep_running_batch(st, plan.passes)) {
+        if (ecsb_time_case(c->impl, info->consumes_setup, c->n, &c->params, &plan, &r, NULL,
+                           NULL) != ECSB_OK) {
+            snprintf(c->error, sizeof c->error,
+                     "%s on %s at N=%" PRIu64 ": %s failed while timing: %s", info->name,
+                     c->strategy, c->n, r.step, ecsb_status_str(r.status));
+            ecsb_gb_skip_with_error(st, c->error);
+            break;
+        }
+        ecsb_gb_add_manual_time(st, r.seconds);
+    }
     if (!ecsb_gb_error_occurred(st)) {
         ecsb_gb_counter(st, "items_per_pass", (double)info->items_per_pass(c->n, &c->params));
         ecsb_gb_counter(st, "n", (double)c->n);
-        ecsb_gb_counter(st, "bytes", (double)bytes);
+        ecsb_gb_counter(st, "bytes", (double)r.bytes);
         ecsb_gb_counter(st, "bytes_grown", (double)c->bytes_grown);
-        ecsb_gb_counter(st, "entities", (double)entities);
+        ecsb_gb_counter(st, "entities", (double)r.entities);
+        ecsb_gb_counter(st, "warmup", (double)plan.warmup);
+        ecsb_gb_counter(st, "worlds", (double)(info->consumes_setup ? plan.passes : plan.worlds));
+        if (r.drift > 0)
+            ecsb_gb_counter(st, "drift", r.drift);
+        for (uint32_t k = 0; k < r.slice_count; k++) {
+            char name[16];
+            snprintf(name, sizeof name, "slice_%u", k + 1);
+            ecsb_gb_counter(st, name, r.slice[k]);
+        }
         ecsb_gb_label(st, info->item);
     }
     show_progress(c->name);
@@ -540,9 +466,8 @@ static bool register_suite(suite *su)
 {
     for (size_t i = 0; i < su->count; i++) {
         bench_case *c = &su->cases[i];
-        bool manual = ecsb_scenarios[c->scenario].consumes_setup;
-        if (!ecsb_gb_register(c->name, bench_body, c, manual ? ECSB_GB_MANUAL_TIME : ECSB_GB_AUTO_TIME,
-                              c->iterations, c->repetitions))
+        if (!ecsb_gb_register(c->name, bench_body, c, ECSB_GB_MANUAL_TIME, c->plan.passes,
+                              c->repetitions))
             return false;
         prog.total += (size_t)c->repetitions;
     }
@@ -558,7 +483,7 @@ static void record_provenance(const ecsb_bench_settings *s, const suite *su, int
         ecsb_default_run_id(run_id, run_id_size);
     char sizes[1024], reps[64];
     sizes_string(su, sizes, sizeof sizes);
-    snprintf(reps, sizeof reps, "%d", ecsb_bench_repetitions(s, 1, 0));
+    ecsb_bench_repetitions_rule(s, reps, sizeof reps);
     ecsb_provenance_record(&(ecsb_provenance){.run_id = run_id,
                                               .settings = s,
                                               .sizes = sizes,
@@ -661,6 +586,7 @@ int ecsb_bench_main(int argc, char **argv)
     ecsb_bench_settings s;
     int rc = ecsb_bench_parse(argc, argv, &s);
     if (rc == 0) {
+        ecsb_placement_seed(s.seed);
         suite su;
         if (!build_suite(&s, &su)) {
             fprintf(stderr, "ecsbench: out of memory\n");

@@ -6,11 +6,13 @@
  *
  * Defaults (the budget: the full suite in 5 minutes on a 2-core VM with every strategy
  * registered, both world orders): each scenario's default sizes up to DEFAULT_LARGEST (the
- * larger ones, 262,144 .. 4,194,304, with --ecsb_large: every repetition of a 1M world prepares
- * it afresh, so they take three times the rest together); each repetition times at least DEFAULT_MIN_TIME of passes
- * (and at least 3 passes, after a warm-up pass: bench.c); 5 repetitions at every size, the
+ * larger ones, 262,144 .. 4,194,304, with --ecsb_large: every repetition builds and warms its
+ * 1M-4M worlds afresh, so they take several times the rest; --ecsb_plan estimates both); the
+ * slowest line of a cell times at least DEFAULT_MIN_TIME of passes per repetition (and at
+ * least 3 passes, after the scenario's warm-up: bench.c); 5 repetitions at every size, the
  * fewest with which an exact two-sided Mann-Whitney U test can reach p < 0.05 (with 3 it
- * cannot go below p = 0.1, so no difference between two cells could ever be called real).
+ * cannot go below p = 0.1, so no difference between two cells could ever be called real), up
+ * to 9 where a cell's repetition is cheap.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -20,22 +22,41 @@
 #include "harness/runner.h"
 
 #define DEFAULT_MIN_TIME 0.025
-#define QUICK_MIN_TIME 0.004
+#define QUICK_MIN_TIME 0.002
 #define DEFAULT_REPETITIONS 5
-#define QUICK_REPETITIONS 5
+/* Cheap cells get more repetitions, up to MOST_REPETITIONS, as many as fit in
+ * CHEAP_CELL_SECONDS for all the lines of the cell: those are the cells of small worlds, whose
+ * passes are short, so placement and the neighbours' noise weigh most there and their spread
+ * between repetitions is widest, and more repetitions cost little. */
+#define MOST_REPETITIONS 9
+#define CHEAP_CELL_SECONDS 0.6
+/* A smoke run: 3 repetitions, the fewest that give the tables a spread (not a verdict). */
+#define QUICK_REPETITIONS 3
 #define MAX_REPETITIONS 1000u
 #define MAX_MIN_TIME 3600.0
+#define DEFAULT_SEED 1u
 #define DEFAULT_LARGEST 65536u /* default sizes above it need --ecsb_large */
 
-static const uint64_t quick_sizes[] = {256, 4000, 16384};
+static const uint64_t quick_sizes[] = {256, 1024, 4000};
 
-int ecsb_bench_repetitions(const ecsb_bench_settings *s, uint64_t n, double seconds)
+int ecsb_bench_repetitions(const ecsb_bench_settings *s, double seconds)
 {
     if (s->repetitions)
         return s->repetitions;
-    (void)n;       /* the same at every size: see the defaults above */
-    (void)seconds;
-    return s->quick ? QUICK_REPETITIONS : DEFAULT_REPETITIONS;
+    if (s->quick)
+        return QUICK_REPETITIONS;
+    double fit = floor(CHEAP_CELL_SECONDS / (seconds > 1e-6 ? seconds : 1e-6));
+    return fit <= DEFAULT_REPETITIONS ? DEFAULT_REPETITIONS
+           : fit >= MOST_REPETITIONS  ? MOST_REPETITIONS
+                                      : (int)fit;
+}
+
+void ecsb_bench_repetitions_rule(const ecsb_bench_settings *s, char *buf, size_t size)
+{
+    if (s->repetitions || s->quick)
+        snprintf(buf, size, "%d", s->repetitions ? s->repetitions : QUICK_REPETITIONS);
+    else
+        snprintf(buf, size, "%d..%d by cost", DEFAULT_REPETITIONS, MOST_REPETITIONS);
 }
 
 double ecsb_bench_min_time(const ecsb_bench_settings *s)
@@ -45,84 +66,134 @@ double ecsb_bench_min_time(const ecsb_bench_settings *s)
     return s->quick ? QUICK_MIN_TIME : DEFAULT_MIN_TIME;
 }
 
-/* Calls fn(value, ctx) for each comma-separated value of "NAME=V1,V2" with "NAME=Vi" built in
- * buf; stops and returns false when fn does. */
-static bool each_param_value(const char *flag, bool (*fn)(const char *assignment, void *ctx),
-                             void *ctx)
+/* ---- lists ------------------------------------------------------------------------------ */
+
+/* Most items in one comma-separated list. */
+#define MAX_LIST_ITEMS 64
+
+/*
+ * The one list parser: "a,b,c" copied into buf and split there; items[] point into buf.
+ * Returns the item count, or -1 when the list does not fit, has more than max items, or has
+ * an empty item.
+ */
+static int split_list(const char *list, char *buf, size_t size, const char **items, int max)
+{
+    if (strlen(list) >= size)
+        return -1;
+    strcpy(buf, list);
+    int count = 0;
+    for (char *p = buf;;) {
+        char *comma = strchr(p, ',');
+        if (comma)
+            *comma = '\0';
+        if (!*p || count == max)
+            return -1;
+        items[count++] = p;
+        if (!comma)
+            return count;
+        p = comma + 1;
+    }
+}
+
+/* "NAME=V1,V2": NAME into name, the values split into buf/values; the value count or -1. */
+static int split_param_flag(const char *flag, char *name, size_t name_size, char *buf,
+                            size_t size, const char **values)
 {
     const char *eq = strchr(flag, '=');
-    if (!eq)
-        return fn(flag, ctx);
-    size_t name_len = (size_t)(eq - flag);
-    for (const char *v = eq + 1;;) {
-        const char *end = strchr(v, ',');
-        size_t len = end ? (size_t)(end - v) : strlen(v);
-        char buf[256];
-        snprintf(buf, sizeof buf, "%.*s=%.*s", (int)name_len, flag, (int)len, v);
-        if (!fn(buf, ctx))
-            return false;
-        if (!end)
-            return true;
-        v = end + 1;
-    }
+    if (!eq || eq == flag || (size_t)(eq - flag) >= name_size)
+        return -1;
+    snprintf(name, name_size, "%.*s", (int)(eq - flag), flag);
+    return split_list(eq + 1, buf, size, values, MAX_LIST_ITEMS);
 }
 
-typedef struct param_check {
-    char *err;
-    size_t err_size;
-} param_check;
-
-/* One value: valid for at least one scenario that declares its name. */
-static bool check_param_value(const char *assignment, void *ctx)
+/* Every scenario parameter's name, once each, comma-separated, into out. */
+static void all_param_names(char *out, size_t size)
 {
-    param_check *c = ctx;
-    const char *eq = strchr(assignment, '=');
-    bool declared = false;
-    for (int sc = 0; sc < ECSB_SCENARIO_COUNT && eq; sc++) {
-        if (ecsb_param_find((ecsb_scenario_id)sc, assignment, (size_t)(eq - assignment)) < 0)
-            continue;
-        declared = true;
-        ecsb_params p = ecsb_params_default((ecsb_scenario_id)sc);
-        if (ecsb_params_set((ecsb_scenario_id)sc, assignment, &p, c->err, c->err_size))
-            return true;
-    }
-    if (!declared) {
-        char names[512] = "";
-        for (int sc = 0; sc < ECSB_SCENARIO_COUNT; sc++)
-            for (uint32_t i = 0; i < ecsb_scenarios[sc].param_count; i++) {
-                const char *n = ecsb_scenarios[sc].params[i].name;
-                if (!strstr(names, n))
-                    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
-                             names[0] ? ", " : "", n);
-            }
-        snprintf(c->err, c->err_size,
-                 "'%s' names no scenario parameter (want NAME=V1,V2; parameters: %s)",
-                 assignment, names);
-    }
-    return false;
+    out[0] = '\0';
+    for (int sc = 0; sc < ECSB_SCENARIO_COUNT; sc++)
+        for (uint32_t i = 0; i < ecsb_scenarios[sc].param_count; i++) {
+            const char *n = ecsb_scenarios[sc].params[i].name;
+            if (!strstr(out, n))
+                snprintf(out + strlen(out), size - strlen(out), "%s%s", out[0] ? ", " : "", n);
+        }
 }
 
+/* A --ecsb_param value: NAME declared by some scenario, each value valid for at least one
+ * scenario declaring NAME. False with the reason in err. */
 static bool check_param_flag(const char *flag, char *err, size_t err_size)
 {
-    param_check c = {err, err_size};
-    return each_param_value(flag, check_param_value, &c);
+    char name[64], buf[1024], one[128];
+    const char *values[MAX_LIST_ITEMS];
+    int count = split_param_flag(flag, name, sizeof name, buf, sizeof buf, values);
+    if (count < 0) {
+        snprintf(err, err_size, "want NAME=V1,V2 with no empty value, e.g. match=1/16,1/4");
+        return false;
+    }
+    bool declared = false;
+    for (int sc = 0; sc < ECSB_SCENARIO_COUNT; sc++)
+        declared |= ecsb_param_find((ecsb_scenario_id)sc, name, strlen(name)) >= 0;
+    if (!declared) {
+        char names[512];
+        all_param_names(names, sizeof names);
+        snprintf(err, err_size, "'%s' names no scenario parameter (want NAME=V1,V2; parameters: %s)",
+                 name, names);
+        return false;
+    }
+    for (int v = 0; v < count; v++) {
+        snprintf(one, sizeof one, "%s=%s", name, values[v]);
+        bool valid = false;
+        for (int sc = 0; sc < ECSB_SCENARIO_COUNT && !valid; sc++) {
+            if (ecsb_param_find((ecsb_scenario_id)sc, name, strlen(name)) < 0)
+                continue;
+            ecsb_params p = ecsb_params_default((ecsb_scenario_id)sc);
+            valid = ecsb_params_set((ecsb_scenario_id)sc, one, &p, err, err_size);
+        }
+        if (!valid)
+            return false; /* err: the last declaring scenario's reason */
+    }
+    return true;
 }
 
-typedef struct param_expand {
-    ecsb_scenario_id sc;
-    const ecsb_params *base;
-    ecsb_params *out;
-    size_t count, max;
-} param_expand;
-
-static bool expand_param_value(const char *assignment, void *ctx)
+/*
+ * After every flag: each --ecsb_param names a parameter that a selected scenario takes, and no
+ * parameter is given twice (a later flag would silently replace an earlier one). Returns 0,
+ * or 2 after saying which.
+ */
+static int check_param_selection(const ecsb_bench_settings *s)
 {
-    param_expand *e = ctx;
-    ecsb_params p = *e->base;
-    char err[256];
-    if (ecsb_params_set(e->sc, assignment, &p, err, sizeof err) && e->count < e->max)
-        e->out[e->count++] = p;
-    return true;
+    char names[ECSB_MAX_PARAM_FLAGS][64], buf[1024];
+    const char *values[MAX_LIST_ITEMS];
+    for (size_t f = 0; f < s->param_flag_count; f++) {
+        split_param_flag(s->param_flag[f], names[f], sizeof names[f], buf, sizeof buf, values);
+        for (size_t g = 0; g < f; g++)
+            if (strcmp(names[g], names[f]) == 0) {
+                fprintf(stderr,
+                        "ecsbench: parameter %s given twice (--ecsb_param=%s and "
+                        "--ecsb_param=%s); give its values once: --ecsb_param=%s=V1,V2\n",
+                        names[f], s->param_flag[g], s->param_flag[f], names[f]);
+                return 2;
+            }
+        bool taken = false;
+        char takers[512] = "", selected[512] = "";
+        for (int sc = 0; sc < ECSB_SCENARIO_COUNT; sc++) {
+            bool declares = ecsb_param_find((ecsb_scenario_id)sc, names[f], strlen(names[f])) >= 0;
+            taken |= declares && s->scenario_on[sc];
+            if (declares)
+                snprintf(takers + strlen(takers), sizeof takers - strlen(takers), "%s%s",
+                         takers[0] ? ", " : "", ecsb_scenarios[sc].name);
+            if (s->scenario_on[sc])
+                snprintf(selected + strlen(selected), sizeof selected - strlen(selected), "%s%s",
+                         selected[0] ? ", " : "", ecsb_scenarios[sc].name);
+        }
+        if (!taken) {
+            fprintf(stderr,
+                    "ecsbench: --ecsb_param=%s: no selected scenario takes parameter %s "
+                    "(selected: %s; %s is taken by: %s)\n",
+                    s->param_flag[f], names[f], selected, names[f], takers);
+            return 2;
+        }
+    }
+    return 0;
 }
 
 size_t ecsb_bench_param_sets(const ecsb_bench_settings *s, ecsb_scenario_id sc, ecsb_params *out,
@@ -130,20 +201,27 @@ size_t ecsb_bench_param_sets(const ecsb_bench_settings *s, ecsb_scenario_id sc, 
 {
     size_t count = 1;
     out[0] = ecsb_params_default(sc);
+    if (max > ECSB_MAX_PARAM_SETS)
+        max = ECSB_MAX_PARAM_SETS;
     for (size_t f = 0; f < s->param_flag_count; f++) {
-        const char *flag = s->param_flag[f], *eq = strchr(flag, '=');
-        if (!eq || ecsb_param_find(sc, flag, (size_t)(eq - flag)) < 0)
+        char name[64], buf[1024], one[128], err[256];
+        const char *values[MAX_LIST_ITEMS];
+        int n = split_param_flag(s->param_flag[f], name, sizeof name, buf, sizeof buf, values);
+        if (n < 0 || ecsb_param_find(sc, name, strlen(name)) < 0)
             continue;
         ecsb_params next[ECSB_MAX_PARAM_SETS];
-        param_expand e = {sc, NULL, next, 0, max < ECSB_MAX_PARAM_SETS ? max : ECSB_MAX_PARAM_SETS};
-        for (size_t i = 0; i < count; i++) {
-            e.base = &out[i];
-            each_param_value(flag, expand_param_value, &e);
-        }
-        if (e.count == 0) /* no value it accepts: it keeps what it had */
+        size_t made = 0;
+        for (size_t i = 0; i < count; i++)
+            for (int v = 0; v < n && made < max; v++) {
+                ecsb_params p = out[i];
+                snprintf(one, sizeof one, "%s=%s", name, values[v]);
+                if (ecsb_params_set(sc, one, &p, err, sizeof err)) /* values it takes only */
+                    next[made++] = p;
+            }
+        if (made == 0) /* no value it accepts: it keeps what it had */
             continue;
-        memcpy(out, next, e.count * sizeof *out);
-        count = e.count;
+        memcpy(out, next, made * sizeof *out);
+        count = made;
     }
     return count;
 }
@@ -183,15 +261,23 @@ void ecsb_bench_usage(FILE *out)
             "                             %u (default: each scenario's own up to %u, see list\n"
             "                             --json)\n"
             "  --ecsb_large               the default sizes above %u too (262144 .. 4194304:\n"
-            "                             three times as long; the reference run has them)\n"
+            "                             the reference run has them; each repetition builds\n"
+            "                             and warms a fresh 1M-4M world, so they take several\n"
+            "                             times the rest: --ecsb_plan estimates it)\n"
             "  --ecsb_param=NAME=V1,V2    run every scenario that declares parameter NAME at each\n"
             "                             value it accepts (repeatable: every combination; the\n"
             "                             others keep their defaults; list shows them); names\n"
             "                             get /name=value[,name=value] for values not the default\n"
-            "  --ecsb_quick               sizes 256,4000,16384, %d repetitions of %g s (unless\n"
-            "                             other flags say otherwise)\n"
+            "  --ecsb_quick               a smoke run, not for verdicts: sizes 256,1024,4000,\n"
+            "                             %d repetitions of %g s, at most %d warm-up passes\n"
+            "                             (unless other flags say otherwise)\n"
             "  --ecsb_plan                check and calibrate every benchmark, print the plan\n"
-            "                             (repetitions, passes, batch, estimated time), time nothing\n"
+            "                             (repetitions, passes, group, warm-up, worlds, estimated\n"
+            "                             seconds), time nothing\n"
+            "  --ecsb_seed=S              the seed of the placements: every block a world,\n"
+            "                             floor or limit allocates is placed after a pad of\n"
+            "                             0..63 cache lines drawn from it (default: %u; 0: no\n"
+            "                             pads, the heap's own placement)\n"
             "  --ecsb_run_id=ID           run id for the JSON context ([A-Za-z0-9._-], default:\n"
             "                             UTC time + host, e.g. 20261121T214500Z-vm)\n"
             "  --ecsb_context=KEY=VALUE   extra JSON context entry; KEY gets the ecsb_ prefix\n"
@@ -200,22 +286,27 @@ void ecsb_bench_usage(FILE *out)
             "  --benchmark_filter=REGEX   only names matching it (POSIX extended; -REGEX: not\n"
             "                             matching)\n"
             "  --benchmark_list_tests     print the selected names, run nothing\n"
-            "  --benchmark_repetitions=R  repetitions of every benchmark (default: %d)\n"
-            "  --benchmark_min_time=S     seconds of passes per repetition, at least 3 passes\n"
-            "                             after an untimed warm-up pass\n"
-            "                             (default: %g)\n"
+            "  --benchmark_repetitions=R  repetitions of every benchmark (default: %d, up to\n"
+            "                             9 where a cell is cheap)\n"
+            "  --benchmark_min_time=S     seconds of passes per repetition on the slowest line\n"
+            "                             of a cell, at least 3 passes after the scenario's\n"
+            "                             untimed warm-up, the same for every line (default: %g)\n"
             "  --benchmark_enable_random_interleaving=true|false   (default: true)\n"
             "  --benchmark_out=FILE --benchmark_out_format=json|console   (default: json)\n"
             "Every other --benchmark_* flag below goes to Google Benchmark.\n"
             "Before anything is timed, every benchmark runs once untimed: its checksum must\n"
-            "equal the floor's at the same scenario and N, else it is an error row (and\n"
-            "ecsbench bench exits 1 after writing its results). That run also calibrates the\n"
-            "passes per repetition. A scenario whose pass consumes its set-up (platformer)\n"
-            "times batches of freshly prepared worlds between two clock reads.\n"
+            "equal the floor's (the same work on plain arrays) at the same scenario and N,\n"
+            "else it is an error row (and ecsbench bench exits 1 after writing its results).\n"
+            "A second untimed world calibrates the passes per repetition. Each repetition\n"
+            "spreads its passes over freshly built worlds (fresh placements); a scenario\n"
+            "whose pass consumes its set-up (platformer) times batches of freshly prepared\n"
+            "worlds between two clock reads.\n"
             "Rows are named scenario/strategy/N and carry real_time per pass and the counters\n"
             "items_per_pass, n, bytes and entities (the storage right after set-up with the\n"
-            "scenario's capacity hint) and bytes_grown (the same, grown from empty).\n",
-            ECSB_MAX_N, ECSB_MAX_SIZES, DEFAULT_LARGEST, DEFAULT_LARGEST, QUICK_REPETITIONS, QUICK_MIN_TIME, DEFAULT_REPETITIONS,
+            "scenario's capacity hint), bytes_grown (the same, grown from empty), warmup and\n"
+            "worlds (the plan), slice_1.. (seconds per pass in consecutive slices of the\n"
+            "timed passes) and drift (least time per pass, last third / first third).\n",
+            ECSB_MAX_N, ECSB_MAX_SIZES, DEFAULT_LARGEST, DEFAULT_LARGEST, QUICK_REPETITIONS, QUICK_MIN_TIME, ECSB_QUICK_WARMUP, DEFAULT_SEED, DEFAULT_REPETITIONS,
             DEFAULT_MIN_TIME);
 }
 
@@ -235,70 +326,11 @@ static int compare_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/*
- * Split a comma-separated list into buf (NUL-separated) and call fn on each item; false when
- * the list is too long or an item is empty, or fn says no.
- */
-typedef bool (*item_fn)(const char *item, ecsb_bench_settings *s);
-static bool each_item(const char *list, item_fn fn, ecsb_bench_settings *s)
+/* An unknown (bad_name) or empty name in a list: what was wrong, and every valid name. */
+static int name_error(const char *flag, const char *arg, const char *bad_name, bool scenarios)
 {
-    char buf[1024];
-    if (strlen(list) >= sizeof buf)
-        return false;
-    strcpy(buf, list);
-    char *p = buf;
-    for (;;) {
-        char *comma = strchr(p, ',');
-        if (comma)
-            *comma = '\0';
-        if (!*p || !fn(p, s))
-            return false;
-        if (!comma)
-            return true;
-        p = comma + 1;
-    }
-}
-
-static bool add_size(const char *item, ecsb_bench_settings *s)
-{
-    uint64_t n;
-    if (!ecsb_parse_count(item, ECSB_MAX_N, &n) || s->size_count == ECSB_MAX_SIZES)
-        return false;
-    s->sizes[s->size_count++] = n;
-    return true;
-}
-
-static char bad_name[128]; /* the name add_scenario / add_strategy did not know */
-
-static bool add_scenario(const char *item, ecsb_bench_settings *s)
-{
-    ecsb_scenario_id id = ecsb_scenario_find(item);
-    if (id == ECSB_SCENARIO_COUNT) {
-        snprintf(bad_name, sizeof bad_name, "%.120s", item);
-        return false;
-    }
-    s->scenario_on[id] = true;
-    return true;
-}
-
-static bool add_strategy(const char *item, ecsb_bench_settings *s)
-{
-    if (strcmp(item, ECSB_FLOOR_NAME) == 0 || strcmp(item, ECSB_LIMIT_NAME) == 0)
-        return true; /* the references run anyway */
-    for (size_t i = 0; i < ecsb_strategy_count; i++)
-        if (strcmp(ecsb_strategies[i]->name, item) == 0) {
-            s->strategy_on[i] = true;
-            return true;
-        }
-    snprintf(bad_name, sizeof bad_name, "%.120s", item);
-    return false;
-}
-
-/* An unknown or empty name in a list: what was wrong, and every valid name. */
-static int name_error(const char *flag, const char *arg, bool scenarios)
-{
-    if (bad_name[0])
-        fprintf(stderr, "ecsbench: unknown name '%s' in %s\nvalid: ", bad_name, arg);
+    if (bad_name)
+        fprintf(stderr, "ecsbench: unknown name '%.120s' in %s\nvalid: ", bad_name, arg);
     else
         fprintf(stderr, "ecsbench: an empty name, or too long a list, in %s\nvalid: ", arg);
     if (scenarios) {
@@ -411,8 +443,14 @@ static int parse_own_flag(const char *arg, ecsb_bench_settings *s, bool *scenari
         if (!parse_bool(v, &s->plan_only))
             return usage_error("bad %s", arg, "--ecsb_plan takes no value, or true/false");
     } else if ((v = flag_value(arg, "--ecsb_sizes"))) {
+        char buf[1024];
+        const char *items[ECSB_MAX_SIZES];
+        int count = split_list(v, buf, sizeof buf, items, ECSB_MAX_SIZES);
         s->size_count = 0;
-        if (!each_item(v, add_size, s))
+        for (int i = 0; i < count; i++)
+            if (!ecsb_parse_count(items[i], ECSB_MAX_N, &s->sizes[s->size_count++]))
+                count = -1;
+        if (count < 0)
             return usage_error("bad %s", arg,
                                "--ecsb_sizes takes a comma-separated list of decimal sizes, "
                                "each 1..16777216, at most 32 of them, e.g. --ecsb_sizes=256,4000");
@@ -423,17 +461,44 @@ static int parse_own_flag(const char *arg, ecsb_bench_settings *s, bool *scenari
                 s->sizes[kept++] = s->sizes[i];
         s->size_count = kept;
     } else if ((v = flag_value(arg, "--ecsb_scenarios"))) {
+        char buf[1024];
+        const char *items[MAX_LIST_ITEMS];
+        int count = split_list(v, buf, sizeof buf, items, MAX_LIST_ITEMS);
         memset(s->scenario_on, 0, sizeof s->scenario_on);
-        bad_name[0] = '\0';
-        if (!each_item(v, add_scenario, s))
-            return name_error("--ecsb_scenarios", arg, true);
+        if (count < 0)
+            return name_error("--ecsb_scenarios", arg, NULL, true);
+        for (int i = 0; i < count; i++) {
+            ecsb_scenario_id id = ecsb_scenario_find(items[i]);
+            if (id == ECSB_SCENARIO_COUNT)
+                return name_error("--ecsb_scenarios", arg, items[i], true);
+            s->scenario_on[id] = true;
+        }
         *scenarios_given = true;
     } else if ((v = flag_value(arg, "--ecsb_strategies"))) {
+        char buf[1024];
+        const char *items[MAX_LIST_ITEMS];
+        int count = split_list(v, buf, sizeof buf, items, MAX_LIST_ITEMS);
         memset(s->strategy_on, 0, sizeof s->strategy_on);
-        bad_name[0] = '\0';
-        if (!each_item(v, add_strategy, s))
-            return name_error("--ecsb_strategies", arg, false);
+        if (count < 0)
+            return name_error("--ecsb_strategies", arg, NULL, false);
+        for (int i = 0; i < count; i++) {
+            if (strcmp(items[i], ECSB_FLOOR_NAME) == 0 || strcmp(items[i], ECSB_LIMIT_NAME) == 0)
+                continue; /* the references run anyway */
+            size_t k = 0;
+            while (k < ecsb_strategy_count && strcmp(ecsb_strategies[k]->name, items[i]) != 0)
+                k++;
+            if (k == ecsb_strategy_count)
+                return name_error("--ecsb_strategies", arg, items[i], false);
+            s->strategy_on[k] = true;
+        }
         *strategies_given = true;
+    } else if ((v = flag_value(arg, "--ecsb_seed"))) {
+        if (strcmp(v, "0") == 0)
+            s->seed = 0; /* no pads: the heap's own placement, to compare against */
+        else if (!ecsb_parse_count(v, UINT64_MAX, &s->seed))
+            return usage_error("bad %s", arg,
+                               "--ecsb_seed takes a decimal number (the placements' sequence: "
+                               "the same seed draws the same pads; 0: no pads)");
     } else if ((v = flag_value(arg, "--ecsb_run_id"))) {
         if (!valid_run_id(v))
             return usage_error("bad %s", arg,
@@ -463,7 +528,7 @@ static int parse_own_flag(const char *arg, ecsb_bench_settings *s, bool *scenari
         return usage_error("unknown flag %s", arg,
                            "ecsbench's own flags are --ecsb_scenarios=, --ecsb_strategies=, "
                            "--ecsb_sizes=, --ecsb_param=, --ecsb_quick, --ecsb_large, --ecsb_plan, "
-                           "--ecsb_run_id=, --ecsb_context=, --ecsb_progress=");
+                           "--ecsb_seed=, --ecsb_run_id=, --ecsb_context=, --ecsb_progress=");
     } else if ((v = flag_value(arg, "--benchmark_filter"))) {
         return set_filter(v, s);
     } else if ((v = flag_value(arg, "--benchmark_list_tests"))) {
@@ -537,7 +602,7 @@ int ecsb_bench_parse(int argc, char **argv, ecsb_bench_settings *s)
     static char interleave_on[] = "--benchmark_enable_random_interleaving=true";
     static char interleave_off[] = "--benchmark_enable_random_interleaving=false";
 
-    *s = (ecsb_bench_settings){.progress = true, .interleave = true};
+    *s = (ecsb_bench_settings){.progress = true, .interleave = true, .seed = DEFAULT_SEED};
     if (ecsb_strategy_count > ECSB_MAX_STRATEGIES) {
         fprintf(stderr, "ecsbench: %zu strategies registered, the suite handles %u\n",
                 ecsb_strategy_count, ECSB_MAX_STRATEGIES);
@@ -569,6 +634,9 @@ int ecsb_bench_parse(int argc, char **argv, ecsb_bench_settings *s)
     if (!strategies_given)
         for (size_t i = 0; i < ecsb_strategy_count; i++)
             s->strategy_on[i] = true;
+    int rc = check_param_selection(s);
+    if (rc)
+        return rc;
 
     ecsb_gb_initialize(&s->gb_argc, s->gb_argv);
     if (s->gb_argc > 1)

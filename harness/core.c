@@ -1,4 +1,5 @@
-/* core.c — statuses, configuration checking and the default allocator, shared by all. */
+/* core.c — statuses, configuration checking and the shared allocator, used by all. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,22 +84,104 @@ ecsb_status ecsb_query_check(const ecsb_query *q, uint32_t type_count, uint32_t 
     return ECSB_OK;
 }
 
+/* ---- the shared allocator: 64-byte aligned blocks at sampled placements ----------------- */
+
 /*
- * C's realloc promises only 16-byte alignment, so blocks come from aligned_alloc and a resize
- * copies (growth is geometric, so each byte is copied O(1) times amortised).
+ * Where a block lands decides how fast identical loops over it run: two arrays whose
+ * addresses differ by a multiple of 4 KiB alias in the store-to-load forwarding check and
+ * share L1 sets, and glibc places large blocks (mmap) at the same page offset every time. So
+ * a measured layout could win or lose by the heap's luck, once per world (Mytkowicz et al.,
+ * "Producing wrong data without doing anything obviously wrong!", ASPLOS 2009). When a seed
+ * is set (the suite sets the run's), every block gets a pad of 0..63 whole cache lines (0 to
+ * 4032 bytes: every line offset within a 4 KiB page) drawn afresh, so each freshly built world
+ * sits at a freshly drawn placement, and a time averaged over several worlds is the average
+ * over placements (docs/measuring.md). Without a seed the pad is 0 (tests, for exact
+ * sanitizer reports).
+ *
+ * A block: [base, 64-byte aligned] [pad] [one header line: its base] [the block ...]. The
+ * header and pad are poisoned under AddressSanitizer, so an underflow is still reported.
  */
+#if defined(__SANITIZE_ADDRESS__)
+#define ECSB_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ECSB_ASAN 1
+#endif
+#endif
+#ifdef ECSB_ASAN
+#include <sanitizer/asan_interface.h>
+#define POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
+#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define POISON(p, n) ((void)(p), (void)(n))
+#define UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
+#define HEADER ECSB_BLOCK_ALIGN
+#define BLOCK_MAGIC 0xec5bb10c4a11c0deull
+
+static uint64_t placement_state; /* 0: no pad */
+
+void ecsb_placement_seed(uint64_t seed)
+{
+    /* splitmix64 of the seed: any seed but 0 gives a well-mixed, non-zero state */
+    uint64_t z = seed + 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    placement_state = seed ? (z ^ (z >> 31)) | 1 : 0;
+}
+
+size_t ecsb_placement_pad(void)
+{
+    if (!placement_state)
+        return 0;
+    placement_state ^= placement_state << 13; /* xorshift64 */
+    placement_state ^= placement_state >> 7;
+    placement_state ^= placement_state << 17;
+    return (size_t)(placement_state >> 58) * ECSB_BLOCK_ALIGN; /* 0 .. 63 lines */
+}
+
+void *ecsb_block_alloc(size_t size)
+{
+    size_t pad = ecsb_placement_pad();
+    size_t rounded = (size + ECSB_BLOCK_ALIGN - 1) & ~(size_t)(ECSB_BLOCK_ALIGN - 1);
+    if (size > SIZE_MAX - HEADER - ECSB_PLACEMENT_MAX_PAD - ECSB_BLOCK_ALIGN)
+        return NULL;
+    unsigned char *base = aligned_alloc(ECSB_BLOCK_ALIGN, HEADER + pad + (rounded ? rounded : ECSB_BLOCK_ALIGN));
+    if (!base)
+        return NULL;
+    unsigned char *block = base + HEADER + pad;
+    uint64_t header[2] = {BLOCK_MAGIC, (uint64_t)(uintptr_t)base};
+    memcpy(block - sizeof header, header, sizeof header);
+    POISON(base, HEADER + pad);
+    return block;
+}
+
+void ecsb_block_free(void *ptr)
+{
+    if (!ptr)
+        return;
+    unsigned char *block = ptr;
+    uint64_t header[2];
+    UNPOISON(block - sizeof header, sizeof header);
+    memcpy(header, block - sizeof header, sizeof header);
+    if (header[0] != BLOCK_MAGIC)
+        abort(); /* not a block of ours, or its header was overwritten */
+    unsigned char *base = (unsigned char *)(uintptr_t)header[1];
+    UNPOISON(base, (size_t)(block - base));
+    free(base);
+}
+
+/* A resize copies (growth is geometric, so each byte is copied O(1) times amortised). */
 static void *libc_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size)
 {
     (void)ctx;
-    if (new_size > SIZE_MAX - (ECSB_BLOCK_ALIGN - 1))
-        return NULL;
-    void *p = aligned_alloc(ECSB_BLOCK_ALIGN, (new_size + ECSB_BLOCK_ALIGN - 1) &
-                                                  ~(size_t)(ECSB_BLOCK_ALIGN - 1));
+    void *p = ecsb_block_alloc(new_size);
     if (!p)
         return NULL;
     if (ptr) {
         memcpy(p, ptr, old_size < new_size ? old_size : new_size);
-        free(ptr);
+        ecsb_block_free(ptr);
     }
     return p;
 }
@@ -107,7 +190,7 @@ static void libc_free(void *ctx, void *ptr, size_t size)
 {
     (void)ctx;
     (void)size;
-    free(ptr);
+    ecsb_block_free(ptr);
 }
 
 const ecsb_allocator ecsb_libc_allocator = {libc_realloc, libc_free, NULL};

@@ -95,8 +95,22 @@ typedef struct ecsb_allocator {
     void *ctx;
 } ecsb_allocator;
 
-/* The C library's allocator; used when ecsb_world_config.allocator is NULL. */
+/* The shared allocator (ecsb_block_alloc); used when ecsb_world_config.allocator is NULL. */
 extern const ecsb_allocator ecsb_libc_allocator;
+
+/*
+ * Blocks of the shared allocator, for the worlds (through ecsb_libc_allocator) and the floor
+ * and limit arrays alike: 64-byte aligned, released with ecsb_block_free. Each block is placed
+ * after a pad of 0 .. ECSB_PLACEMENT_MAX_PAD bytes in whole cache lines, drawn from the
+ * sequence ecsb_placement_seed starts (seed 0, the default: no pad), so every freshly built
+ * world sits at a freshly drawn placement (harness/core.c says why).
+ */
+#define ECSB_PLACEMENT_MAX_PAD (63u * ECSB_BLOCK_ALIGN)
+void *ecsb_block_alloc(size_t size);
+void ecsb_block_free(void *ptr);
+void ecsb_placement_seed(uint64_t seed);
+/* The next pad of the sequence (what the next block gets); 0 without a seed. */
+size_t ecsb_placement_pad(void);
 
 /* ---- world configuration ----------------------------------------------------------------- */
 
@@ -332,6 +346,10 @@ typedef struct ecsb_scenario_info {
     /* Items one pass processes at size n with parameters p (time per item = pass time /
      * items). */
     uint64_t (*items_per_pass)(uint64_t n, const ecsb_params *p);
+    /* Untimed passes that bring a freshly prepared world to the steady state it is timed in
+     * (1 for most; frame: until every slot has turned over once). The harness caps it for
+     * large n (harness/timing.h, ecsb_warmup_passes). */
+    uint64_t (*warmup_passes)(uint64_t n, const ecsb_params *p);
     /* Its run-time parameters: params[0] is always `order` (ECSB_PARAM_ORDER). */
     const ecsb_param_info *params;
     uint32_t param_count;

@@ -20,7 +20,8 @@
 #include "harness/runner.h"
 
 static const char floor_summary[] =
-    "lower bound: each scenario's arithmetic on plain packed C arrays in the articles' layout";
+    "the same work on plain arrays: each scenario's arithmetic on packed C arrays in the "
+    "articles' layout (a reference, not a lower bound: a layout may beat it)";
 static const char limit_summary[] =
     "least memory traffic: the same arithmetic on arrays holding only what a pass touches "
     "(scenarios where a layout can move less than the floor)";
@@ -57,12 +58,14 @@ static void usage(FILE *out)
             "      scenario (name, summary, what one item is); --json: one JSON object with\n"
             "      every scenario's item, flags, limit, default sizes and parameters\n"
             "  ecsbench run <scenario> <strategy> <N> [passes] [name=value ...]\n"
-            "      run one scenario: untimed set-up, `passes` timed passes (default 1; a\n"
-            "      scenario whose pass consumes its set-up is prepared again, untimed, before\n"
-            "      each), then print exactly: checksum=<16 hex digits> seconds=<float>\n"
-            "      (seconds = the timed passes in total). Every strategy must print the\n"
-            "      floor's checksum for the same scenario, N and passes. A run estimated to\n"
-            "      take over %.0f s says so on stderr and shows its progress.\n"
+            "      run one scenario as bench times it (the same engine and warm-up): untimed\n"
+            "      set-up, the scenario's untimed warm-up passes (frame: until its slots have\n"
+            "      turned over), then `passes` timed passes (default 1; a scenario whose pass\n"
+            "      consumes its set-up is prepared again, untimed, for each), then print\n"
+            "      exactly: checksum=<16 hex digits> seconds=<float> (seconds = the timed\n"
+            "      passes in total). Every strategy must print the floor's checksum for the\n"
+            "      same scenario, N and passes. A run estimated to take over %.0f s says so\n"
+            "      on stderr and shows its progress.\n"
             "        <scenario>  ",
             ECSB_RUN_NOTICE_SECONDS);
     print_scenarios(out);
@@ -76,7 +79,8 @@ static void usage(FILE *out)
             "                    meaning, default and range), e.g. match=1/16 order=shuffled\n"
             "  ecsbench bench [flags]\n"
             "      the suite: every scenario x (floor, limit, every strategy) x size, checked\n"
-            "      against the floor, then timed through Google Benchmark; benchmarks are\n"
+            "      against the floor (the same work on plain arrays, a reference rather than\n"
+            "      a bound), then timed through Google Benchmark; benchmarks are\n"
             "      named scenario/strategy/N (make bench runs it and keeps the results)\n"
             "  ecsbench help | --help | -h\n"
             "      this text\n"
@@ -192,18 +196,29 @@ static int cmd_list(int argc, char **argv)
         list_json();
         return 0;
     }
+    /* One name column, as wide as the longest name (strategy, reference, scenario, param). */
+    int w = (int)strlen(ECSB_FLOOR_NAME);
     for (size_t i = 0; i < ecsb_strategy_count; i++)
-        printf("strategy  %-14s %s\n", ecsb_strategies[i]->name, ecsb_strategies[i]->summary);
-    printf("floor     %-14s %s (accepted as a strategy by run)\n", ECSB_FLOOR_NAME, floor_summary);
-    printf("limit     %-14s %s (accepted as a strategy by run)\n", ECSB_LIMIT_NAME, limit_summary);
+        w = (int)strlen(ecsb_strategies[i]->name) > w ? (int)strlen(ecsb_strategies[i]->name) : w;
+    for (int s = 0; s < ECSB_SCENARIO_COUNT; s++) {
+        w = (int)strlen(ecsb_scenarios[s].name) > w ? (int)strlen(ecsb_scenarios[s].name) : w;
+        for (uint32_t i = 0; i < ecsb_scenarios[s].param_count; i++)
+            w = (int)strlen(ecsb_scenarios[s].params[i].name) > w
+                    ? (int)strlen(ecsb_scenarios[s].params[i].name)
+                    : w;
+    }
+    for (size_t i = 0; i < ecsb_strategy_count; i++)
+        printf("strategy  %-*s %s\n", w, ecsb_strategies[i]->name, ecsb_strategies[i]->summary);
+    printf("floor     %-*s %s (accepted as a strategy by run)\n", w, ECSB_FLOOR_NAME, floor_summary);
+    printf("limit     %-*s %s (accepted as a strategy by run)\n", w, ECSB_LIMIT_NAME, limit_summary);
     for (int s = 0; s < ECSB_SCENARIO_COUNT; s++) {
         const ecsb_scenario_info *info = &ecsb_scenarios[s];
-        printf("scenario  %-14s %s (item: %s)\n", info->name, info->summary, info->item);
+        printf("scenario  %-*s %s (item: %s)\n", w, info->name, info->summary, info->item);
         for (uint32_t i = 0; i < info->param_count; i++) {
             const ecsb_param_info *pi = &info->params[i];
             char def[64];
             ecsb_param_format((ecsb_scenario_id)s, i, pi->def, def, sizeof def);
-            printf("  param   %-14s %s; default %s; ", pi->name, pi->meaning, def);
+            printf("  param   %-*s %s; default %s; ", w, pi->name, pi->meaning, def);
             if (pi->choices) {
                 for (size_t c = 0; pi->choices[c]; c++)
                     printf("%s%s", c ? " | " : "", pi->choices[c]);
@@ -268,6 +283,14 @@ static int cmd_run(int argc, char **argv)
     ecsb_params params = ecsb_params_default(s);
     for (int i = first_param; i < argc; i++) {
         char err[512];
+        size_t len = strcspn(argv[i], "=");
+        for (int j = first_param; j < i; j++)
+            if (strncmp(argv[j], argv[i], len) == 0 && argv[j][len] == '=') {
+                fprintf(stderr,
+                        "ecsbench: parameter %.*s given twice (%s and %s); give it once\n",
+                        (int)len, argv[i], argv[j], argv[i]);
+                return 2;
+            }
         if (!ecsb_params_set(s, argv[i], &params, err, sizeof err)) {
             fprintf(stderr, "ecsbench: %s\n", err);
             return 2;

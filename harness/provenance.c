@@ -261,6 +261,8 @@ void ecsb_provenance_record(const ecsb_provenance *p)
     ecsb_gb_add_context("ecsb_random_interleaving", s->interleave ? "true" : "false");
     ecsb_gb_add_context("ecsb_filter", s->filter ? s->filter : "");
     ecsb_gb_add_context("ecsb_quick", s->quick ? "true" : "false");
+    snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)s->seed);
+    ecsb_gb_add_context("ecsb_seed", tmp);
 
     buf[0] = '\0';
     append(buf, sizeof buf, ECSB_FLOOR_NAME);

@@ -1,6 +1,7 @@
 /*
- * run.c — one scenario on one implementation (`ecsbench run`), timed with CLOCK_MONOTONIC, and
- * the helpers the suite shares with it: name lookup, default sizes, batches of fresh worlds.
+ * run.c — one scenario on one implementation (`ecsbench run`), timed by the engine the suite
+ * uses (harness/timing.h) with the same warm-up, and the helpers the suite shares with it:
+ * count parsing, name lookup, default sizes.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
@@ -28,13 +29,6 @@ bool ecsb_parse_count(const char *text, uint64_t max, uint64_t *out)
         return false;
     *out = v;
     return true;
-}
-
-double ecsb_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 void ecsb_format_duration(char *buf, size_t size, double seconds)
@@ -83,83 +77,34 @@ size_t ecsb_default_sizes(ecsb_size_set set, uint64_t *out)
     return count;
 }
 
-/* ---- batches of fresh worlds ------------------------------------------------------------- */
-
-uint64_t ecsb_fresh_batch(uint64_t n, double pass_seconds)
-{
-    double want = ceil(ECSB_CLOCK_SHARE_INV * ecsb_clock_pair_seconds() /
-                       (pass_seconds > 1e-12 ? pass_seconds : 1e-12));
-    double most = (double)(ECSB_BATCH_ENTITIES / (n ? n : 1));
-    if (most > ECSB_BATCH_WORLDS)
-        most = ECSB_BATCH_WORLDS;
-    if (want > most)
-        want = most;
-    return want < 1 ? 1 : (uint64_t)want;
-}
-
-ecsb_status ecsb_prepare_many(const ecsb_scenario_impl *impl, uint64_t n,
-                              const ecsb_params *p, void **states, uint64_t count)
-{
-    for (uint64_t i = 0; i < count; i++) {
-        states[i] = NULL;
-        ecsb_status st = impl->prepare(&states[i], n, p);
-        if (st != ECSB_OK) {
-            ecsb_release_many(impl, states, i);
-            return st;
-        }
-    }
-    return ECSB_OK;
-}
-
-ecsb_status ecsb_pass_many(const ecsb_scenario_impl *impl, void **states, uint64_t count,
-                           double *seconds)
-{
-    ecsb_status st = ECSB_OK;
-    double t0 = ecsb_now();
-    for (uint64_t i = 0; i < count && st == ECSB_OK; i++)
-        st = impl->pass(states[i]);
-    *seconds = ecsb_now() - t0;
-    return st;
-}
-
-void ecsb_release_many(const ecsb_scenario_impl *impl, void **states, uint64_t count)
-{
-    for (uint64_t i = 0; i < count; i++) {
-        impl->release(states[i]);
-        states[i] = NULL;
-    }
-}
-
-double ecsb_clock_pair_seconds(void)
-{
-    static double cost;
-    if (cost == 0) {
-        enum { READS = 4096 };
-        double t0 = ecsb_now(), t = t0;
-        for (int i = 0; i < READS; i++)
-            t = ecsb_now();
-        cost = 2 * (t - t0) / READS;
-        if (cost <= 0)
-            cost = 1e-9;
-    }
-    return cost;
-}
-
 /* ---- one run ----------------------------------------------------------------------------- */
 
-/* Progress of a long `run`: announced once the first passes show it will take long. */
+/*
+ * Progress of a long `run`: announced once the first timed passes show it will take long.
+ * The time left is the wall time per pass since the first timed span (fresh worlds' prepares
+ * included) times the passes left; before a second span, the timed time per pass. Set-up and
+ * warm-up are over by the first span, so they never inflate it.
+ */
 typedef struct run_watch {
     bool on, announced;
-    double t0, last;
-    uint64_t total;
+    double first_at, last;
+    uint64_t first_done, total;
 } run_watch;
 
-static void watch_update(run_watch *w, uint64_t done)
+static void watch_update(void *ctx, uint64_t done, uint64_t total, double timed)
 {
-    if (!w->on || done >= w->total)
+    run_watch *w = ctx;
+    (void)total;
+    if (!w->on || done >= w->total || done == 0)
         return;
-    double now = ecsb_now(), elapsed = now - w->t0;
-    double left = elapsed / (double)done * (double)(w->total - done);
+    double now = ecsb_now();
+    if (w->first_done == 0) {
+        w->first_done = done;
+        w->first_at = now;
+    }
+    double per = done > w->first_done ? (now - w->first_at) / (double)(done - w->first_done)
+                                      : timed / (double)done;
+    double elapsed = per * (double)done, left = per * (double)(w->total - done);
     char a[32], b[32];
     if (!w->announced) {
         if (elapsed + left < ECSB_RUN_NOTICE_SECONDS)
@@ -170,7 +115,7 @@ static void watch_update(run_watch *w, uint64_t done)
         fprintf(stderr,
                 "ecsbench: %" PRIu64 " passes at about %.3g s each will take about %s; "
                 "progress every 10 s (Ctrl-C stops)\n",
-                w->total, elapsed / (double)done, a);
+                w->total, per, a);
         return;
     }
     if (now - w->last < 10)
@@ -182,88 +127,21 @@ static void watch_update(run_watch *w, uint64_t done)
             done, w->total, a, b);
 }
 
-static ecsb_status fail(ecsb_run_result *r, ecsb_status status, const char *step)
-{
-    r->status = status;
-    r->step = step;
-    return status;
-}
-
-/* Fresh worlds for every pass: the first alone, then in batches sized by its time; the last
- * world's checksum. */
-static ecsb_status run_fresh(const ecsb_scenario_impl *impl, uint64_t n, const ecsb_params *p,
-                             uint64_t passes, run_watch *w, ecsb_run_result *r)
-{
-    uint64_t batch = 1;
-    void **states = calloc(ECSB_BATCH_WORLDS, sizeof *states);
-    if (!states)
-        return fail(r, ECSB_ERR_NOMEM, "prepare");
-    ecsb_status st;
-    for (uint64_t done = 0; done < passes;) {
-        uint64_t b = passes - done < batch ? passes - done : batch;
-        if ((st = ecsb_prepare_many(impl, n, p, states, b)) != ECSB_OK) {
-            free(states);
-            return fail(r, st, "prepare");
-        }
-        double seconds;
-        st = ecsb_pass_many(impl, states, b, &seconds);
-        r->seconds += seconds;
-        done += b;
-        if (st == ECSB_OK && done == passes)
-            r->checksum = impl->checksum(states[b - 1]);
-        ecsb_release_many(impl, states, b);
-        if (st != ECSB_OK) {
-            free(states);
-            return fail(r, st, "pass");
-        }
-        if (done == 1)
-            batch = ecsb_fresh_batch(n, seconds);
-        watch_update(w, done);
-    }
-    free(states);
-    return ECSB_OK;
-}
-
-/* One prepared state, its passes timed in chunks that grow to ~10 ms between clock reads. */
-static ecsb_status run_repeated(const ecsb_scenario_impl *impl, uint64_t n,
-                                const ecsb_params *p, uint64_t passes, run_watch *w,
-                                ecsb_run_result *r)
-{
-    void *state = NULL;
-    ecsb_status st = impl->prepare(&state, n, p);
-    if (st != ECSB_OK)
-        return fail(r, st, "prepare");
-    uint64_t chunk = 1;
-    for (uint64_t done = 0; done < passes;) {
-        uint64_t c = passes - done < chunk ? passes - done : chunk;
-        double t0 = ecsb_now();
-        for (uint64_t i = 0; i < c && st == ECSB_OK; i++)
-            st = impl->pass(state);
-        double span = ecsb_now() - t0;
-        r->seconds += span;
-        if (st != ECSB_OK) {
-            impl->release(state);
-            return fail(r, st, "pass");
-        }
-        done += c;
-        if (span < 0.01)
-            chunk *= 2;
-        watch_update(w, done);
-    }
-    r->checksum = impl->checksum(state);
-    impl->release(state);
-    return ECSB_OK;
-}
-
 ecsb_status ecsb_run_scenario(const ecsb_scenario_impl *impl, ecsb_scenario_id s, uint64_t n,
                               const ecsb_params *p, uint64_t passes, bool progress,
                               ecsb_run_result *r)
 {
     *r = (ecsb_run_result){.status = ECSB_OK, .step = ""};
-    if (passes == 0)
-        passes = 1; /* a checksum needs a prepared state */
-    run_watch w = {.on = progress, .t0 = ecsb_now(), .total = passes};
-    if (ecsb_scenarios[s].consumes_setup)
-        return run_fresh(impl, n, p, passes, &w, r);
-    return run_repeated(impl, n, p, passes, &w, r);
+    run_watch w = {.on = progress, .total = passes ? passes : 1};
+    /* The engine bench uses, with the warm-up bench uses: one world, adaptive spans. */
+    ecsb_time_plan plan = {.worlds = 1, .warmup = ecsb_warmup_passes(s, n, p), .passes = passes};
+    ecsb_time_result t;
+    ecsb_placement_seed(1); /* placements as the suite draws them by default */
+    ecsb_time_case(impl, ecsb_scenarios[s].consumes_setup, n, p, &plan, &t, watch_update, &w);
+    r->status = t.status;
+    r->step = t.step;
+    r->checksum = t.checksum;
+    r->seconds = t.seconds;
+    r->warmup = plan.warmup;
+    return r->status;
 }

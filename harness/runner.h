@@ -5,8 +5,10 @@
  *                 strategies) x size, checked and calibrated first, then timed through
  *                 Google Benchmark (harness/gbench.h)
  *   bench_flags.c the suite's flags: selection, repetitions and min time, output file
- *   run.c         one scenario on one implementation (`ecsbench run`), and the timing
- *                 helpers both share
+ *   run.c         one scenario on one implementation (`ecsbench run`), and the helpers
+ *                 both share
+ *   timing.c      the one timing engine both use (harness/timing.h; part of the core
+ *                 library, so the C tests run it)
  *   provenance.c  the run's context (date, host, CPU, compiler, flags, git, sources, command)
  */
 #ifndef ECSB_RUNNER_H
@@ -20,6 +22,7 @@
 
 #include "harness/ecsb.h"
 #include "harness/gbench.h"
+#include "harness/timing.h"
 
 /* Largest N accepted anywhere: 4x the largest default size (memory stays under ~2 GB). */
 #define ECSB_MAX_N 16777216u
@@ -40,9 +43,6 @@
  */
 bool ecsb_parse_count(const char *text, uint64_t max, uint64_t *out);
 
-/* CLOCK_MONOTONIC, in seconds. */
-double ecsb_now(void);
-
 /* "1:05" or "1:02:03" (rounded seconds). */
 void ecsb_format_duration(char *buf, size_t size, double seconds);
 
@@ -59,34 +59,7 @@ void ecsb_print_impl_names(FILE *out, ecsb_scenario_id s);
 /* The default sizes of a size set, ascending; returns their count (at most ECSB_MAX_SIZES). */
 size_t ecsb_default_sizes(ecsb_size_set set, uint64_t *out);
 
-/* ---- timing helpers (run.c) --------------------------------------------------------------- */
-
-/*
- * Scenarios whose pass consumes its set-up are timed over batches of freshly prepared worlds:
- * all prepared untimed, then their passes back to back between two clock reads, so the clock
- * reads stay far below 1% of the timed span even where one pass is a fraction of a
- * microsecond. A batch is the fewest worlds whose passes take ECSB_CLOCK_SHARE_INV times a
- * pair of clock reads (0.5%), given the time of one pass: every world prepared before the
- * timed span is one more set of cache lines the passes may find evicted, so batches stay as
- * small as the clock allows. At least one world; at most ECSB_BATCH_WORLDS worlds and
- * ECSB_BATCH_ENTITIES entities in all (memory).
- */
-#define ECSB_CLOCK_SHARE_INV 200.0
-#define ECSB_BATCH_WORLDS 4096u
-#define ECSB_BATCH_ENTITIES 524288u
-uint64_t ecsb_fresh_batch(uint64_t n, double pass_seconds);
-
-/* Prepare `count` states; on failure none stays prepared and the status is returned. */
-ecsb_status ecsb_prepare_many(const ecsb_scenario_impl *impl, uint64_t n,
-                              const ecsb_params *p, void **states, uint64_t count);
-/* One pass on each state, back to back between two clock reads; *seconds = the span. Stops
- * at the first failing pass and returns its status. */
-ecsb_status ecsb_pass_many(const ecsb_scenario_impl *impl, void **states, uint64_t count,
-                           double *seconds);
-void ecsb_release_many(const ecsb_scenario_impl *impl, void **states, uint64_t count);
-
-/* Seconds one pair of clock reads costs here (measured once, then cached). */
-double ecsb_clock_pair_seconds(void);
+/* ---- one run (run.c) ------------------------------------------------------------------- */
 
 /* The outcome of ecsb_run_scenario. */
 typedef struct ecsb_run_result {
@@ -94,13 +67,15 @@ typedef struct ecsb_run_result {
     const char *step;     /* on failure: "prepare" or "pass" */
     uint64_t checksum;    /* of the final state */
     double seconds;       /* the timed passes, summed */
+    uint64_t warmup;      /* untimed passes before them (ecsb_warmup_passes) */
 } ecsb_run_result;
 
 /*
- * Run scenario s on impl at size n with parameters p: prepare, then `passes` timed passes (a scenario whose pass
- * consumes its set-up is prepared afresh, untimed, before each: the first pass alone, then
- * batches sized by its time, ecsb_fresh_batch),
- * then checksum and release. With `progress` set, a run that will take long says so on
+ * Run scenario s on impl at size n with parameters p through the timing engine
+ * (harness/timing.h), as the suite does: prepare, the scenario's warm-up
+ * (ecsb_warmup_passes), then `passes` timed passes (a scenario whose pass consumes its set-up
+ * is prepared afresh, untimed, for each: warm-up worlds, then batches sized by the time of a
+ * pass), then checksum and release. With `progress` set, a run that will take long says so on
  * stderr, then shows its progress. Returns result->status.
  */
 ecsb_status ecsb_run_scenario(const ecsb_scenario_impl *impl, ecsb_scenario_id s, uint64_t n,
@@ -113,6 +88,8 @@ ecsb_status ecsb_run_scenario(const ecsb_scenario_impl *impl, ecsb_scenario_id s
 /* ---- the suite (bench.c, bench_flags.c) ---------------------------------------------------- */
 
 #define ECSB_MAX_EXTRA_CONTEXT 16u
+/* Most warm-up passes of a quick (smoke) run: frame's turnover would dominate it. */
+#define ECSB_QUICK_WARMUP 8
 #define ECSB_MAX_PARAM_FLAGS 8u
 #define ECSB_MAX_PARAM_SETS 64u /* parameter combinations per scenario, at most */
 
@@ -135,6 +112,7 @@ typedef struct ecsb_bench_settings {
     ecsb_gb_out_format out_format;
     bool progress;
     const char *run_id;
+    uint64_t seed;       /* --ecsb_seed: the placements' sequence (harness/core.c) */
     const char *param_flag[ECSB_MAX_PARAM_FLAGS]; /* --ecsb_param=NAME=V1,V2 as given */
     size_t param_flag_count;
     char context_key[ECSB_MAX_EXTRA_CONTEXT][64];
@@ -152,9 +130,11 @@ typedef struct ecsb_bench_settings {
 int ecsb_bench_parse(int argc, char **argv, ecsb_bench_settings *s);
 void ecsb_bench_settings_free(ecsb_bench_settings *s);
 
-/* The suite's defaults: repetitions at size n for repetitions of `seconds` (wall, estimated),
- * and the min time of passes per repetition. */
-int ecsb_bench_repetitions(const ecsb_bench_settings *s, uint64_t n, double seconds);
+/* The suite's defaults: repetitions of a cell whose repetition takes `seconds` (wall,
+ * estimated, one repetition of each of its lines), the rule in words (for the run's context), and the min time
+ * of passes per repetition. */
+int ecsb_bench_repetitions(const ecsb_bench_settings *s, double seconds);
+void ecsb_bench_repetitions_rule(const ecsb_bench_settings *s, char *buf, size_t size);
 double ecsb_bench_min_time(const ecsb_bench_settings *s);
 /* The sizes scenario sc runs at; returns their count. */
 size_t ecsb_bench_sizes(const ecsb_bench_settings *s, ecsb_scenario_id sc, uint64_t *out);

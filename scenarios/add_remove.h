@@ -35,9 +35,9 @@ static void add_remove_release(void *state)
         return;
     if (s->world_live)
         world_fini(&s->w);
-    free(s->entities);
-    free(s->remove_at);
-    free(s);
+    ecsb_array_free(s->entities);
+    ecsb_array_free(s->remove_at);
+    ecsb_array_free(s);
 }
 
 #define ADD_REMOVE_SALT 0x6164646d76ull /* its world order: creation, then removal by rank */

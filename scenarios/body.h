@@ -140,8 +140,8 @@ static void u32_world_release(void *state)
         return;
     if (s->world_live)
         world_fini(&s->w);
-    free(s->entities);
-    free(s);
+    ecsb_array_free(s->entities);
+    ecsb_array_free(s);
 }
 
 /*

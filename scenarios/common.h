@@ -52,27 +52,30 @@ static inline uint64_t ecsb_float_bits(float f)
     return u;
 }
 
-/* Zeroed, 64-byte aligned scenario state (worlds want cache-line alignment); NULL on failure. */
+/*
+ * Zeroed, 64-byte aligned scenario state (worlds want cache-line alignment) from the shared
+ * allocator; NULL on failure. Release with ecsb_array_free().
+ */
 static inline void *ecsb_state_alloc(size_t size)
 {
-    size_t rounded = (size + 63) & ~(size_t)63;
-    void *p = aligned_alloc(64, rounded);
+    void *p = ecsb_block_alloc(size);
     if (p)
-        memset(p, 0, rounded);
+        memset(p, 0, size);
     return p;
 }
 
 /*
- * An array of n elements (at least one, so n = 0 is not a failure), 64-byte aligned as every
- * block a strategy gets from its allocator (harness/core.c), so the floor and the limit start
- * their arrays on the same boundary as the layouts they are compared with; NULL on failure.
- * Release with free().
+ * An array of n elements (at least one, so n = 0 is not a failure) from the shared allocator
+ * every world uses (harness/core.c): 64-byte aligned and at a sampled placement, so the floor
+ * and the limit sit in memory as the layouts they are compared with do; NULL on failure.
+ * Release with ecsb_array_free().
  */
 static inline void *ecsb_array_alloc(uint64_t n, size_t size)
 {
-    size_t bytes = (size_t)(n ? n : 1) * size;
-    return aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+    return ecsb_block_alloc((size_t)(n ? n : 1) * size);
 }
+
+static inline void ecsb_array_free(void *p) { ecsb_block_free(p); }
 
 /*
  * The capacity hint a scenario's world gets (ecsb_world_config.initial_capacity) for `n`
@@ -133,8 +136,8 @@ typedef struct ecsb_world_order {
 
 static inline void ecsb_world_order_free(ecsb_world_order *o)
 {
-    free(o->serial_at);
-    free(o->rank);
+    ecsb_array_free(o->serial_at);
+    ecsb_array_free(o->rank);
     o->serial_at = o->rank = NULL;
 }
 
@@ -145,8 +148,8 @@ static inline bool ecsb_world_order_make(ecsb_world_order *o, uint64_t n, const 
     o->serial_at = o->rank = NULL;
     if (p->v[ECSB_PARAM_ORDER] != ECSB_ORDER_SHUFFLED)
         return true;
-    o->serial_at = malloc((n ? n : 1) * sizeof *o->serial_at);
-    o->rank = malloc((n ? n : 1) * sizeof *o->rank);
+    o->serial_at = ecsb_array_alloc(n, sizeof *o->serial_at);
+    o->rank = ecsb_array_alloc(n, sizeof *o->rank);
     if (!o->serial_at || !o->rank) {
         ecsb_world_order_free(o);
         return false;
@@ -246,8 +249,8 @@ typedef struct dual_iterate_order {
 
 static inline void dual_iterate_order_free(dual_iterate_order *o)
 {
-    free(o->serial_at);
-    free(o->rank);
+    ecsb_array_free(o->serial_at);
+    ecsb_array_free(o->rank);
     o->serial_at = o->rank = NULL;
 }
 
@@ -258,8 +261,8 @@ static inline bool dual_iterate_order_make(dual_iterate_order *o, uint64_t n, co
     o->match = p->v[DUAL_ITERATE_MATCH];
     if (p->v[ECSB_PARAM_ORDER] != ECSB_ORDER_SHUFFLED)
         return true;
-    o->serial_at = malloc((n ? n : 1) * sizeof *o->serial_at);
-    o->rank = malloc((n ? n : 1) * sizeof *o->rank);
+    o->serial_at = ecsb_array_alloc(n, sizeof *o->serial_at);
+    o->rank = ecsb_array_alloc(n, sizeof *o->rank);
     if (!o->serial_at || !o->rank) {
         dual_iterate_order_free(o);
         return false;

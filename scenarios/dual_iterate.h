@@ -31,9 +31,9 @@ static void dual_iterate_release(void *state)
         return;
     if (s->world_live)
         world_fini(&s->w);
-    free(s->entities);
+    ecsb_array_free(s->entities);
     dual_iterate_order_free(&s->order);
-    free(s);
+    ecsb_array_free(s);
 }
 
 /* An entity with the values of serial number `serial`: a, and b when with_b. */

@@ -38,11 +38,11 @@ static void entity_cycle_release(void *state)
         return;
     if (s->world_live)
         world_fini(&s->w);
-    free(s->entities);
-    free(s->seen);
-    free(s->doomed);
-    free(s->destroy_at);
-    free(s);
+    ecsb_array_free(s->entities);
+    ecsb_array_free(s->seen);
+    ecsb_array_free(s->doomed);
+    ecsb_array_free(s->destroy_at);
+    ecsb_array_free(s);
 }
 
 #define ENTITY_CYCLE_SALT 0x6379636c65ull /* its world order: creation; destroys: seed ^ salt */

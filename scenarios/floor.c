@@ -1,6 +1,11 @@
 /*
- * floor.c — the floor of every scenario: its arithmetic on plain C arrays in the layout the
- * articles start from, with no entity bookkeeping at all: the lower bound drawn on every plot.
+ * floor.c — the floor of every scenario: the same work on plain arrays, its arithmetic on C
+ * arrays in the layout the articles start from, with no entity bookkeeping at all, drawn on
+ * every plot. It is a reference, not a lower bound: a layout that moves less memory (an
+ * archetype table or an owning group packing exactly the matches) or whose arrays happen to
+ * suit the hardware better can beat it, and the limit (limit.c) is the least-traffic line.
+ * Its arrays come from the shared allocator every world uses (ecsb_array_alloc), so they sit
+ * at sampled placements as the layouts' blocks do.
  * Each type's values sit in one array, packed in the creation order of the entities holding
  * it; a pass knows statically which positions belong together (no ids, no lookups). Its
  * checksums are the ones every strategy must reproduce exactly. One floor per file in

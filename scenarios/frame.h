@@ -74,10 +74,10 @@ static void frame_release(void *state)
         return;
     if (s->world_live)
         world_fini(&s->w);
-    free(s->handle);
+    ecsb_array_free(s->handle);
     free(s->gen);
     free(s->dead);
-    free(s);
+    ecsb_array_free(s);
 }
 
 /* The target of the actor in `slot`, added to it: the handle, slot and generation of an

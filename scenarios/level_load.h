@@ -30,9 +30,9 @@ static void level_load_release(void *state)
         return;
     if (s->world_live)
         world_fini(&s->w);
-    free(s->entities);
+    ecsb_array_free(s->entities);
     ecsb_world_order_free(&s->order);
-    free(s);
+    ecsb_array_free(s);
 }
 
 static ecsb_status level_load_prepare(void **out, uint64_t n, const ecsb_params *p)

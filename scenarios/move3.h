@@ -32,8 +32,8 @@ static void move3_release(void *state)
         return;
     if (s->world_live)
         world_fini(&s->w);
-    free(s->entities);
-    free(s);
+    ecsb_array_free(s->entities);
+    ecsb_array_free(s);
 }
 
 /* pos and vel for everyone, mass for the entity of every 4th rank. */

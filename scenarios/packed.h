@@ -49,7 +49,7 @@ static ecsb_status packed_prepare(void **out, uint64_t n, uint32_t queried,
                 scenario_u32_init(NULL, perm[k], t, v);
         }
     }
-    free(perm);
+    ecsb_array_free(perm);
     if (st != ECSB_OK && *out) {
         u32_world_release(s);
         *out = NULL;

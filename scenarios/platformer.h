@@ -32,9 +32,9 @@ static void platformer_release(void *state)
         return;
     if (s->world_live)
         world_fini(&s->w);
-    free(s->originals);
-    free(s->kill_at);
-    free(s);
+    ecsb_array_free(s->originals);
+    ecsb_array_free(s->kill_at);
+    ecsb_array_free(s);
 }
 
 static uint32_t platformer_types(const void *ctx, uint64_t serial, uint64_t rank)

@@ -27,8 +27,8 @@ static void random_get_release(void *state)
         return;
     if (s->world_live)
         world_fini(&s->w);
-    free(s->order);
-    free(s);
+    ecsb_array_free(s->order);
+    ecsb_array_free(s);
 }
 
 /* a for everyone, b for the entities of odd rank. */
@@ -76,8 +76,8 @@ static ecsb_status random_get_prepare(void **out, uint64_t n, const ecsb_params 
             s->order[k] = created[perm[k]];
     }
     ecsb_world_order_free(&world_order);
-    free(created);
-    free(perm);
+    ecsb_array_free(created);
+    ecsb_array_free(perm);
     if (st != ECSB_OK) {
         random_get_release(s);
         return st;

@@ -52,6 +52,28 @@ static uint64_t frame_items(uint64_t n, const ecsb_params *p) { (void)p; return 
 /* level_load: every entity created. */
 static uint64_t level_load_items(uint64_t n, const ecsb_params *p) { (void)p; return n; }
 
+/* ---- warm-up: passes before a world is timed (ecsb_scenario_info.warmup_passes) -------- */
+
+/* One pass: the world after a pass is in the state the next pass finds (values changed,
+ * structure restored), so one untimed pass warms the caches, page tables and allocator. */
+static uint64_t one_warmup(uint64_t n, const ecsb_params *p) { (void)n; (void)p; return 1; }
+#define platformer_warmup one_warmup
+#define dual_iterate_warmup one_warmup
+#define packed_1_warmup one_warmup
+#define packed_5_warmup one_warmup
+#define simple_iter_warmup one_warmup
+#define frag_iter_warmup one_warmup
+#define entity_cycle_warmup one_warmup
+#define add_remove_warmup one_warmup
+#define random_get_warmup one_warmup
+#define move3_warmup one_warmup
+#define churn_iterate_warmup one_warmup
+#define level_load_warmup one_warmup
+/* frame: the frames for every slot to turn over once (actors die d per frame in turn, bullets
+ * live FRAME_BULLET_LIFE frames), so the world timed is one that has lived, not the level as
+ * loaded. */
+static uint64_t frame_warmup(uint64_t n, const ecsb_params *p) { frame_world_shape s = frame_shape(n, p); return s.deaths ? (s.actors + s.deaths - 1) / s.deaths + FRAME_BULLET_LIFE : 1; }
+
 /* ---- parameters ----------------------------------------------------------------------- */
 
 static const char *const order_both[] = {"regular", "shuffled", NULL};
@@ -97,6 +119,7 @@ const ecsb_scenario_info ecsb_scenarios[ECSB_SCENARIO_COUNT] = {
                                .changes_structure = structure_,                                \
                                .sizes = sizes_,                                                \
                                .items_per_pass = name_##_items,                                \
+                               .warmup_passes = name_##_warmup,                                \
                                .params = name_##_params,                                       \
                                .param_count = sizeof name_##_params / sizeof name_##_params[0]},
 #include "scenarios/scenarios.def"

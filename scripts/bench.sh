@@ -21,9 +21,11 @@
 # or a status (ecsbench exits 1) is published with the rest, named, and bench.sh exits 1.
 #
 # Environment:
-#   QUICK=1           small sizes and a short min time
-#   LARGE=1           the default sizes above 65,536 too (262,144 .. 4,194,304; about three
-#                     times as long: the reference run)
+#   QUICK=1           a smoke run of the whole pipeline, not for verdicts: every scenario
+#                     and world order at sizes 256, 1024 and 4000, 3 repetitions, a short min
+#                     time and at most 8 warm-up passes (under 45 s with the build done)
+#   LARGE=1           the default sizes above 65,536 too (262,144 .. 4,194,304: the reference
+#                     run; ecsbench bench --ecsb_large --ecsb_plan prints its estimate)
 #   SCENARIOS, STRATEGIES, SIZES   comma lists: a subset (the binary checks the names and
 #                     lists the valid ones; the floor and limit lines always run)
 #   PARAMS            scenario parameter lists, space-separated NAME=V1,V2 (each becomes
@@ -57,10 +59,11 @@ PLOTS_DIR=${PLOTS_DIR:-plots}
 export PYTHON RESULTS_DIR PLOTS_DIR
 
 flags=()
+quick=""
 again=(make bench) # the command that repeats this run, recorded in raw.json and summary.md
 case ${QUICK:-} in
   "" | 0 | no | false) ;;
-  1 | yes | true) flags+=(--ecsb_quick) again+=(QUICK=1) ;;
+  1 | yes | true) flags+=(--ecsb_quick) again+=(QUICK=1) quick=1 ;;
   *) ecsb_usage_error "QUICK=$QUICK: use QUICK=1 for the quick run, or leave it out for the full suite" ;;
 esac
 case ${LARGE:-} in
@@ -146,6 +149,8 @@ rm -f "$staging/list.log"
 
 start=$(date +%s)
 echo "bench: run $run_id -> $RESULTS_DIR/$run_id (staging in $staging)" >&2
+smoke="QUICK=1 is a smoke run of the pipeline (small sizes, 3 repetitions, short passes): not for verdicts"
+[ -z "$quick" ] || echo "bench: $smoke" >&2
 # In the background so that a signal reaches the trap at once (the trap stops the run).
 "$bin" bench --ecsb_run_id="$run_id" "${flags[@]}" "--ecsb_context=make_command=${again[*]}" \
   --benchmark_out="$staging/raw.json" --benchmark_out_format=json \
@@ -225,6 +230,7 @@ trap - INT TERM HUP
 failed=$(($(wc -l <"$final/errors.csv") - 1))
 echo
 echo "ecsbench run $final_id done in $(($(date +%s) - start)) s"
+[ -z "$quick" ] || echo "  note:    $smoke"
 echo "  results: $final/ (raw.json, results.csv, errors.csv, choose.md, summary.md, report.md, list.json, console.txt)"
 if [ -z "$plots_note" ]; then
   echo "  plots:   $PLOTS_DIR/$final_id/"

@@ -10,7 +10,8 @@ A run folder (results/<run-id>/, written by `make bench`) holds
                "iteration" row per repetition of each benchmark `scenario/strategy/N[/...]`
   results.csv  tidy: scenario,strategy,n,metric,unit,median,min,max,mean,stddev,cv,repetitions
                (and optionally, anywhere, a params column: "name=value;...", empty by default,
-               and a drift column: 1 when the cell's timed passes still drifted, else 0)
+               drift: the timed passes' last-third / first-third time, drifting: yes when that
+               lies beyond +-10 %; a hand-made run may carry drift alone as a 0/1 flag)
                with metrics time_per_item (ns), seconds_per_pass (s) and bytes_per_entity (B);
                metric "error" (no figures) marks a benchmark that failed its checksum or a status
   errors.csv   why each failed benchmark failed (optional)
@@ -30,7 +31,7 @@ REFERENCES = (FLOOR, LIMIT)
 LABELS = {FLOOR: "floor (plain arrays)", LIMIT: "limit (touched data only)"}
 CSV_HEADER = ["scenario", "strategy", "n", "metric", "unit", "median", "min", "max", "mean",
               "stddev", "cv", "repetitions"]
-OPTIONAL = ("params", "drift")
+OPTIONAL = ("params", "drift", "drifting")
 TIME_UNITS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
 NAME = re.compile(r"^[A-Za-z0-9_]+$")
 
@@ -270,7 +271,7 @@ class Run:
                 header = next(reader, None)
                 if header is None or [h for h in header if h not in OPTIONAL] != CSV_HEADER:
                     raise RunError(f"{path}: unexpected header {header!r}; want "
-                                   f"{','.join(CSV_HEADER)} (and optionally params, drift)")
+                                   f"{','.join(CSV_HEADER)} (and optionally params, drift, drifting)")
                 for lineno, rec in enumerate(reader, start=2):
                     if not rec:
                         continue
@@ -297,7 +298,13 @@ class Run:
             raise RunError(f"{path}:{lineno}: {'/'.join(map(str, key))} has rows with params "
                            f"{self.params[key]!r} and {params!r}; these scripts read one "
                            "parameter set per scenario, strategy and N")
-        if str(row.get("drift", "0")).strip() not in ("", "0"):
+        # json_to_csv.py writes drift (the figure) and drifting (yes/no); hand-made runs and
+        # fixtures may carry drift alone as a 0/1 flag
+        flag = row.get("drifting")
+        if flag is not None and flag.strip() != "":
+            if flag.strip() == "yes":
+                self.drift[key] = True
+        elif str(row.get("drift", "0")).strip() in ("1", "yes"):
             self.drift[key] = True
         if row["metric"] == "error":
             # A benchmark that failed its checksum check or a status: no figures.

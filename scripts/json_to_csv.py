@@ -7,7 +7,7 @@ results.csv (RFC 4180: CRLF line ends, header first, nothing before it), one row
 scenario, strategy (the floor is strategy "floor"), N and metric, in the order the suite
 registered them (scenario, then floor and strategies in registry order, then N):
 
-  scenario,strategy,n,metric,unit,median,min,max,mean,stddev,cv,repetitions,params
+  scenario,strategy,n,metric,unit,median,min,max,mean,stddev,cv,repetitions,params,drift,drifting
 
   params: every parameter of the scenario as "name=value;..." in its declaration order (the
   benchmark's name carries those that differ from the defaults, the run's context
@@ -22,6 +22,13 @@ registered them (scenario, then floor and strategies in registry order, then N):
                                    benchmark reports no bytes)
   metric bytes_per_entity_grown unit B   the same for a world grown from empty, no capacity
                                    hint (counter bytes_grown; no row without it)
+  drift, drifting (time metrics only; empty on other rows and for runs without the counter):
+                                   drift = the median over the repetitions of the counter drift
+                                   (ecsbench: a world's last third of timed passes against its
+                                   first third, least time per pass); drifting = yes when it lies
+                                   beyond 1 +- DRIFT_LIMIT (10 %), else no: the world was
+                                   still changing while it was timed
+
   metric error            unit ""  the benchmark failed its checksum check or a status: the
                                    statistics are NaN, repetitions = failed repetitions, and
                                    the message is in errors.csv (a benchmark whose repetitions
@@ -46,7 +53,12 @@ import statistics
 import sys
 
 HEADER = ["scenario", "strategy", "n", "metric", "unit", "median", "min", "max", "mean",
-          "stddev", "cv", "repetitions", "params"]
+          "stddev", "cv", "repetitions", "params", "drift", "drifting"]
+
+# A cell drifts when the median over its repetitions of (time per pass in the last third of a
+# world's timed passes / in the first third) lies beyond 1 +- this share: the world was still
+# changing (growing, decaying) while it was timed.
+DRIFT_LIMIT = 0.10
 ERROR_HEADER = ["scenario", "strategy", "n", "repetitions", "message", "params"]
 
 # Google Benchmark time units, in seconds.
@@ -126,8 +138,10 @@ def collect(doc):
             raise InputError(f"{'/'.join(map(str, key))}: missing or bad field {e}") from e
         if items <= 0 or not math.isfinite(seconds):
             raise InputError(f"{'/'.join(map(str, key))}: bad items_per_pass or real_time")
+        drift = entry.get("drift")
+        drift = float(drift) if isinstance(drift, (int, float)) and drift > 0 else None
         group["good"].append((seconds, items, bytes_per_entity(key, entry),
-                              bytes_per_entity(key, entry, "bytes_grown")))
+                              bytes_per_entity(key, entry, "bytes_grown"), drift))
     ordered = sorted(groups.items(), key=lambda kv: kv[1]["order"])
     return [(key, g["good"], g["failed"]) for key, g in ordered]
 
@@ -164,20 +178,26 @@ def tidy_rows(doc):
         ident = [scenario, strategy, str(n)]
         params = canonical_params(defaults, scenario, changed)
         if good:
-            per_item = [s * 1e9 / items for s, items, _, _ in good]
-            per_pass = [s for s, _, _, _ in good]
-            memory = [b for _, _, b, _ in good if b is not None]
-            grown = [g for _, _, _, g in good if g is not None]
-            metrics = [("time_per_item", "ns", per_item), ("seconds_per_pass", "s", per_pass)]
+            per_item = [g[0] * 1e9 / g[1] for g in good]
+            per_pass = [g[0] for g in good]
+            memory = [g[2] for g in good if g[2] is not None]
+            grown = [g[3] for g in good if g[3] is not None]
+            drifts = [g[4] for g in good if g[4] is not None]
+            drift = ["", ""]
+            if drifts:
+                median = statistics.median(drifts)
+                drift = [number(median), "yes" if abs(median - 1) > DRIFT_LIMIT else "no"]
+            metrics = [("time_per_item", "ns", per_item, drift),
+                       ("seconds_per_pass", "s", per_pass, drift)]
             if memory:
-                metrics.append(("bytes_per_entity", "B", memory))
+                metrics.append(("bytes_per_entity", "B", memory, ["", ""]))
             if grown:
-                metrics.append(("bytes_per_entity_grown", "B", grown))
-            for metric, unit, values in metrics:
+                metrics.append(("bytes_per_entity_grown", "B", grown, ["", ""]))
+            for metric, unit, values, tail in metrics:
                 rows.append(ident + [metric, unit] + [number(v) for v in stats(values)]
-                            + [str(len(values)), params])
+                            + [str(len(values)), params] + tail)
         if failed:
-            rows.append(ident + ["error", ""] + ["NaN"] * 6 + [str(len(failed)), params])
+            rows.append(ident + ["error", ""] + ["NaN"] * 6 + [str(len(failed)), params, "", ""])
             unique = list(dict.fromkeys(failed))
             errors.append(ident + [str(len(failed)), " | ".join(unique), params])
     return rows, errors

@@ -99,7 +99,7 @@ extern const ecsb_scenario_id tst_scenario_ids[ECSB_SCENARIO_COUNT];
 /*
  * tests/scenarios.c, run once: each scenario's floor (and limit) against a direct computation,
  * the limit table, and each scenario's checksum against every mistake the test-only strategy
- * `faulty` (tests/faulty.h) can inject into its pass.
+ * `faulty` (tests/faulty.h) can inject into its pass; tests/timing.c, the timing engine.
  */
 #define ECSB_FLOOR_TESTS(X)                                                                    \
     X(floor_platformer_checksum_matches_a_direct_computation)                                  \
@@ -128,7 +128,16 @@ extern const ecsb_scenario_id tst_scenario_ids[ECSB_SCENARIO_COUNT];
     X(injected_mistakes_change_the_move3_checksum)                                             \
     X(injected_mistakes_change_the_churn_iterate_checksum)                                     \
     X(injected_mistakes_change_the_level_load_checksum)                                        \
-    X(injected_mistakes_change_the_frame_checksum)
+    X(injected_mistakes_change_the_frame_checksum)                                             \
+    X(timing_runs_the_warmup_untimed_on_every_world_and_times_exactly_the_plan)                \
+    X(timing_gives_every_fresh_pass_a_world_of_its_own_after_warmup_worlds)                    \
+    X(timing_records_the_time_per_pass_of_each_span_in_order)                                  \
+    X(timing_flags_drift_in_a_world_that_slows_and_not_in_a_steady_one)                        \
+    X(timing_adaptive_groups_stop_after_the_asked_time)                                        \
+    X(timing_warmup_turns_frame_over_and_stays_one_elsewhere)                                  \
+    X(placement_pads_vary_between_blocks_stay_aligned_and_within_4_kib)                        \
+    X(placement_reaches_the_floor_and_the_limit_arrays)                                        \
+    X(move3_size_reaches_the_bytes_of_every_line)
 
 #define ECSB_DECLARE_TEST(name) void name(void **state);
 ECSB_CONFORMANCE_TESTS(ECSB_DECLARE_TEST)

@@ -12,12 +12,12 @@ static void floor_add_remove_release(void *state)
 {
     floor_add_remove *s = state;
     if (s) {
-        free(s->a);
-        free(s->b);
+        ecsb_array_free(s->a);
+        ecsb_array_free(s->b);
         for (uint32_t j = 0; j < ADD_REMOVE_MAX_HELD; j++)
-            free(s->c[j]);
+            ecsb_array_free(s->c[j]);
     }
-    free(s);
+    ecsb_array_free(s);
 }
 
 static ecsb_status floor_add_remove_prepare(void **out, uint64_t n, const ecsb_params *p)

@@ -18,13 +18,13 @@ static void floor_dual_iterate_release(void *state)
 {
     floor_dual_iterate *s = state;
     if (s) {
-        free(s->a);
-        free(s->b);
-        free(s->at);
-        free(s->pos_of);
-        free(s->b_index);
+        ecsb_array_free(s->a);
+        ecsb_array_free(s->b);
+        ecsb_array_free(s->at);
+        ecsb_array_free(s->pos_of);
+        ecsb_array_free(s->b_index);
     }
-    free(s);
+    ecsb_array_free(s);
 }
 
 static ecsb_status floor_dual_iterate_prepare(void **out, uint64_t n, const ecsb_params *p)
@@ -34,7 +34,7 @@ static ecsb_status floor_dual_iterate_prepare(void **out, uint64_t n, const ecsb
     if (!s)
         return ECSB_ERR_NOMEM;
     if (!dual_iterate_order_make(&o, n, p)) {
-        free(s);
+        ecsb_array_free(s);
         *out = NULL;
         return ECSB_ERR_NOMEM;
     }

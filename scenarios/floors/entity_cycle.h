@@ -9,10 +9,10 @@ static void floor_entity_cycle_release(void *state)
 {
     floor_entity_cycle *s = state;
     if (s) {
-        free(s->a);
-        free(s->b);
+        ecsb_array_free(s->a);
+        ecsb_array_free(s->b);
     }
-    free(s);
+    ecsb_array_free(s);
 }
 
 static ecsb_status floor_entity_cycle_prepare(void **out, uint64_t n, const ecsb_params *p)

@@ -13,11 +13,11 @@ static void floor_frag_iter_release(void *state)
 {
     floor_frag_iter *s = state;
     if (s) {
-        free(s->data);
-        free(s->last);
+        ecsb_array_free(s->data);
+        ecsb_array_free(s->last);
         ecsb_world_order_free(&s->order);
     }
-    free(s);
+    ecsb_array_free(s);
 }
 
 static ecsb_status floor_frag_iter_prepare(void **out, uint64_t n, const ecsb_params *p)

@@ -19,17 +19,17 @@ static void floor_frame_release(void *state)
 {
     floor_frame *s = state;
     if (s) {
-        free(s->pos);
-        free(s->vel);
-        free(s->hp);
-        free(s->status);
+        ecsb_array_free(s->pos);
+        ecsb_array_free(s->vel);
+        ecsb_array_free(s->hp);
+        ecsb_array_free(s->status);
         free(s->has_status);
         free(s->dead);
-        free(s->target);
-        free(s->life);
+        ecsb_array_free(s->target);
+        ecsb_array_free(s->life);
         free(s->gen);
     }
-    free(s);
+    ecsb_array_free(s);
 }
 
 static void floor_frame_spawn(floor_frame *s, uint64_t slot, bool in_frame)

@@ -11,8 +11,8 @@ static void floor_level_load_release(void *state)
 {
     floor_level_load *s = state;
     for (uint32_t t = 0; s && t < LEVEL_LOAD_TYPES; t++)
-        free(s->v[t]);
-    free(s);
+        ecsb_array_free(s->v[t]);
+    ecsb_array_free(s);
 }
 
 /* Entity i's index in type t's array (when it holds t). */

@@ -12,12 +12,12 @@ static void floor_move3_release(void *state)
 {
     floor_move3 *s = state;
     if (s) {
-        free(s->pos);
-        free(s->vel);
-        free(s->mass);
+        ecsb_array_free(s->pos);
+        ecsb_array_free(s->vel);
+        ecsb_array_free(s->mass);
         ecsb_world_order_free(&s->order);
     }
-    free(s);
+    ecsb_array_free(s);
 }
 
 static ecsb_status floor_move3_prepare(void **out, uint64_t n, const ecsb_params *p)

@@ -10,8 +10,8 @@ static void floor_packed_release(void *state)
 {
     floor_packed *s = state;
     for (uint32_t t = 0; s && t < FLOOR_PACKED_TYPES; t++)
-        free(s->v[t]);
-    free(s);
+        ecsb_array_free(s->v[t]);
+    ecsb_array_free(s);
 }
 
 static ecsb_status floor_packed_prepare(void **out, uint64_t n, const ecsb_params *p)

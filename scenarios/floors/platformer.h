@@ -11,10 +11,10 @@ static void floor_platformer_release(void *state)
 {
     floor_platformer *s = state;
     if (s) {
-        free(s->hp);
-        free(s->kill_at);
+        ecsb_array_free(s->hp);
+        ecsb_array_free(s->kill_at);
     }
-    free(s);
+    ecsb_array_free(s);
 }
 
 static ecsb_status floor_platformer_prepare(void **out, uint64_t n, const ecsb_params *p)

@@ -12,11 +12,11 @@ static void floor_random_get_release(void *state)
 {
     floor_random_get *s = state;
     if (s) {
-        free(s->a);
-        free(s->b);
-        free(s->perm);
+        ecsb_array_free(s->a);
+        ecsb_array_free(s->b);
+        ecsb_array_free(s->perm);
     }
-    free(s);
+    ecsb_array_free(s);
 }
 
 static ecsb_status floor_random_get_prepare(void **out, uint64_t n, const ecsb_params *p)
@@ -24,7 +24,7 @@ static ecsb_status floor_random_get_prepare(void **out, uint64_t n, const ecsb_p
     floor_random_get *s = *out = ecsb_state_alloc(sizeof *s);
     ecsb_world_order order;
     if (s && !ecsb_world_order_make(&order, n, p, RANDOM_GET_SALT)) {
-        free(s);
+        ecsb_array_free(s);
         s = *out = NULL;
     }
     if (!s)

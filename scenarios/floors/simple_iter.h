@@ -15,10 +15,10 @@ static void floor_simple_iter_release(void *state)
 {
     floor_simple_iter *s = state;
     for (int t = 0; s && t < 5; t++)
-        free(s->v[t]);
+        ecsb_array_free(s->v[t]);
     if (s)
         ecsb_world_order_free(&s->order);
-    free(s);
+    ecsb_array_free(s);
 }
 
 /* Where entity i's value of type t is in s->v[t], or UINT64_MAX when it does not hold t. */

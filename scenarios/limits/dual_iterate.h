@@ -13,12 +13,12 @@ static void limit_dual_iterate_release(void *state)
 {
     limit_dual_iterate *s = state;
     if (s) {
-        free(s->matched_a);
-        free(s->b);
-        free(s->other_a);
-        free(s->where);
+        ecsb_array_free(s->matched_a);
+        ecsb_array_free(s->b);
+        ecsb_array_free(s->other_a);
+        ecsb_array_free(s->where);
     }
-    free(s);
+    ecsb_array_free(s);
 }
 
 /* Where serial (or handle-list position) i's a is. */
@@ -35,7 +35,7 @@ static ecsb_status limit_dual_iterate_prepare(void **out, uint64_t n, const ecsb
     if (!s)
         return ECSB_ERR_NOMEM;
     if (!dual_iterate_order_make(&o, n, p)) {
-        free(s);
+        ecsb_array_free(s);
         *out = NULL;
         return ECSB_ERR_NOMEM;
     }

@@ -14,14 +14,14 @@ static void limit_move3_release(void *state)
 {
     limit_move3 *s = state;
     if (s) {
-        free(s->pos);
-        free(s->vel);
-        free(s->mass);
-        free(s->opos);
-        free(s->ovel);
+        ecsb_array_free(s->pos);
+        ecsb_array_free(s->vel);
+        ecsb_array_free(s->mass);
+        ecsb_array_free(s->opos);
+        ecsb_array_free(s->ovel);
         ecsb_world_order_free(&s->order);
     }
-    free(s);
+    ecsb_array_free(s);
 }
 
 /* Where the entity of rank i has its pos (vel when `vel`). */

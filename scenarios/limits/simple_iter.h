@@ -16,15 +16,15 @@ static void limit_simple_iter_release(void *state)
 {
     limit_simple_iter *s = state;
     if (s) {
-        free(s->a);
-        free(s->b);
+        ecsb_array_free(s->a);
+        ecsb_array_free(s->b);
         for (int k = 1; k < 4; k++)
-            free(s->c_of[k]);
-        free(s->d);
-        free(s->e);
+            ecsb_array_free(s->c_of[k]);
+        ecsb_array_free(s->d);
+        ecsb_array_free(s->e);
         ecsb_world_order_free(&s->order);
     }
-    free(s);
+    ecsb_array_free(s);
 }
 
 /* Where serial s's value of type t is, or NULL when it does not hold t. */

@@ -45,15 +45,25 @@ for b in rows:
     names.setdefault(b["name"], []).append(b)
 if len(want) < 8 or set(names) != want:
     bad.append(f"names {sorted(names)} (want exactly the registered names)")
+cells = {}
 for name, reps in names.items():
     if len(reps) != 3 or sorted(r["repetition_index"] for r in reps) != [0, 1, 2]:
         bad.append(f"{name}: {len(reps)} repetitions, want 3")
     if len({r["iterations"] for r in reps}) != 1:
         bad.append(f"{name}: iterations differ between repetitions: {[r['iterations'] for r in reps]}")
+    scenario, strategy, n = name.split("/")[:3]
+    cells.setdefault((scenario, n), []).append(reps)
     for r in reps:
-        timed = r["iterations"] * r["real_time"] * 1e-9
-        if r["iterations"] > 1 and timed < 0.004 * 0.5:
-            bad.append(f"{name}: a repetition timed {timed:.4f} s of passes, min time 0.004")
+        slices = [r[k] for k in sorted(r) if k.startswith("slice_")]
+        if not slices or any(not v > 0 for v in slices) or r.get("warmup", 0) < 1:
+            bad.append(f"{name}: per-pass times {slices}, warmup {r.get('warmup')}")
+# A cell's lines run the same passes; its slowest line times at least the min time.
+for cell, lines in cells.items():
+    if len({r["iterations"] for reps in lines for r in reps}) != 1:
+        bad.append(f"{cell}: lines run different pass counts")
+    slowest = max(sorted(r["iterations"] * r["real_time"] * 1e-9 for r in reps)[1] for reps in lines)
+    if lines[0][0]["iterations"] > 3 and slowest < 0.004 * 0.5:
+        bad.append(f"{cell}: its slowest line timed {slowest:.4f} s of passes, min time 0.004")
 # The first repetitions of the benchmarks come in a shuffled order with interleaving on.
 ctx = doc["context"]
 if ctx.get("ecsb_random_interleaving") != "true" or ctx.get("ecsb_repetitions") != "3" or ctx.get("ecsb_min_time") != "0.004":

@@ -1,0 +1,113 @@
+/*
+ * timing.h — the one function that times a case: `ecsbench bench` (inside each Google
+ * Benchmark repetition, and for its check and calibration runs) and `ecsbench run` both time
+ * through ecsb_time_case, so a change to how cases are timed is made here once.
+ *
+ * A case is one scenario implementation (a strategy's, the floor's or the limit's) at size n
+ * with parameters p. Timing it:
+ *
+ *   for each of plan.worlds worlds:                        (a fresh world: fresh placement)
+ *       prepare                                            untimed
+ *       plan.warmup passes                                 untimed: the world reaches steady
+ *                                                          state (ecsb_scenario_info.warmup_passes)
+ *       its share of plan.passes, plan.group between two clock reads   timed
+ *       checksum (last world), release                     untimed
+ *
+ * A scenario whose pass consumes its set-up (platformer, level_load) has no second pass on a
+ * world: every pass gets a fresh world, all prepared untimed. Its warm-up is plan.warmup worlds
+ * prepared and passed untimed (the allocator and the code warm), and its timed passes run in
+ * batches of plan.group worlds, prepared together, then passed back to back between two clock
+ * reads (plan.worlds is ignored: every pass is a fresh world anyway).
+ *
+ * Each world is built afresh, so it draws fresh placements from the shared allocator
+ * (ecsb_placement_seed in harness/ecsb.h): a repetition timed over several worlds averages
+ * over several placements of its arrays (docs/measuring.md).
+ *
+ * Out: the timed seconds, the time per pass of each span between two clock reads gathered
+ * into up to ECSB_TIME_SLICES consecutive slices (per-pass times, in order), the drift of
+ * the passes within each world (the least time per pass in its last third of spans against
+ * the least in its first third: preemption only adds time), the memory of the first
+ * world right after prepare, and the checksum of the last world.
+ *
+ * This file needs only harness/ecsb.h: it is part of the core library, so the C tests (under
+ * ASan and UBSan) exercise it directly.
+ */
+#ifndef ECSB_TIMING_H
+#define ECSB_TIMING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "harness/ecsb.h"
+
+/* Consecutive slices the per-pass times are gathered into. */
+#define ECSB_TIME_SLICES 12u
+/* An adaptive group (plan.group == 0) grows until a span takes this long. */
+#define ECSB_ADAPTIVE_SPAN_SECONDS 0.001
+/* Most fresh worlds prepared at once, and most entities in them all (memory). */
+#define ECSB_BATCH_WORLDS 4096u
+#define ECSB_BATCH_ENTITIES 524288u
+/*
+ * The clock reads around a span stay under 1/ECSB_CLOCK_SHARE_INV (0.5%) of it: a group is at
+ * least that many times a pair of clock reads, given the time of one pass.
+ */
+#define ECSB_CLOCK_SHARE_INV 200.0
+
+typedef struct ecsb_time_plan {
+    uint64_t worlds; /* worlds the timed passes are spread over (>= 1; fresh scenarios: ignored) */
+    uint64_t warmup; /* untimed passes on each world before its timed ones (fresh: worlds) */
+    uint64_t passes; /* timed passes in all (>= 1) */
+    uint64_t group;  /* timed passes between two clock reads; 0: adaptive (grows from 1) */
+    double stop_after; /* > 0: stop after the span that brings the timed seconds to this */
+} ecsb_time_plan;
+
+typedef struct ecsb_time_result {
+    ecsb_status status;   /* ECSB_OK, or the first failure */
+    const char *step;     /* on failure: "prepare", "warm-up" or "pass" */
+    uint64_t passes;      /* timed passes run */
+    uint64_t checksum;    /* of the last world, after all its passes */
+    double seconds;       /* timed passes, summed */
+    double least_pass;    /* least time per pass over the spans (the calibration estimate) */
+    double prepare_seconds; /* one prepare, the least seen */
+    double slice[ECSB_TIME_SLICES]; /* seconds per pass in consecutive slices of the spans */
+    uint32_t slice_count;
+    double drift;         /* geometric mean over worlds of (least time per pass in the last
+                             third / in the first third); 0 when no world had 3 spans */
+    uint64_t bytes, entities; /* the first world's memory right after prepare */
+} ecsb_time_result;
+
+/* Called after each span with the timed passes done and planned and the seconds they took
+ * (a long run's progress). */
+typedef void (*ecsb_time_watch)(void *ctx, uint64_t done, uint64_t total, double seconds);
+
+/*
+ * Time impl (a scenario whose pass consumes its set-up when `fresh`) at (n, p) by `plan`.
+ * Returns r->status. `watch` may be NULL.
+ */
+ecsb_status ecsb_time_case(const ecsb_scenario_impl *impl, bool fresh, uint64_t n,
+                           const ecsb_params *p, const ecsb_time_plan *plan, ecsb_time_result *r,
+                           ecsb_time_watch watch, void *watch_ctx);
+
+/*
+ * Untimed warm-up passes before a world is timed: the scenario's rule
+ * (ecsb_scenario_info.warmup_passes), at most max(ECSB_WARMUP_LEAST_CAP, ECSB_WARMUP_ENTITY_PASSES
+ * / n) so that the largest worlds stay within the time budget, at least 1 (the first pass over
+ * a freshly built heap pays page faults and cold caches). The same for every line of a cell
+ * and for `ecsbench run`.
+ */
+#define ECSB_WARMUP_ENTITY_PASSES 4194304u
+#define ECSB_WARMUP_LEAST_CAP 20u
+uint64_t ecsb_warmup_passes(ecsb_scenario_id s, uint64_t n, const ecsb_params *p);
+
+/* The smallest group whose clock reads stay under 0.5% of its span, for passes of
+ * pass_seconds; at least 1. */
+uint64_t ecsb_clock_group(double pass_seconds);
+/* Fresh worlds per batch: ecsb_clock_group, capped by ECSB_BATCH_WORLDS and
+ * ECSB_BATCH_ENTITIES. */
+uint64_t ecsb_fresh_batch(uint64_t n, double pass_seconds);
+/* Seconds one pair of clock reads costs here (measured once, then cached). */
+double ecsb_clock_pair_seconds(void);
+/* CLOCK_MONOTONIC, in seconds. */
+double ecsb_now(void);
+
+#endif /* ECSB_TIMING_H */

@@ -1,0 +1,304 @@
+/*
+ * timing.c — the one timing engine (harness/timing.h) on fixture scenarios whose passes count
+ * themselves and spin for a time the test chooses: the warm-up runs untimed on every world,
+ * the timed passes are exactly the plan's, spread over its worlds, each span's time per pass
+ * is recorded in order, a world that slows down pass by pass is flagged as drifting and a
+ * steady one is not; the warm-up rule (frame: its slots turn over); and the placement pads
+ * of the shared allocator (harness/core.c).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/timing.h"
+#include "tests/support.h"
+#include "tests/suites.h"
+
+/* A fixture world: how many passes it has seen; each pass spins for `spin(pass)` seconds. */
+typedef struct fixture {
+    uint64_t passes;
+} fixture;
+
+static uint64_t prepared, released, passed;
+static double (*spin_of)(uint64_t pass); /* seconds the k-th pass of a world spins */
+
+static ecsb_status fixture_prepare(void **out, uint64_t n, const ecsb_params *p)
+{
+    (void)n;
+    (void)p;
+    fixture *f = calloc(1, sizeof *f);
+    *out = f;
+    if (!f)
+        return ECSB_ERR_NOMEM;
+    prepared++;
+    return ECSB_OK;
+}
+
+static ecsb_status fixture_pass(void *state)
+{
+    fixture *f = state;
+    double until = ecsb_now() + (spin_of ? spin_of(f->passes) : 0);
+    while (ecsb_now() < until)
+        ;
+    f->passes++;
+    passed++;
+    return ECSB_OK;
+}
+
+static uint64_t fixture_checksum(void *state) { return ((fixture *)state)->passes; }
+static void fixture_release(void *state)
+{
+    released++;
+    free(state);
+}
+static void fixture_memory(void *state, uint64_t *bytes, uint64_t *entities)
+{
+    (void)state;
+    *bytes = 64;
+    *entities = 1;
+}
+
+static const ecsb_scenario_impl fixture_impl = {fixture_prepare, fixture_pass, fixture_checksum,
+                                                fixture_release, fixture_memory};
+
+static void reset(double (*spin)(uint64_t))
+{
+    prepared = released = passed = 0;
+    spin_of = spin;
+}
+
+static double steady(uint64_t pass)
+{
+    (void)pass;
+    return 200e-6;
+}
+/* Each pass of a world 4% slower than the one before: a world still ageing. */
+static double ageing(uint64_t pass) { return 100e-6 * pow(1.04, (double)pass); }
+
+void timing_runs_the_warmup_untimed_on_every_world_and_times_exactly_the_plan(void **state)
+{
+    (void)state;
+    reset(NULL);
+    ecsb_params p = {{0}};
+    ecsb_time_plan plan = {.worlds = 3, .warmup = 4, .passes = 10, .group = 2};
+    ecsb_time_result r;
+    TST_CHECK(ecsb_time_case(&fixture_impl, false, 8, &p, &plan, &r, NULL, NULL) == ECSB_OK,
+              "status %s", ecsb_status_str(r.status));
+    TST_CHECK(prepared == 3 && released == 3, "prepared %llu, released %llu worlds, want 3",
+              (unsigned long long)prepared, (unsigned long long)released);
+    TST_CHECK(passed == 3 * 4 + 10 && r.passes == 10,
+              "%llu passes run, %llu timed; want 3 worlds x 4 warm-up + 10 timed",
+              (unsigned long long)passed, (unsigned long long)r.passes);
+    /* 10 passes over 3 worlds: 4, 3, 3; the last world's checksum counts its warm-up too */
+    TST_CHECK(r.checksum == 4 + 3,
+              "checksum %llu: the last world's passes, want 7 (4 warm-up, 3 timed)",
+              (unsigned long long)r.checksum);
+    TST_CHECK(r.bytes == 64 && r.entities == 1, "memory of the first world not recorded");
+}
+
+void timing_gives_every_fresh_pass_a_world_of_its_own_after_warmup_worlds(void **state)
+{
+    (void)state;
+    reset(NULL);
+    ecsb_params p = {{0}};
+    ecsb_time_plan plan = {.worlds = 1, .warmup = 2, .passes = 7, .group = 3};
+    ecsb_time_result r;
+    TST_CHECK(ecsb_time_case(&fixture_impl, true, 8, &p, &plan, &r, NULL, NULL) == ECSB_OK,
+              "status %s", ecsb_status_str(r.status));
+    TST_CHECK(prepared == 2 + 7 && passed == 2 + 7 && released == prepared,
+              "fresh: %llu worlds, %llu passes; want 9 each (2 warm-up, 7 timed)",
+              (unsigned long long)prepared, (unsigned long long)passed);
+    TST_CHECK(r.passes == 7 && r.checksum == 1, "timed %llu, checksum %llu",
+              (unsigned long long)r.passes, (unsigned long long)r.checksum);
+    /* groups of 3, 3, 1: three spans, each its own slice */
+    TST_CHECK(r.slice_count == 3, "%u slices, want one per span (3)", r.slice_count);
+}
+
+void timing_records_the_time_per_pass_of_each_span_in_order(void **state)
+{
+    (void)state;
+    reset(steady);
+    ecsb_params p = {{0}};
+    ecsb_time_plan plan = {.worlds = 2, .warmup = 1, .passes = 24, .group = 2};
+    ecsb_time_result r;
+    TST_CHECK(ecsb_time_case(&fixture_impl, false, 8, &p, &plan, &r, NULL, NULL) == ECSB_OK,
+              "status %s", ecsb_status_str(r.status));
+    TST_CHECK(r.slice_count == ECSB_TIME_SLICES, "%u slices for 12 spans, want %u",
+              r.slice_count, ECSB_TIME_SLICES);
+    for (uint32_t k = 0; k < r.slice_count; k++)
+        TST_CHECK(r.slice[k] >= 200e-6 && r.slice[k] < 0.05,
+                  "slice %u: %g s per pass, the fixture spins 200 us", k, r.slice[k]);
+    TST_CHECK(r.seconds >= 24 * 200e-6 && r.least_pass >= 200e-6,
+              "timed %g s, least pass %g s", r.seconds, r.least_pass);
+}
+
+void timing_flags_drift_in_a_world_that_slows_and_not_in_a_steady_one(void **state)
+{
+    (void)state;
+    ecsb_params p = {{0}};
+    /* 30 passes a world, one per span: the last third 1.04^20 = 2.2x the first */
+    ecsb_time_plan plan = {.worlds = 2, .warmup = 0, .passes = 60, .group = 1};
+    ecsb_time_result r;
+    reset(ageing);
+    TST_CHECK(ecsb_time_case(&fixture_impl, false, 8, &p, &plan, &r, NULL, NULL) == ECSB_OK,
+              "status %s", ecsb_status_str(r.status));
+    TST_CHECK(r.drift > 1.5, "an ageing world: drift %g, want about 2.2", r.drift);
+    TST_CHECK(r.slice[r.slice_count - 1] > r.slice[0],
+              "an ageing world: the last slice %g s per pass, the first %g", r.slice[r.slice_count - 1],
+              r.slice[0]);
+    reset(steady);
+    TST_CHECK(ecsb_time_case(&fixture_impl, false, 8, &p, &plan, &r, NULL, NULL) == ECSB_OK,
+              "status %s", ecsb_status_str(r.status));
+    TST_CHECK(r.drift > 0.7 && r.drift < 1.4, "a steady world: drift %g, want about 1", r.drift);
+    /* too few spans in a world to tell: no drift */
+    plan = (ecsb_time_plan){.worlds = 1, .warmup = 0, .passes = 4, .group = 2};
+    ecsb_time_case(&fixture_impl, false, 8, &p, &plan, &r, NULL, NULL);
+    TST_CHECK(r.drift == 0, "two spans: drift %g, want 0 (not measured)", r.drift);
+}
+
+void timing_adaptive_groups_stop_after_the_asked_time(void **state)
+{
+    (void)state;
+    reset(steady);
+    ecsb_params p = {{0}};
+    ecsb_time_plan plan = {.worlds = 1, .warmup = 1, .passes = 1000000, .stop_after = 0.002};
+    ecsb_time_result r;
+    ecsb_time_case(&fixture_impl, false, 8, &p, &plan, &r, NULL, NULL);
+    TST_CHECK(r.status == ECSB_OK && r.seconds >= 0.002 && r.passes < 1000,
+              "stop_after 2 ms: timed %g s over %llu passes", r.seconds,
+              (unsigned long long)r.passes);
+    TST_CHECK(r.checksum == r.passes + 1, "checksum %llu after %llu timed passes and 1 warm-up",
+              (unsigned long long)r.checksum, (unsigned long long)r.passes);
+}
+
+void timing_warmup_turns_frame_over_and_stays_one_elsewhere(void **state)
+{
+    (void)state;
+    ecsb_params frame = ecsb_params_default(ECSB_SCENARIO_frame);
+    ecsb_params dual = ecsb_params_default(ECSB_SCENARIO_dual_iterate);
+    uint64_t small = ecsb_warmup_passes(ECSB_SCENARIO_frame, 4000, &frame);
+    uint64_t big = ecsb_warmup_passes(ECSB_SCENARIO_frame, 1048576, &frame);
+    TST_CHECK(small >= 100, "frame at 4000 warms up %llu frames: fewer than its slots need "
+              "to turn over (1 / churn)", (unsigned long long)small);
+    TST_CHECK(big >= ECSB_WARMUP_LEAST_CAP && big < small,
+              "frame at 1M warms up %llu frames: want capped, at least %u",
+              (unsigned long long)big, ECSB_WARMUP_LEAST_CAP);
+    TST_CHECK(ecsb_warmup_passes(ECSB_SCENARIO_dual_iterate, 4000, &dual) == 1,
+              "dual_iterate's warm-up is one pass");
+}
+
+void placement_pads_vary_between_blocks_stay_aligned_and_within_4_kib(void **state)
+{
+    (void)state;
+    ecsb_placement_seed(7);
+    bool seen[64] = {false};
+    size_t distinct = 0;
+    for (int i = 0; i < 256; i++) {
+        size_t pad = ecsb_placement_pad();
+        TST_CHECK(pad % ECSB_BLOCK_ALIGN == 0 && pad <= ECSB_PLACEMENT_MAX_PAD &&
+                      ECSB_PLACEMENT_MAX_PAD < 4096,
+                  "pad %zu: want whole cache lines, 0 .. %u", pad, ECSB_PLACEMENT_MAX_PAD);
+        distinct += !seen[pad / ECSB_BLOCK_ALIGN];
+        seen[pad / ECSB_BLOCK_ALIGN] = true;
+    }
+    TST_CHECK(distinct >= 48, "256 draws gave %zu distinct pads of 64", distinct);
+    /* A block freed and allocated again lands at a new offset within the page, as a fresh
+     * world's blocks do; each is 64-byte aligned and wholly writable (ASan checks). */
+    bool offset[64] = {false};
+    size_t offsets = 0;
+    for (int i = 0; i < 32; i++) {
+        unsigned char *p = ecsb_block_alloc(100000);
+        TST_CHECK(p && (uintptr_t)p % ECSB_BLOCK_ALIGN == 0, "block %p not 64-byte aligned",
+                  (void *)p);
+        memset(p, 0xab, 100000);
+        size_t line = (uintptr_t)p % 4096 / ECSB_BLOCK_ALIGN;
+        offsets += !offset[line];
+        offset[line] = true;
+        ecsb_block_free(p);
+    }
+    TST_CHECK(offsets >= 8, "32 fresh blocks sat at %zu page offsets; want them spread", offsets);
+    ecsb_placement_seed(0);
+    TST_CHECK(ecsb_placement_pad() == 0, "without a seed the pad is 0");
+    /* the same seed draws the same pads */
+    ecsb_placement_seed(7);
+    size_t first = ecsb_placement_pad();
+    ecsb_placement_seed(7);
+    TST_CHECK(ecsb_placement_pad() == first, "seed 7 drew two different first pads");
+    ecsb_placement_seed(0);
+}
+
+void placement_reaches_the_floor_and_the_limit_arrays(void **state)
+{
+    (void)state;
+    /* With a seed, the floor's and the limit's worlds draw pads: their checksums are the
+     * same at every placement, and the sanitizers see every array released to its
+     * allocator (a plain free of a padded block would be reported). */
+    ecsb_placement_seed(11);
+    for (int id = 0; id < ECSB_SCENARIO_COUNT; id++) {
+        const ecsb_scenario_impl *impls[2] = {&ecsb_floor[id], &ecsb_limit[id]};
+        ecsb_params p = ecsb_params_default((ecsb_scenario_id)id);
+        for (int k = 0; k < 2; k++) {
+            if (!impls[k]->prepare)
+                continue;
+            uint64_t sums[2];
+            for (int w = 0; w < 2; w++) {
+                ecsb_time_plan plan = {.worlds = 1, .warmup = 0, .passes = 2, .group = 1};
+                ecsb_time_result r;
+                TST_CHECK(ecsb_time_case(impls[k], ecsb_scenarios[id].consumes_setup, 300, &p,
+                                         &plan, &r, NULL, NULL) == ECSB_OK,
+                          "%s %s: %s", ecsb_scenarios[id].name, k ? "limit" : "floor",
+                          ecsb_status_str(r.status));
+                sums[w] = r.checksum;
+            }
+            TST_CHECK(sums[0] == sums[1], "%s %s: checksum differs between placements",
+                      ecsb_scenarios[id].name, k ? "limit" : "floor");
+        }
+    }
+    ecsb_placement_seed(0);
+}
+
+/*
+ * The same work in every line: move3's `size` changes the work (the bytes a pass strides
+ * over) without changing the checksum (the pass reads the same 12 bytes of each value), so
+ * the checksum cannot show a line that ignores it. Each line's bytes per entity must grow by
+ * at least pos and vel's growth (2 x (64 - 12) bytes per entity) from size=12 to size=64:
+ * the floor, the limit and every strategy.
+ */
+void move3_size_reaches_the_bytes_of_every_line(void **state)
+{
+    (void)state;
+    enum { N = 4000 };
+    const ecsb_scenario_impl *lines[2 + 64];
+    const char *names[2 + 64];
+    size_t count = 0;
+    lines[count] = &ecsb_floor[ECSB_SCENARIO_move3];
+    names[count++] = "floor";
+    lines[count] = &ecsb_limit[ECSB_SCENARIO_move3];
+    names[count++] = "limit";
+    for (size_t i = 0; i < ecsb_strategy_count && count < 66; i++) {
+        lines[count] = &ecsb_strategies[i]->scenarios[ECSB_SCENARIO_move3];
+        names[count++] = ecsb_strategies[i]->name;
+    }
+    for (size_t k = 0; k < count; k++) {
+        uint64_t bytes[2], entities;
+        const char *sizes[2] = {"size=12", "size=64"};
+        for (int z = 0; z < 2; z++) {
+            ecsb_params p = ecsb_params_default(ECSB_SCENARIO_move3);
+            char err[256];
+            TST_CHECK(ecsb_params_set(ECSB_SCENARIO_move3, sizes[z], &p, err, sizeof err), "%s",
+                      err);
+            void *st = NULL;
+            TST_CHECK(lines[k]->prepare(&st, N, &p) == ECSB_OK, "move3 %s: prepare failed",
+                      names[k]);
+            lines[k]->memory(st, &bytes[z], &entities);
+            lines[k]->release(st);
+        }
+        TST_CHECK(bytes[1] >= bytes[0] + (uint64_t)N * 2 * (64 - 12),
+                  "move3 on %s: %llu bytes at size=12, %llu at size=64; the line ignores "
+                  "size (want at least %u more)",
+                  names[k], (unsigned long long)bytes[0], (unsigned long long)bytes[1],
+                  N * 2 * (64 - 12));
+    }
+}
