@@ -91,10 +91,10 @@ bool ecsb_gb_register(const char *name, ecsb_gb_fn fn, void *ctx, ecsb_gb_timing
     try {
         entries.push_back(std::unique_ptr<Entry>(new Entry{name, fn, ctx}));
         Entry *e = entries.back().get();
-        // The registered benchmark's type is benchmark::internal::Benchmark up to 1.8 and
-        // benchmark::Benchmark from 1.9 (where the old name is a deprecated alias: a warning,
-        // an error under -Werror). The headers define no version macro, so the type is the one
-        // RegisterBenchmark returns in the version built against: never named here.
+        // The registered benchmark's type lives in the library's internal namespace up to
+        // 1.8 and is benchmark::Benchmark from 1.9 (where the old name is a deprecated alias:
+        // a warning, an error under -Werror). The headers define no version macro, so the type
+        // is the one RegisterBenchmark returns in the version built against: never named here.
         auto *b = benchmark::RegisterBenchmark(
             e->name.c_str(),
             [e](benchmark::State &st) { e->fn(reinterpret_cast<ecsb_gb_state *>(&st), e->ctx); });
