@@ -45,6 +45,14 @@ else
     [ -e "$t" ] && in_tier "$(basename "$t")" && names+=("$(basename "$t")")
   done
   ls "$here"/test_*.py >/dev/null 2>&1 && in_tier "python unittest" && names+=("python unittest")
+  # The longest first (seconds measured on the 2-core VM), so that no long test starts last
+  # and runs alone while the other core idles.
+  long=("test_damaged_runs.sh" "test_memcheck.sh" "test_cli.sh" "test_build_flags.sh"
+    "test_compare.sh" "test_pipeline.sh" "python unittest")
+  ordered=()
+  for t in "${long[@]}"; do [[ " ${names[*]} " == *" $t "* ]] && ordered+=("$t"); done
+  for t in "${names[@]}"; do [[ " ${long[*]} " == *" $t "* ]] || ordered+=("$t"); done
+  names=("${ordered[@]}")
 fi
 
 run_one() { # INDEX NAME: output to $out/INDEX.log, status to $out/INDEX.rc, seconds to .secs
