@@ -30,7 +30,12 @@ DEBUG    := -g $(if $(findstring clang,$(CC)),-gdwarf-4)
 CFLAGS   := -std=c17 $(WARN) $(OPT) $(ALIGN) $(DEBUG)
 CXXFLAGS := -std=c++17 -Wall -Wextra $(OPT) $(DEBUG)
 SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-TEST_CFLAGS := -std=c17 $(WARN) -O1 -g $(SANITIZE) -DECSB_CHECKED
+# The test build's debug information: line tables only (-g1), which is all a sanitizer report
+# needs for its file:line stacks; it compiles the test build (every scenario inlined into every
+# strategy, under ASan and UBSan: most of make test's build time) about 30% faster than -g.
+# make TEST_DEBUG=-g for a debugger's variables (with ECSB_NO_FORK=1, tests/main.c).
+TEST_DEBUG ?= -g1
+TEST_CFLAGS := -std=c17 $(WARN) -O1 $(TEST_DEBUG) $(SANITIZE) -DECSB_CHECKED
 
 # Every strategy file is compiled (the registry in strategies/strategies.def picks which run).
 CORE_SRC  := harness/core.c harness/registry.c harness/timing.c scenarios/scenarios.c scenarios/floor.c scenarios/limit.c \
@@ -60,7 +65,7 @@ ALL_HDR      := $(wildcard harness/*.h scenarios/*.h scenarios/floors/*.h scenar
 HASHED_SRC   := $(sort $(CORE_SRC) $(BENCH_SRC) $(BENCH_CXX) $(ALL_HDR))
 SOURCE_HASHES := $(REL)/generated/source_hashes.h
 
-.PHONY: all deps bench sweep sweeps test test-c test-fuzz test-scripts soak fuzz coverage plots screenshot report choose compare hyperfine \
+.PHONY: all deps bench sweep sweeps test test-fast test-slow test-c test-fuzz test-scripts soak fuzz coverage plots screenshot report choose compare hyperfine \
         cachegrind clean help new-strategy FORCE
 .DEFAULT_GOAL := help
 
@@ -134,16 +139,24 @@ $(TST)/%.o: %.c | $(BUILD_STAMP) $(TEST_STAMP)
 $(TST)/ecsbench_tests: $(TEST_OBJ)
 	$(CC) $(SANITIZE) -o $@ $^ -lcmocka -lm
 
-# make test: the three builds side by side (-j), then the C tests (groups TEST_JOBS processes
-# at a time), the fuzz runs, and the script tests (TEST_JOBS at a time). Sequential stages, so
-# each stage's output reads whole and the last line is the script tests' count.
+# make test: the three builds side by side (-j), then the fast tier (the C tests, groups
+# TEST_JOBS processes at a time, and the quick script tests) and the slow tier (a short fuzz
+# run per strategy and the script tests that build, run valgrind or a whole pipeline).
+# Sequential stages, so each stage's output reads whole; each tier ends in its count line.
 TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ $$n -ge 2 ] && echo 2 || echo 1)
-test: ## build and run every test (sanitizers on); builds and test processes TEST_JOBS at a time
+test: ## build and run every test (sanitizers on): test-fast, then test-slow
 	@echo "make test: building the test, fuzz and benchmark binaries, $(TEST_JOBS) jobs at a time"
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) $(TST)/ecsbench_tests $(FUZZ_BIN) $(BUILD)/ecsbench
+	@$(MAKE) --no-print-directory test-fast
+	@$(MAKE) --no-print-directory test-slow
+
+test-fast: $(TST)/ecsbench_tests $(BUILD)/ecsbench ## the C tests and the quick script tests (~2 min built)
 	@ECSB_TEST_JOBS=$(TEST_JOBS) $(MAKE) --no-print-directory test-c
+	@ECSB_SCRIPT_JOBS=$(TEST_JOBS) ECSB_SCRIPT_TIER=fast $(MAKE) --no-print-directory test-scripts
+
+test-slow: $(FUZZ_BIN) $(BUILD)/ecsbench ## fuzzing, memcheck, the pipeline, crash and build script tests
 	@FUZZ_JOBS=$(TEST_JOBS) $(MAKE) --no-print-directory test-fuzz
-	@ECSB_SCRIPT_JOBS=$(TEST_JOBS) $(MAKE) --no-print-directory test-scripts
+	@ECSB_SCRIPT_JOBS=$(TEST_JOBS) ECSB_SCRIPT_TIER=slow $(MAKE) --no-print-directory test-scripts
 
 test-c: $(TST)/ecsbench_tests ## conformance, differential and bad-input tests, ASan+UBSan
 	$(TST)/ecsbench_tests
@@ -154,7 +167,9 @@ soak: $(TST)/ecsbench_tests ## differential, fresh seeds until time is up: make 
 # The libFuzzer target (clang): the differential engine driven by input bytes, every strategy.
 # Built by make from one object per source (in parallel with -j, rebuilt only where a source
 # or a header it includes changed); the strategies are compiled with ECSB_NO_SCENARIOS: the
-# fuzzer drives only world operations, so no scenario body is compiled into them.
+# fuzzer drives only world operations, so no scenario body is compiled into them. (Sharing the
+# test build's objects instead would need that build in clang, which compiles the scenarios
+# about 1.8x as long as gcc: more than this whole build costs.)
 FUZZ_CC  ?= clang
 FUZZ     := $(BUILD)/fuzz
 FUZZ_BIN := $(FUZZ)/fuzz_world
@@ -162,11 +177,11 @@ FUZZ_SRC := harness/core.c harness/registry.c $(wildcard strategies/*.c) tests/s
             tests/differential.c tests/fuzz/fuzz_world.c
 FUZZ_OBJ := $(FUZZ_SRC:%.c=$(FUZZ)/obj/%.o)
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_TEST_SECONDS ?= 10
+FUZZ_TEST_SECONDS ?= 3
 
 $(FUZZ)/obj/%.o: %.c | $(TEST_STAMP)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(CPPFLAGS) -DECSB_NO_SCENARIOS -DECSB_CHECKED -std=c17 $(WARN) -O1 -g -fsanitize=fuzzer-no-link \
+	$(FUZZ_CC) $(CPPFLAGS) -DECSB_NO_SCENARIOS -DECSB_CHECKED -std=c17 $(WARN) -O1 -g1 -fsanitize=fuzzer-no-link \
 		$(FUZZ_SAN) -c -o $@ $<
 
 $(FUZZ_BIN): $(FUZZ_OBJ)
@@ -175,7 +190,7 @@ $(FUZZ_BIN): $(FUZZ_OBJ)
 fuzz: $(FUZZ_BIN) ## coverage-guided fuzzing against the model: make fuzz [STRATEGY=x] [SECONDS=n] [NICE=19]
 	@NICE=$(NICE) tests/fuzz/run.sh $(FUZZ_BIN) "$(STRATEGY)" $(or $(SECONDS),60)
 
-test-fuzz: $(FUZZ_BIN) ## a short fuzz run per strategy (FUZZ_TEST_SECONDS each)
+test-fuzz: $(FUZZ_BIN) ## a short fuzz run per strategy (FUZZ_TEST_SECONDS each, default 3; make fuzz runs longer)
 	@tests/fuzz/run.sh $(FUZZ_BIN) each $(FUZZ_TEST_SECONDS)
 
 # Line coverage (gcov/lcov) of strategies/ and harness/ under the C tests and the script tests,

@@ -81,6 +81,30 @@ static inline ecsb_status ecsb_ids_init(ecsb_ids *ids, const ecsb_world_config *
     return ECSB_OK;
 }
 
+/*
+ * The opening of world_init for a world built on these ids (a struct with members `ids`,
+ * `alloc` and `type_count`): the world zeroed, its ids set up with records of `stride` words,
+ * its allocator and type count taken from config; returns from world_init on a bad config.
+ * A macro because every strategy's world is a type of its own.
+ */
+#define ECSB_IDS_WORLD_INIT(w, config, stride)                                                 \
+    do {                                                                                       \
+        memset((w), 0, sizeof *(w));                                                           \
+        ecsb_status ids_status_ = ecsb_ids_init(&(w)->ids, (config), (stride));                \
+        if (ids_status_ != ECSB_OK)                                                            \
+            return ids_status_;                                                                \
+        (w)->alloc = (w)->ids.alloc;                                                           \
+        (w)->type_count = (config)->type_count;                                                \
+    } while (0)
+
+/* The closing of world_fini for such a world, after it has released its own blocks: the ids
+ * released, the world zeroed. */
+#define ECSB_IDS_WORLD_FINI(w)                                                                 \
+    do {                                                                                       \
+        ecsb_ids_fini(&(w)->ids);                                                              \
+        memset((w), 0, sizeof *(w));                                                           \
+    } while (0)
+
 static inline void ecsb_ids_fini(ecsb_ids *ids)
 {
     ecsb_release(ids->alloc, ids->word, (size_t)ids->cap * ids->stride * sizeof(uint64_t));

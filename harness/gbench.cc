@@ -1,6 +1,7 @@
 // gbench.cc — the C interface of harness/gbench.h over Google Benchmark's public API
-// (benchmark/benchmark.h; tested with Debian's libbenchmark-dev 1.7.1, which the build
-// checks). The project's only C++ file: everything else is C17.
+// (benchmark/benchmark.h; compiled with -Werror against Debian's libbenchmark-dev 1.7.1 and
+// against 1.8.3 and 1.9.5 built from source; the build checks for 1.7 or later). The
+// project's only C++ file: everything else is C17.
 //
 // Two things here go beyond plain forwarding:
 //  - Names: Google Benchmark appends "/iterations:N/repeats:R" and "/manual_time" to the
@@ -90,7 +91,11 @@ bool ecsb_gb_register(const char *name, ecsb_gb_fn fn, void *ctx, ecsb_gb_timing
     try {
         entries.push_back(std::unique_ptr<Entry>(new Entry{name, fn, ctx}));
         Entry *e = entries.back().get();
-        benchmark::internal::Benchmark *b = benchmark::RegisterBenchmark(
+        // The registered benchmark's type lives in the library's internal namespace up to
+        // 1.8 and is benchmark::Benchmark from 1.9 (where the old name is a deprecated alias:
+        // a warning, an error under -Werror). The headers define no version macro, so the type
+        // is the one RegisterBenchmark returns in the version built against: never named here.
+        auto *b = benchmark::RegisterBenchmark(
             e->name.c_str(),
             [e](benchmark::State &st) { e->fn(reinterpret_cast<ecsb_gb_state *>(&st), e->ctx); });
         b->Iterations((benchmark::IterationCount)iterations)->Repetitions(repetitions);

@@ -253,32 +253,68 @@ ECSB_INLINE void ecsb_runs_add(ecsb_runs *r, uint32_t k, void *const *values,
 }
 
 /*
- * For layouts whose query walks the entries of one "lead" type (the one held by the fewest
- * entities) and looks each up in the others: calls walk(w, q, L, fn, ctx) with L == lead.
- * Where q->count is a compile-time constant (a scenario's static query) L is a constant in
- * each call, one per lead position below q->count, so the walk's loops over the query's
- * types unroll into straight code; the guards keep the positions at or above q->count from
- * being compiled even where the optimiser cannot bound lead (-O1). Elsewhere (tests, tools,
- * queries chosen at run time) one walk serves with L = lead.
+ * The checks a component operation on (e, t) starts with, in the contract's order: a type
+ * past the world's is ECSB_ERR_TYPE, then a handle that `live` (the strategy's liveness test
+ * of e) rejects is ECSB_ERR_STALE; returns from the operation with that status.
  */
-#define ECSB_WALK_BY_CONSTANT_LEAD(walk, w, q, lead, fn, ctx)                                 \
+#define ECSB_CHECK_TYPE_AND_LIVE(w, t, live)                                                   \
     do {                                                                                       \
-        if (!__builtin_constant_p((q)->count)) {                                               \
-            walk(w, q, lead, fn, ctx);                                                         \
-            break;                                                                             \
+        if (ECSB_UNLIKELY((t) >= (w)->type_count))                                             \
+            return ECSB_ERR_TYPE;                                                              \
+        if (ECSB_UNLIKELY(!(live)))                                                            \
+            return ECSB_ERR_STALE;                                                             \
+    } while (0)
+
+/*
+ * query() for layouts whose query walks the entries of one "lead" type (the one held by the
+ * fewest entities: held_by(w, t) entities hold type t) and looks each up in the others. A
+ * strategy defines `query_lead(w, q, lead, fn, ctx)`, the walk led by the query's type `lead`,
+ * and writes
+ *     ECSB_QUERY_BY_LEAD(query_lead, held_by)
+ * which defines query: the check, the choice of lead (q->count - 1 compares, one line each),
+ * then the walk. Where q->count is a compile-time constant (a scenario's static query) the walk
+ * is called with a constant lead, one call per lead position below q->count, so its loops over
+ * the query's types unroll into straight code; the guards keep the positions at or above
+ * q->count from being compiled even where the optimiser cannot bound lead (-O1). Elsewhere
+ * (tests, tools, queries chosen at run time) query calls ecsb_query_any_lead, one out-of-line
+ * walk with a variable lead. That the scenarios get the constant path depends on
+ * __builtin_constant_p surviving inlining: tests/scripts/test_no_indirect_calls.sh fails when
+ * any timed pass of the release objects reaches ecsb_query_any_lead.
+ */
+#define ECSB_QUERY_BY_LEAD(walk, held_by)                                                      \
+    static __attribute__((noinline, unused)) void ecsb_query_any_lead(                         \
+        world *w, const ecsb_query *q, uint32_t lead, ecsb_query_fn fn, void *ctx)             \
+    {                                                                                          \
+        walk(w, q, lead, fn, ctx);                                                             \
+    }                                                                                          \
+    ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, void *ctx)  \
+    {                                                                                          \
+        uint32_t mask;                                                                         \
+        ecsb_status st = ecsb_query_check(q, w->type_count, &mask);                            \
+        if (st != ECSB_OK)                                                                     \
+            return st;                                                                         \
+        uint32_t lead = 0;                                                                     \
+        _Pragma("GCC unroll 8")                                                                \
+        for (uint32_t j = 1; j < q->count; j++)                                                \
+            if (held_by(w, q->types[j]) < held_by(w, q->types[lead]))                          \
+                lead = j;                                                                      \
+        if (!__builtin_constant_p(q->count)) {                                                 \
+            ecsb_query_any_lead(w, q, lead, fn, ctx);                                          \
+            return ECSB_OK;                                                                    \
         }                                                                                      \
         switch (lead) {                                                                        \
         case 0: walk(w, q, 0, fn, ctx); break;                                                 \
-        case 1: if (1 < (q)->count) walk(w, q, 1, fn, ctx); break;                             \
-        case 2: if (2 < (q)->count) walk(w, q, 2, fn, ctx); break;                             \
-        case 3: if (3 < (q)->count) walk(w, q, 3, fn, ctx); break;                             \
-        case 4: if (4 < (q)->count) walk(w, q, 4, fn, ctx); break;                             \
-        case 5: if (5 < (q)->count) walk(w, q, 5, fn, ctx); break;                             \
-        case 6: if (6 < (q)->count) walk(w, q, 6, fn, ctx); break;                             \
-        default: if (7 < (q)->count) walk(w, q, 7, fn, ctx); break;                            \
+        case 1: if (1 < q->count) walk(w, q, 1, fn, ctx); break;                               \
+        case 2: if (2 < q->count) walk(w, q, 2, fn, ctx); break;                               \
+        case 3: if (3 < q->count) walk(w, q, 3, fn, ctx); break;                               \
+        case 4: if (4 < q->count) walk(w, q, 4, fn, ctx); break;                               \
+        case 5: if (5 < q->count) walk(w, q, 5, fn, ctx); break;                               \
+        case 6: if (6 < q->count) walk(w, q, 6, fn, ctx); break;                               \
+        default: if (7 < q->count) walk(w, q, 7, fn, ctx); break;                              \
         }                                                                                      \
-    } while (0)
-_Static_assert(ECSB_MAX_QUERY_TYPES == 8, "ECSB_WALK_BY_CONSTANT_LEAD has a case per position");
+        return ECSB_OK;                                                                        \
+    }
+_Static_assert(ECSB_MAX_QUERY_TYPES == 8, "ECSB_QUERY_BY_LEAD has a case per position");
 
 /* ---- spawn ------------------------------------------------------------------------------- */
 

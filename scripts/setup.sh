@@ -2,7 +2,7 @@
 # setup.sh GROUP — make sure the Debian packages a make target needs are installed.
 #   build       compilers and Google Benchmark (a version ecsbench was tested with)
 #   test        what make test uses (cmocka, valgrind, clang + libFuzzer, Python + scipy and
-#               statsmodels, gnuplot, hyperfine)
+#               statsmodels, gnuplot, hyperfine; chromium, jinja2 and markdown for the pages)
 #   bench       make bench: Python + scipy and statsmodels for the CSV, summary and report,
 #               gnuplot for the plots
 #   plots       gnuplot and its font, Python + scipy, statsmodels, Jinja2 and Markdown
@@ -16,7 +16,8 @@
 # it and exits 1. On a system without apt-get: checks what the group needs by trying it (a
 # compiler, a header, a command), and when something is missing prints what, by purpose, and
 # exits 2. Google Benchmark older than 1.7 stops the build (exit 2): harness/gbench.cc uses only
-# its public API of 1.7 and later (checked against 1.7.1, 1.8.3 and 1.9.1).
+# its public API of 1.7 and later (compiled with -Werror and run against 1.7.1, 1.8.3 and 1.9.5:
+# 1.9 renamed the registered benchmark's type, and the wrapper never names it).
 set -euo pipefail
 
 # The oldest Google Benchmark the wrapper builds with.
@@ -50,16 +51,19 @@ fi
 case $group in
   build) packages=(gcc g++ make libbenchmark-dev) ;;
   test) packages=(libcmocka-dev valgrind clang libclang-rt-14-dev python3 python3-scipy
-    python3-statsmodels gnuplot-nox fonts-dejavu-core hyperfine libbenchmark-tools) ;;
+    python3-statsmodels gnuplot-nox fonts-dejavu-core hyperfine libbenchmark-tools
+    chromium python3-jinja2 python3-markdown) ;;
   bench) packages=(python3 python3-scipy python3-statsmodels gnuplot-nox fonts-dejavu-core) ;;
   plots) packages=(python3 gnuplot-nox fonts-dejavu-core) ;;
   compare) packages=(python3 python3-scipy python3-statsmodels libbenchmark-tools) ;;
   hyperfine) packages=(hyperfine python3) ;;
   cachegrind) packages=(valgrind python3) ;;
   coverage) packages=(lcov libcmocka-dev valgrind clang libclang-rt-14-dev python3 python3-scipy
-    python3-statsmodels gnuplot-nox fonts-dejavu-core hyperfine libbenchmark-tools) ;;
+    python3-statsmodels gnuplot-nox fonts-dejavu-core hyperfine libbenchmark-tools
+    chromium python3-jinja2 python3-markdown) ;;
   all) packages=(gcc g++ make libbenchmark-dev libbenchmark-tools python3 python3-scipy
-    python3-statsmodels gnuplot-nox fonts-dejavu-core hyperfine libcmocka-dev valgrind clang libclang-rt-14-dev lcov) ;;
+    python3-statsmodels gnuplot-nox fonts-dejavu-core hyperfine libcmocka-dev valgrind clang libclang-rt-14-dev lcov
+    chromium python3-jinja2 python3-markdown) ;;
   *)
     echo "setup.sh: unknown group '$group'; valid: build test bench plots compare hyperfine cachegrind coverage all gbench-version" >&2
     exit 2
@@ -109,6 +113,9 @@ check_by_trying() {
       hyperfine) command -v hyperfine >/dev/null || need "hyperfine (whole-process timings)" ;;
       valgrind) command -v valgrind >/dev/null || need "valgrind (memcheck and cachegrind)" ;;
       lcov) command -v lcov >/dev/null || need "lcov (make coverage)" ;;
+      chromium) command -v chromium >/dev/null || need "chromium (renders the pages in the tests)" ;;
+      python3-jinja2) python3 -c 'import jinja2' 2>/dev/null || need "Jinja2 for Python 3 (the pages)" ;;
+      python3-markdown) python3 -c 'import markdown' 2>/dev/null || need "Markdown for Python 3 (the pages)" ;;
       *) ;; # fonts, Debian-only helpers: nothing to try
     esac
   done

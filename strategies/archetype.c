@@ -50,7 +50,7 @@
  * 12 at -O2 vectorizes none of these loops). has is one record line; no per-type sparse
  * arrays.
  * Loses: structural changes. Every add/remove moves all k values of the entity and touches
- * two tables (platformer: about 2x sparse_set per component op); remove may need memory
+ * two tables (k values copied per add or remove, where sparse_set copies one); remove may need memory
  * (ECSB_ERR_NOMEM) for the smaller set's table; a table grows by copying all of it at once;
  * and many distinct sets cut iteration into many short runs, one table header each.
  * Tuning: none. A matching table's columns are runs by construction (the layout itself).
@@ -323,8 +323,7 @@ static void world_fini(world *w)
     ecsb_release(w->alloc, w->map, (size_t)w->map_cap * sizeof *w->map);
     for (uint32_t k = 0; k < w->query_count; k++)
         ecsb_release(w->alloc, w->queries[k].tables, (size_t)w->queries[k].cap * sizeof(uint32_t));
-    ecsb_ids_fini(&w->ids);
-    memset(w, 0, sizeof *w);
+    ECSB_IDS_WORLD_FINI(w);
 }
 
 /*
@@ -333,12 +332,8 @@ static void world_fini(world *w)
  */
 static ecsb_status world_init(world *w, const ecsb_world_config *config)
 {
-    memset(w, 0, sizeof *w);
-    ecsb_status st = ecsb_ids_init(&w->ids, config, ID_STRIDE);
-    if (st != ECSB_OK)
-        return st;
-    w->alloc = w->ids.alloc;
-    w->type_count = config->type_count;
+    ECSB_IDS_WORLD_INIT(w, config, ID_STRIDE);
+    ecsb_status st = ECSB_OK;
     memcpy(w->type_size, config->type_size, sizeof w->type_size);
     for (uint32_t k = 0; k < config->query_count; k++) {
         uint32_t mask, j = 0;

@@ -162,8 +162,7 @@ static void world_fini(world *w)
         ecsb_release(w->alloc, ty->owners, (size_t)ty->owner_cap * sizeof(uint32_t));
         ecsb_release(w->alloc, ty->slots, (size_t)ty->slot_cap * sizeof(ht_ref));
     }
-    ecsb_ids_fini(&w->ids);
-    memset(w, 0, sizeof *w);
+    ECSB_IDS_WORLD_FINI(w);
 }
 
 static ecsb_status world_init(world *w, const ecsb_world_config *config)
@@ -491,7 +490,7 @@ ECSB_INLINE void query_entities(const query_cols *c, const ht_ref *restrict reco
     }
 }
 
-/* The query led by its type `lead` (a constant: see ECSB_WALK_BY_CONSTANT_LEAD). */
+/* The query led by its type `lead` (a constant: see ECSB_QUERY_BY_LEAD). */
 ECSB_INLINE void query_lead(world *w, const ecsb_query *q, uint32_t lead, ecsb_query_fn fn,
                             void *ctx)
 {
@@ -540,20 +539,9 @@ ECSB_INLINE void query_lead(world *w, const ecsb_query *q, uint32_t lead, ecsb_q
         query_emit(&c, k, first, run, h, fn, ctx);
 }
 
-ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, void *ctx)
-{
-    uint32_t mask;
-    ecsb_status st = ecsb_query_check(q, w->type_count, &mask);
-    if (st != ECSB_OK)
-        return st;
-    uint32_t lead = 0;
-#pragma GCC unroll 8
-    for (uint32_t j = 1; j < q->count; j++)
-        if (w->types[q->types[j]].count < w->types[q->types[lead]].count)
-            lead = j;
-    ECSB_WALK_BY_CONSTANT_LEAD(query_lead, w, q, lead, fn, ctx);
-    return ECSB_OK;
-}
+/* Entities holding type t: the query leads with the query's type held by the fewest. */
+#define HELD_BY(w, t) ((w)->types[t].count)
+ECSB_QUERY_BY_LEAD(query_lead, HELD_BY)
 
 /* ---- checks ------------------------------------------------------------------------------ */
 

@@ -130,18 +130,13 @@ static void world_fini(world *w)
 {
     for (uint32_t c = 0; c < IDX_COLUMNS(w->type_count); c++)
         ecsb_release(w->alloc, w->block[c].ptr, w->block[c].bytes);
-    ecsb_ids_fini(&w->ids);
-    memset(w, 0, sizeof *w);
+    ECSB_IDS_WORLD_FINI(w);
 }
 
 static ecsb_status world_init(world *w, const ecsb_world_config *config)
 {
-    memset(w, 0, sizeof *w);
-    ecsb_status st = ecsb_ids_init(&w->ids, config, ID_STRIDE);
-    if (st != ECSB_OK)
-        return st;
-    w->alloc = w->ids.alloc;
-    w->type_count = config->type_count;
+    ECSB_IDS_WORLD_INIT(w, config, ID_STRIDE);
+    ecsb_status st = ECSB_OK;
     memcpy(w->type_size, config->type_size, sizeof w->type_size);
     if ((st = ecsb_ids_reserve(&w->ids, config, grow, w)) != ECSB_OK) {
         world_fini(w);
@@ -186,10 +181,7 @@ static size_t entity_count(const world *w) { return ecsb_ids_count(&w->ids); }
 ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void **value_out)
 {
     *value_out = NULL;
-    if (ECSB_UNLIKELY(t >= w->type_count))
-        return ECSB_ERR_TYPE;
-    if (ECSB_UNLIKELY(!is_live(w, e)))
-        return ECSB_ERR_STALE;
+    ECSB_CHECK_TYPE_AND_LIVE(w, t, is_live(w, e));
     uint32_t i = ecsb_handle_index(e);
     uint64_t *word = &w->bits[t][i >> 6], bit = bit_of(i);
     if (ECSB_UNLIKELY(*word & bit))
@@ -202,10 +194,7 @@ ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void
 
 ECSB_INLINE ecsb_status component_remove(world *w, ecsb_entity e, ecsb_type t)
 {
-    if (ECSB_UNLIKELY(t >= w->type_count))
-        return ECSB_ERR_TYPE;
-    if (ECSB_UNLIKELY(!is_live(w, e)))
-        return ECSB_ERR_STALE;
+    ECSB_CHECK_TYPE_AND_LIVE(w, t, is_live(w, e));
     uint32_t i = ecsb_handle_index(e);
     uint64_t *word = &w->bits[t][i >> 6], bit = bit_of(i);
     if (ECSB_UNLIKELY(!(*word & bit)))

@@ -43,15 +43,14 @@
  * chunk is freed) plus at most one partly used chunk.
  * Wins: pointers stay valid (article 001's reason for pools); remove and destroy copy no value
  * and touch no other entity (sparse_set moves the last value into the hole and re-points its
- * sparse entry): platformer 1.3-1.7x sparse_set; a one-type query hands out whole chunks
- * (packed_1 0.6x sparse_set's time at 4000); a destroy-and-create churn reuses the dead
- * entity's record and objects in place, so walks never decay (churn_iterate at 1M: 0.2x).
+ * sparse entry: two more lines, both another entity's); a one-type query hands out whole
+ * chunks, 2^c values a run with no lookup per value; a destroy-and-create churn reuses the
+ * dead entity's record and objects in place, so walks never decay.
  * Loses: iteration. The cost of never moving an object: a pool cannot stay packed, so walks
  * read the bitmap words of free objects too and pools stay as sparse as their peak after
  * removals; and a query of several types finds the other types through the owner's record,
  * 8 + 4K bytes per entity read where sparse_set reads a 4-byte sparse entry: dual_iterate 62
- * instructions per pair to sparse_set's 40 and about 56 bytes moved per pair to its 32,
- * 1.9-2.8x its time at 4000 and 1M. (Ratios: medians of 7 pinned runs on a loaded 2-core VM.)
+ * instructions per pair to sparse_set's 40 and about 56 bytes moved per pair to its 32.
  * Tuning: none beyond gathering consecutive matches into runs (ecsb_runs, harness/strategy.h),
  * as every layout that finds matches one by one does.
  */
@@ -226,8 +225,7 @@ static void world_fini(world *w)
             ecsb_release(w->alloc, p->chunks[c] - p->values_off, chunk_bytes(p));
         ecsb_release(w->alloc, p->chunks, (size_t)p->chunk_cap * sizeof *p->chunks);
     }
-    ecsb_ids_fini(&w->ids);
-    memset(w, 0, sizeof *w);
+    ECSB_IDS_WORLD_FINI(w);
 }
 
 /*
@@ -297,8 +295,7 @@ ECSB_INLINE ecsb_status entity_destroy(world *w, ecsb_entity e)
 
 static bool entity_alive(const world *w, ecsb_entity e)
 {
-    uint32_t i;
-    return live_slot(w, e, &i);
+    return ecsb_ids_alive(&w->ids, w->ids.stride, e);
 }
 
 static size_t entity_count(const world *w) { return ecsb_ids_count(&w->ids); }
@@ -308,11 +305,8 @@ static size_t entity_count(const world *w) { return ecsb_ids_count(&w->ids); }
 ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void **value_out)
 {
     *value_out = NULL;
-    if (ECSB_UNLIKELY(t >= w->type_count))
-        return ECSB_ERR_TYPE;
     uint32_t i;
-    if (ECSB_UNLIKELY(!live_slot(w, e, &i)))
-        return ECSB_ERR_STALE;
+    ECSB_CHECK_TYPE_AND_LIVE(w, t, live_slot(w, e, &i));
     uint32_t *objects = record_objects(w, i);
     if (ECSB_UNLIKELY(objects[t] != OBJ_NONE))
         return ECSB_ERR_PRESENT;
@@ -330,11 +324,8 @@ ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void
 
 ECSB_INLINE ecsb_status component_remove(world *w, ecsb_entity e, ecsb_type t)
 {
-    if (ECSB_UNLIKELY(t >= w->type_count))
-        return ECSB_ERR_TYPE;
     uint32_t i;
-    if (ECSB_UNLIKELY(!live_slot(w, e, &i)))
-        return ECSB_ERR_STALE;
+    ECSB_CHECK_TYPE_AND_LIVE(w, t, live_slot(w, e, &i));
     uint32_t *objects = record_objects(w, i);
     if (ECSB_UNLIKELY(objects[t] == OBJ_NONE))
         return ECSB_ERR_ABSENT;

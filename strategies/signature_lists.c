@@ -198,19 +198,14 @@ static void world_fini(world *w)
     columns_get(w, p);
     for (uint32_t c = 0; c < column_count(w); c++)
         ecsb_release(w->alloc, p[c], column_bytes(w, c, w->ids.cap));
-    ecsb_ids_fini(&w->ids);
-    memset(w, 0, sizeof *w);
+    ECSB_IDS_WORLD_FINI(w);
 }
 
 /* One roster per distinct declared type set; type_rosters says which rosters hold each type. */
 static ecsb_status world_init(world *w, const ecsb_world_config *config)
 {
-    memset(w, 0, sizeof *w);
-    ecsb_status st = ecsb_ids_init(&w->ids, config, ID_STRIDE);
-    if (st != ECSB_OK)
-        return st;
-    w->alloc = w->ids.alloc;
-    w->type_count = config->type_count;
+    ECSB_IDS_WORLD_INIT(w, config, ID_STRIDE);
+    ecsb_status st = ECSB_OK;
     memcpy(w->type_size, config->type_size, sizeof w->type_size);
     for (uint32_t q = 0; q < config->query_count; q++) {
         uint32_t mask, r = 0;
@@ -340,10 +335,7 @@ static size_t entity_count(const world *w) { return ecsb_ids_count(&w->ids); }
 ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void **value_out)
 {
     *value_out = NULL;
-    if (ECSB_UNLIKELY(t >= w->type_count))
-        return ECSB_ERR_TYPE;
-    if (ECSB_UNLIKELY(!is_live(w, e)))
-        return ECSB_ERR_STALE;
+    ECSB_CHECK_TYPE_AND_LIVE(w, t, is_live(w, e));
     const uint32_t i = ecsb_handle_index(e), m = w->mask[i] | 1u << t;
     if (ECSB_UNLIKELY(m == w->mask[i]))
         return ECSB_ERR_PRESENT;
@@ -360,10 +352,7 @@ ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void
 
 ECSB_INLINE ecsb_status component_remove(world *w, ecsb_entity e, ecsb_type t)
 {
-    if (ECSB_UNLIKELY(t >= w->type_count))
-        return ECSB_ERR_TYPE;
-    if (ECSB_UNLIKELY(!is_live(w, e)))
-        return ECSB_ERR_STALE;
+    ECSB_CHECK_TYPE_AND_LIVE(w, t, is_live(w, e));
     const uint32_t i = ecsb_handle_index(e), m = w->mask[i];
     if (ECSB_UNLIKELY(!(m >> t & 1)))
         return ECSB_ERR_ABSENT;

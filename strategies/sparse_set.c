@@ -139,8 +139,7 @@ static void world_fini(world *w)
     ecsb_release(w->alloc, w->maps, maps_bytes(w, w->ids.cap));
     for (uint32_t t = 0; t < w->type_count; t++)
         ecsb_release(w->alloc, w->pools[t].roster, w->pools[t].bytes);
-    ecsb_ids_fini(&w->ids);
-    memset(w, 0, sizeof *w);
+    ECSB_IDS_WORLD_FINI(w);
 }
 
 /*
@@ -149,12 +148,8 @@ static void world_fini(world *w)
  */
 static ecsb_status world_init(world *w, const ecsb_world_config *config)
 {
-    memset(w, 0, sizeof *w);
-    ecsb_status st = ecsb_ids_init(&w->ids, config, ID_STRIDE);
-    if (st != ECSB_OK)
-        return st;
-    w->alloc = w->ids.alloc;
-    w->type_count = config->type_count;
+    ECSB_IDS_WORLD_INIT(w, config, ID_STRIDE);
+    ecsb_status st = ECSB_OK;
     for (uint32_t t = 0; t < w->type_count; t++)
         w->pools[t].size = config->type_size[t];
     if (config->initial_capacity) {
@@ -223,8 +218,7 @@ ECSB_INLINE ecsb_status entity_destroy(world *w, ecsb_entity e)
 
 static bool entity_alive(const world *w, ecsb_entity e)
 {
-    uint32_t i;
-    return live_slot(w, e, &i);
+    return ecsb_ids_alive(&w->ids, ID_STRIDE, e);
 }
 
 static size_t entity_count(const world *w) { return ecsb_ids_count(&w->ids); }
@@ -234,11 +228,8 @@ static size_t entity_count(const world *w) { return ecsb_ids_count(&w->ids); }
 ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void **value_out)
 {
     *value_out = NULL;
-    if (ECSB_UNLIKELY(t >= w->type_count))
-        return ECSB_ERR_TYPE;
     uint32_t i;
-    if (ECSB_UNLIKELY(!live_slot(w, e, &i)))
-        return ECSB_ERR_STALE;
+    ECSB_CHECK_TYPE_AND_LIVE(w, t, live_slot(w, e, &i));
     pool *p = &w->pools[t];
     if (ECSB_UNLIKELY(p->sparse[i] != SPARSE_ABSENT))
         return ECSB_ERR_PRESENT;
@@ -258,11 +249,8 @@ ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void
 
 ECSB_INLINE ecsb_status component_remove(world *w, ecsb_entity e, ecsb_type t)
 {
-    if (ECSB_UNLIKELY(t >= w->type_count))
-        return ECSB_ERR_TYPE;
     uint32_t i;
-    if (ECSB_UNLIKELY(!live_slot(w, e, &i)))
-        return ECSB_ERR_STALE;
+    ECSB_CHECK_TYPE_AND_LIVE(w, t, live_slot(w, e, &i));
     pool *p = &w->pools[t];
     uint32_t j = p->sparse[i];
     if (ECSB_UNLIKELY(j == SPARSE_ABSENT))
@@ -441,7 +429,7 @@ ECSB_INLINE void query_entities(const query_cols *c, const uint32_t *restrict ro
     }
 }
 
-/* The query led by its type `lead` (a constant: see ECSB_WALK_BY_CONSTANT_LEAD). */
+/* The query led by its type `lead` (a constant: see ECSB_QUERY_BY_LEAD). */
 ECSB_INLINE void query_lead(world *w, const ecsb_query *q, uint32_t lead, ecsb_query_fn fn,
                             void *ctx)
 {
@@ -504,20 +492,9 @@ ECSB_INLINE void query_lead(world *w, const ecsb_query *q, uint32_t lead, ecsb_q
         query_emit(&c, k, first, run, fn, ctx);
 }
 
-ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, void *ctx)
-{
-    uint32_t mask;
-    ecsb_status st = ecsb_query_check(q, w->type_count, &mask);
-    if (st != ECSB_OK)
-        return st;
-    uint32_t lead = 0;
-#pragma GCC unroll 8
-    for (uint32_t j = 1; j < q->count; j++)
-        if (w->pools[q->types[j]].count < w->pools[q->types[lead]].count)
-            lead = j;
-    ECSB_WALK_BY_CONSTANT_LEAD(query_lead, w, q, lead, fn, ctx);
-    return ECSB_OK;
-}
+/* Entities holding type t: the query leads with the query's type held by the fewest. */
+#define HELD_BY(w, t) ((w)->pools[t].count)
+ECSB_QUERY_BY_LEAD(query_lead, HELD_BY)
 
 /* ---- checks ------------------------------------------------------------------------------ */
 

@@ -67,18 +67,13 @@ static void world_fini(world *w)
         ecsb_release(w->alloc, w->present[t], w->ids.cap);
         ecsb_release(w->alloc, w->values[t], (size_t)w->ids.cap * w->type_size[t]);
     }
-    ecsb_ids_fini(&w->ids);
-    memset(w, 0, sizeof *w);
+    ECSB_IDS_WORLD_FINI(w);
 }
 
 static ecsb_status world_init(world *w, const ecsb_world_config *config)
 {
-    memset(w, 0, sizeof *w);
-    ecsb_status st = ecsb_ids_init(&w->ids, config, ID_STRIDE);
-    if (st != ECSB_OK)
-        return st;
-    w->alloc = w->ids.alloc;
-    w->type_count = config->type_count;
+    ECSB_IDS_WORLD_INIT(w, config, ID_STRIDE);
+    ecsb_status st = ECSB_OK;
     memcpy(w->type_size, config->type_size, sizeof w->type_size);
     if ((st = ecsb_ids_reserve(&w->ids, config, grow, w)) != ECSB_OK) {
         world_fini(w);

@@ -42,6 +42,14 @@
 #define CHECK_EVERY 4096
 #define DEFAULT_SEEDS 5        /* seeds 1..5, each a different world configuration */
 #define DEFAULT_OPS 200000ull  /* per seed: 1,000,000 per strategy */
+/* Seeds that soaks found failures on, each run (after the default seeds) for the ops that
+ * reached its failure and some more: a regression test each, cheap beside the defaults. */
+static const struct {
+    uint64_t seed, ops;
+} d_found_seeds[] = {
+    {3425441899898ull, 4096}, /* step 9: an undone spawn into a reused last slot reissued a
+                                 destroyed handle (entity_ids.h ecsb_ids_uncreate) */
+};
 #define GROW_TARGET_MAX 4096
 #define FUZZ_GROW_TARGET_MAX 96 /* fuzz inputs are short: small worlds reach every corner */
 #define FUZZ_CHECK_EVERY 64
@@ -1072,10 +1080,17 @@ void differential_matches_the_reference_model(void **state)
         if (tst_soak_seconds && !tst_replay_seed && seconds >= (double)tst_soak_seconds)
             break;
     }
-    printf("    differential %s: %llu operations (%llu seeds from %llu, %llu each) in %.1f s, "
+    uint64_t seeds = t.seeds, found = 0;
+    for (size_t k = 0; !tst_replay_seed && !tst_soak_seconds &&
+                       k < sizeof d_found_seeds / sizeof d_found_seeds[0]; k++, found++) {
+        run_seed(&r, d_found_seeds[k].seed, d_found_seeds[k].ops);
+        add_totals(&t, &r);
+    }
+    printf("    differential %s: %llu operations (%llu seeds from %llu, %llu each; %llu found "
+           "by soaks) in %.1f s, "
            "%zu full-state comparisons, peak %zu live, %zu queries, %zu galloping pairs, %zu "
            "injected allocation failures, %zu refused creates\n",
-           tst_strategy->name, (unsigned long long)t.ops, (unsigned long long)t.seeds,
-           (unsigned long long)first, (unsigned long long)ops, seconds, t.checks, t.peak,
-           t.queries, t.galloping, t.nomem, t.refusals);
+           tst_strategy->name, (unsigned long long)t.ops, (unsigned long long)seeds,
+           (unsigned long long)first, (unsigned long long)ops, (unsigned long long)found, seconds,
+           t.checks, t.peak, t.queries, t.galloping, t.nomem, t.refusals);
 }

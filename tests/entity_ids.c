@@ -129,6 +129,47 @@ void entity_ids_handles_of_earlier_lives_stay_stale(void **state)
     ids_close(&ids);
 }
 
+/* Spawn's rollback: undoing a create that reused the last slot puts the slot back on the free
+ * list at its new generation; the slot is not fresh (treating it as fresh would drop it from
+ * the slots, and the next create would issue the slot's first generation: b's old handle). */
+void entity_ids_uncreate_of_a_reused_last_slot_keeps_old_handles_stale(void **state)
+{
+    (void)state;
+    ecsb_ids ids;
+    ids_open(&ids, 1, 0, 0);
+    ecsb_entity a = create(&ids), b = create(&ids);
+    destroy(&ids, b);
+    ecsb_entity c = create(&ids);
+    TST_CHECK(ecsb_handle_index(c) == ecsb_handle_index(b) && ids.slots == 2,
+              "c 0x%llx did not reuse b's last slot", (unsigned long long)c);
+    ecsb_ids_uncreate(&ids, 1, c);
+    TST_CHECK(ecsb_ids_valid(&ids) && ecsb_ids_count(&ids) == 1 && !ecsb_ids_alive(&ids, 1, c),
+              "uncreate left c alive or the ids invalid");
+    ecsb_entity d = create(&ids);
+    TST_CHECK(d != b && !ecsb_ids_alive(&ids, 1, b),
+              "create after an undone reuse gave destroyed b's handle 0x%llx again",
+              (unsigned long long)b);
+    TST_CHECK(d == c, "the undone create's handle 0x%llx not issued again: got 0x%llx",
+              (unsigned long long)c, (unsigned long long)d);
+    TST_CHECK(ecsb_ids_alive(&ids, 1, a), "a died");
+    ids_close(&ids);
+}
+
+/* Undoing a create of a fresh slot gives the slot back: the next create issues it again. */
+void entity_ids_uncreate_of_a_fresh_slot_gives_the_slot_back(void **state)
+{
+    (void)state;
+    ecsb_ids ids;
+    ids_open(&ids, 1, 0, 0);
+    ecsb_entity a = create(&ids), b = create(&ids);
+    ecsb_ids_uncreate(&ids, 1, b);
+    TST_CHECK(ecsb_ids_valid(&ids) && ids.slots == 1 && ids.free_head == ECSB_IDS_NONE &&
+                  ecsb_ids_count(&ids) == 1,
+              "fresh slot not given back: slots %u", ids.slots);
+    TST_CHECK(create(&ids) == b && ecsb_ids_alive(&ids, 1, a), "b not issued again");
+    ids_close(&ids);
+}
+
 void entity_ids_exhausted_generation_retires_the_slot(void **state)
 {
     (void)state;

@@ -86,6 +86,8 @@
 #define ECSB_ENTITY_IDS_TESTS(X)                                                               \
     X(entity_ids_create_destroy_and_lifo_reuse)                                                \
     X(entity_ids_handles_of_earlier_lives_stay_stale)                                          \
+    X(entity_ids_uncreate_of_a_reused_last_slot_keeps_old_handles_stale)                       \
+    X(entity_ids_uncreate_of_a_fresh_slot_gives_the_slot_back)                                 \
     X(entity_ids_exhausted_generation_retires_the_slot)                                        \
     X(entity_ids_capacity_counts_live_and_retired_slots)                                       \
     X(entity_ids_growth_keeps_records_and_calls_the_owners_hook)                               \

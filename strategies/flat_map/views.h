@@ -199,7 +199,7 @@ ECSB_INLINE bool query_ids(query_cols *c, uint32_t k, uint32_t lead, size_t from
     return true;
 }
 
-/* The query led by its column `lead` (a constant: see ECSB_WALK_BY_CONSTANT_LEAD). */
+/* The query led by its column `lead` (a constant: see ECSB_QUERY_BY_LEAD). */
 ECSB_INLINE void query_lead(world *w, const ecsb_query *q, uint32_t lead, ecsb_query_fn fn,
                             void *ctx)
 {
@@ -260,17 +260,6 @@ ECSB_INLINE void query_lead(world *w, const ecsb_query *q, uint32_t lead, ecsb_q
         query_emit(&c, k, first, run, fn, ctx);
 }
 
-ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, void *ctx)
-{
-    uint32_t mask;
-    ecsb_status st = ecsb_query_check(q, w->type_count, &mask);
-    if (st != ECSB_OK)
-        return st;
-    uint32_t lead = 0;
-#pragma GCC unroll 8
-    for (uint32_t j = 1; j < q->count; j++)
-        if (w->col[q->types[j]].count < w->col[q->types[lead]].count)
-            lead = j;
-    ECSB_WALK_BY_CONSTANT_LEAD(query_lead, w, q, lead, fn, ctx);
-    return ECSB_OK;
-}
+/* Entities holding type t: the query leads with the query's type held by the fewest. */
+#define HELD_BY(w, t) ((w)->col[t].count)
+ECSB_QUERY_BY_LEAD(query_lead, HELD_BY)

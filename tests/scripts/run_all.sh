@@ -2,7 +2,10 @@
 # run_all.sh — every script-level test: tests/scripts/test_*.sh (each exits 0 on success) and
 # the Python unittest modules tests/scripts/test_*.py (one item). Prints one "N passed,
 # N failed" line.
-# Environment: PYTHON (Debian's python3), BUILD (the build folder holding ecsbench),
+# Usage: run_all.sh [NAME ...]: only those tests (test_cli.sh, "python unittest").
+# Environment: ECSB_SCRIPT_TIER: slow (the tests that build, run valgrind or a whole bench
+# pipeline), fast (the others) or all (the default); make test-fast and make test-slow pick one.
+# PYTHON (Debian's python3), BUILD (the build folder holding ecsbench),
 # ECSB_SCRIPT_JOBS (tests run this many at a time; default: the online CPUs, at most 2). The
 # tests share nothing but the read-only build (each works in a temporary folder of its own and
 # names its runs uniquely), so running them side by side changes no result; each one's output
@@ -21,9 +24,36 @@ fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
+slow=" test_memcheck.sh test_cachegrind.sh test_new_strategy.sh test_build_flags.sh test_pipeline.sh test_crash.sh test_damaged_runs.sh "
+tier=${ECSB_SCRIPT_TIER:-all}
+case $tier in fast | slow | all) ;; *)
+  echo "run_all.sh: ECSB_SCRIPT_TIER=$tier: want fast, slow or all" >&2
+  exit 2 ;;
+esac
+in_tier() { # NAME: is it in the tier asked for?
+  case $tier in all) return 0 ;; slow) [[ $slow == *" $1 "* ]] ;; fast) [[ $slow != *" $1 "* ]] ;; esac
+}
 names=()
-for t in "$here"/test_*.sh; do [ -e "$t" ] && names+=("$(basename "$t")"); done
-ls "$here"/test_*.py >/dev/null 2>&1 && names+=("python unittest")
+if [ $# -gt 0 ]; then
+  for t in "$@"; do
+    [ "$t" = "python unittest" ] || [ -x "$here/$t" ] ||
+      { echo "run_all.sh: no test $t in $here" >&2; exit 2; }
+    names+=("$t")
+  done
+else
+  for t in "$here"/test_*.sh; do
+    [ -e "$t" ] && in_tier "$(basename "$t")" && names+=("$(basename "$t")")
+  done
+  ls "$here"/test_*.py >/dev/null 2>&1 && in_tier "python unittest" && names+=("python unittest")
+  # The longest first (seconds measured on the 2-core VM), so that no long test starts last
+  # and runs alone while the other core idles.
+  long=("test_damaged_runs.sh" "test_memcheck.sh" "test_cli.sh" "test_build_flags.sh"
+    "test_compare.sh" "test_pipeline.sh" "python unittest")
+  ordered=()
+  for t in "${long[@]}"; do [[ " ${names[*]} " == *" $t "* ]] && ordered+=("$t"); done
+  for t in "${names[@]}"; do [[ " ${long[*]} " == *" $t "* ]] || ordered+=("$t"); done
+  names=("${ordered[@]}")
+fi
 
 run_one() { # INDEX NAME: output to $out/INDEX.log, status to $out/INDEX.rc, seconds to .secs
   local status start=$SECONDS
@@ -37,7 +67,7 @@ run_one() { # INDEX NAME: output to $out/INDEX.log, status to $out/INDEX.rc, sec
   echo "$status" >"$out/$1.rc"
 }
 
-echo "scripts: ${#names[@]} tests, $jobs at a time (ECSB_SCRIPT_JOBS); each one's output follows when it is done"
+echo "scripts ($tier): ${#names[@]} tests, $jobs at a time (ECSB_SCRIPT_JOBS); each one's output follows when it is done"
 passed=0 failed=0 next=0 printed=0 running=0
 while [ "$printed" -lt "${#names[@]}" ]; do
   if [ "$next" -lt "${#names[@]}" ] && [ "$running" -lt "$jobs" ]; then
@@ -59,5 +89,5 @@ while [ "$printed" -lt "${#names[@]}" ]; do
     running=$((running - 1))
   fi
 done
-echo "scripts: $passed passed, $failed failed"
+echo "scripts ($tier): $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

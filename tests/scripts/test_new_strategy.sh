@@ -16,8 +16,18 @@ fail() { echo "  FAIL: $*" >&2; failures=$((failures + 1)); }
 
 repo=$tmp/repo
 mkdir -p "$repo"
-(cd "$top" && git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$repo") ||
+(cd "$top" && git ls-files -z --cached --others --exclude-standard | xargs -0 cp -p --parents -t "$repo") ||
   { echo "test_new_strategy: cannot copy the working tree" >&2; exit 1; }
+# The release objects come along, times kept (sources too, above), so the copy's make compiles
+# only what the new strategy changes (its file, the registry, the provenance) instead of
+# every strategy again; make alone decides what is out of date, as it would for a newcomer.
+build=${BUILD:-build}
+case $build in /*) build=build ;; esac # an absolute build folder is not the copy's: build afresh
+if [ -d "$top/$build/release" ]; then
+  mkdir -p "$repo/$build" && cp -pr "$top/$build/release" "$repo/$build/" &&
+    cp -p "$top/$build"/.deps-* "$repo/$build/" 2>/dev/null
+fi
+export BUILD=$build
 (cd "$repo" && git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm copy) ||
   { echo "test_new_strategy: cannot make a git repo of the copy" >&2; exit 1; }
 snapshot() { (cd "$repo" && git status --porcelain && cat strategies/strategies.def) ; }
@@ -46,13 +56,13 @@ grep -qx "#define ECSB_STRATEGY_NAME my_pool" "$f" || fail "my_pool.c is not nam
 make -s -C "$repo" new-strategy NAME=my_pool >/dev/null 2>&1
 [ $? -eq 2 ] || fail "a second new-strategy NAME=my_pool did not exit 2"
 
-if ! make -s -C "$repo" -j2 build/ecsbench >"$tmp/build" 2>&1; then
+if ! make -s -C "$repo" -j2 "$build/ecsbench" >"$tmp/build" 2>&1; then
   fail "the copy with my_pool does not build: $(tail -n 20 "$tmp/build")"
 else
   # Compiler warnings only: make's own jobserver notes (under make -jN) are not the strategy's.
   ! grep -v "^make" "$tmp/build" | grep -q "warning:" ||
     fail "my_pool builds with warnings: $(grep -v "^make" "$tmp/build" | grep warning: | head -3)"
-  bin=$repo/build/ecsbench
+  bin=$repo/$build/ecsbench
   "$bin" list | grep -qE "^strategy +my_pool " || fail "ecsbench list does not show my_pool"
   for sc in $("$bin" list | awk '$1 == "scenario" { print $2 }'); do
     want=$("$bin" run "$sc" floor 300 2)
@@ -83,7 +93,7 @@ EOF
   # ---- a broken strategy: error rows, the JSON written, exit 1 ------------------------------
   sed -i '/^ECSB_INLINE ecsb_status query(/,/^{/ s/^{$/{\n    if (q->count == 2)\n        return ECSB_OK; \/* broken on purpose: visits nothing *\//' "$f"
   grep -q "broken on purpose" "$f" || fail "could not break my_pool's query (template changed?)"
-  if make -s -C "$repo" -j2 build/ecsbench >"$tmp/build" 2>&1; then
+  if make -s -C "$repo" -j2 "$build/ecsbench" >"$tmp/build" 2>&1; then
     "$bin" bench --ecsb_scenarios=dual_iterate --ecsb_sizes=64,300 --benchmark_repetitions=2 \
       --benchmark_min_time=0.001 --ecsb_progress=off --benchmark_out="$tmp/broken.json" >/dev/null 2>"$tmp/err"
     rc=$?

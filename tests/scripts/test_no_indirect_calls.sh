@@ -6,6 +6,12 @@
 # (transitively, .cold/.part clones included). So no callback, vtable or allocator-free
 # function pointer is called per entity.
 #
+# The same reachability checks the lead dispatch (harness/strategy.h ECSB_QUERY_BY_LEAD): a
+# timed pass must not reach ecsb_query_any_lead, the out-of-line walk for a query whose type
+# count is not a compile-time constant. Reaching it means __builtin_constant_p did not survive
+# inlining, so the scenario walks with a variable lead and its loops over the types do not
+# unroll.
+#
 # One exception, by source line: calls through the world's allocator (a source line calling
 # `->realloc(` or `->free(`, as harness/strategy.h's ecsb_resize/ecsb_release do) are allowed;
 # they run per growth of an array, not per entity. Objects are built with -g, so objdump -l
@@ -101,6 +107,13 @@ analyse() {
           }
         }
       bad = 0
+      for (f in reach) {
+        base = f; sub(/\..*$/, "", base)
+        if (base != "ecsb_query_any_lead") continue
+        bad++
+        printf "FAIL %s: %s reaches %s, the walk with a variable lead (q->count not constant there)\n",
+               strategy, reach[f], f
+      }
       for (i = 1; i <= nind; i++) {
         f = ind_fn[i]
         if (!(f in reach) || ((f, ind_loc[i]) in told) || allocator_call(ind_loc[i])) continue
@@ -146,10 +159,23 @@ if [ $# -eq 0 ]; then
          "cannot see indirect calls (objdump output changed?)" >&2
     failed=1
   fi
+  # and a timed pass that calls the variable-lead walk (what a query whose count is not
+  # constant at the call compiles to) must be caught
+  printf '%s\n' 'static __attribute__((noinline)) void ecsb_query_any_lead(int *x) { __asm__ volatile("" : "+m"(*x)); }' \
+    'void platformer_pass(int *x) { ecsb_query_any_lead(x); }' >"$tmp/lead.c"
+  if ! ${CC:-gcc} -std=c17 -O2 -g -c -o "$tmp/lead.o" "$tmp/lead.c" 2>"$tmp/cc.err"; then
+    echo "  FAIL control: cannot build the variable-lead control: $(head -c 300 "$tmp/cc.err")" >&2
+    failed=1
+  elif analyse lead "$tmp/lead.o" | grep -q '^FAIL lead: platformer_pass reaches ecsb_query_any_lead'; then
+    echo "  OK control: a timed pass reaching the variable-lead walk is caught"
+  else
+    echo "  FAIL control: a timed pass reaching the variable-lead walk was not caught" >&2
+    failed=1
+  fi
 fi
 if [ "$failed" -ne 0 ]; then
   echo "test_no_indirect_calls: timed code reaches an indirect call (a callback, function pointer" \
-       "or vtable per entity?); make query and the hot operations ECSB_INLINE and call them" \
-       "directly" >&2
+       "or vtable per entity?) or the variable-lead walk; make query and the hot operations" \
+       "ECSB_INLINE and call them directly, with a query whose count is a constant" >&2
 fi
 exit "$failed"
