@@ -13,12 +13,14 @@
  * cache line of `a` for half of the values; a table or group holding only the matched
  * entities moves the N/2 matched `a` values and the `b` values, packed (scenarios/limits/).
  */
+#include "scenarios/defs/dual_iterate.h"
 enum { DUAL_ITERATE_A = 0, DUAL_ITERATE_B = 1 };
 
 typedef struct dual_iterate_state {
     world w;
     ecsb_entity *entities; /* by serial (churn_iterate: by position of the handle list) */
-    dual_iterate_order order;
+    ecsb_world_order order;
+    double match;
     uint64_t n;
     uint64_t visits;
     bool world_live;
@@ -32,7 +34,7 @@ static void dual_iterate_release(void *state)
     if (s->world_live)
         world_fini(&s->w);
     free(s->entities);
-    dual_iterate_order_free(&s->order);
+    ecsb_world_order_free(&s->order);
     free(s);
 }
 
@@ -47,6 +49,14 @@ static ecsb_status dual_iterate_spawn(world *w, uint64_t serial, bool with_b, ec
         (st = component_add(w, *out, DUAL_ITERATE_B, &b)) == ECSB_OK)
         *(int32_t *)b = dual_iterate_b0(serial);
     return st;
+}
+
+/* An aged world's rebirth of serial `serial` (scenario_age): its own a, and b if it held b. */
+static ecsb_status dual_iterate_reborn(void *state, uint64_t serial)
+{
+    dual_iterate_state *s = state;
+    return dual_iterate_spawn(&s->w, serial, dual_iterate_order_holds_b(&s->order, serial, s->match),
+                              &s->entities[serial]);
 }
 
 static ecsb_status dual_iterate_prepare(void **out, uint64_t n, const ecsb_params *p)
@@ -66,13 +76,16 @@ static ecsb_status dual_iterate_prepare(void **out, uint64_t n, const ecsb_param
     ecsb_status st = scenario_world_open(&s->w, &s->world_live, &config);
     s->n = n;
     s->entities = ecsb_array_alloc(n, sizeof *s->entities);
+    s->match = dual_iterate_match(p);
     if (st == ECSB_OK && (!s->entities || !dual_iterate_order_make(&s->order, n, p)))
         st = ECSB_ERR_NOMEM;
     for (uint64_t k = 0; k < n && st == ECSB_OK; k++) {
-        uint64_t i = dual_iterate_serial_at(&s->order, k);
-        st = dual_iterate_spawn(&s->w, i, dual_iterate_order_holds_b(&s->order, i),
+        uint64_t i = ecsb_serial_at(&s->order, k);
+        st = dual_iterate_spawn(&s->w, i, dual_iterate_order_holds_b(&s->order, i, s->match),
                                 &s->entities[i]);
     }
+    if (st == ECSB_OK)
+        st = scenario_age(&s->w, &s->order, n, s->entities, dual_iterate_reborn, s);
     if (st != ECSB_OK) {
         dual_iterate_release(s);
         return st;

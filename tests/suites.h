@@ -82,6 +82,9 @@
     X(bad_input_id_space_wrap_keeps_handles_unique_and_stale_ones_rejected)                    \
     X(bad_input_structural_change_inside_a_query_returns_iterating_and_changes_nothing)
 
+/* tests/worlds.c: each world order builds its own world (per strategy). */
+#define ECSB_WORLDS_TESTS(X) X(worlds_each_order_builds_its_own_world_in_every_scenario)
+
 /* tests/entity_ids.c, run once: the shared entity-id unit (harness/entity_ids.h) on its own. */
 #define ECSB_ENTITY_IDS_TESTS(X)                                                               \
     X(entity_ids_create_destroy_and_lifo_reuse)                                                \
@@ -128,7 +131,8 @@ extern const ecsb_scenario_id tst_scenario_ids[ECSB_SCENARIO_COUNT];
     X(injected_mistakes_change_the_move3_checksum)                                             \
     X(injected_mistakes_change_the_churn_iterate_checksum)                                     \
     X(injected_mistakes_change_the_level_load_checksum)                                        \
-    X(injected_mistakes_change_the_frame_checksum)
+    X(injected_mistakes_change_the_frame_checksum)                                             \
+    X(worlds_aged_diagnostic_tells_aged_storage_from_id_order)
 
 #define ECSB_DECLARE_TEST(name) void name(void **state);
 ECSB_CONFORMANCE_TESTS(ECSB_DECLARE_TEST)
@@ -136,6 +140,7 @@ ECSB_QUERY_TESTS(ECSB_DECLARE_TEST)
 ECSB_POINTER_TESTS(ECSB_DECLARE_TEST)
 ECSB_DIFFERENTIAL_TESTS(ECSB_DECLARE_TEST)
 ECSB_BAD_INPUT_TESTS(ECSB_DECLARE_TEST)
+ECSB_WORLDS_TESTS(ECSB_DECLARE_TEST)
 ECSB_FLOOR_TESTS(ECSB_DECLARE_TEST)
 ECSB_ENTITY_IDS_TESTS(ECSB_DECLARE_TEST)
 #undef ECSB_DECLARE_TEST

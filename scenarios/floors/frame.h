@@ -4,6 +4,7 @@
  * and slot for every entity; hp, target and status (with a flag) for actors; life for bullets.
  * Systems are loops over the slots that can match; deaths and expiries replace in place.
  */
+#include "scenarios/defs/frame.h"
 typedef struct floor_frame {
     frame_world_shape shape;
     frame_vec2 *pos, *vel;
