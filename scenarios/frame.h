@@ -151,7 +151,6 @@ static ecsb_status frame_reborn(void *state, uint64_t slot)
     return st;
 }
 
-#define FRAME_SALT 0x6672616d65ull /* its world order: the set-up's creation order */
 
 static ecsb_status frame_prepare(void **out, uint64_t n, const ecsb_params *p)
 {

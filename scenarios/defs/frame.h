@@ -12,6 +12,7 @@
  * bullets [actors, n) in FRAME_BULLET_LIFE segments of `fired` slots.
  */
 enum { FRAME_CHURN = 1 };
+#define FRAME_SALT 0x6672616d65ull /* its world order: the set-up's creation order */
 #define FRAME_BULLET_LIFE 8u
 #define FRAME_DT (1.0f / 64)     /* seconds per frame */
 #define FRAME_STEER (1.0f / 1024) /* velocity change per unit of distance to the target */
