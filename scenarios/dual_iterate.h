@@ -2,9 +2,10 @@
  * dual_iterate — article 002's Test 2, compiled against one strategy's static functions.
  *
  * Untimed set-up: entities 0..N-1 in order, each with `a` (double); every odd one also with
- * `b` (int32, never 0); the world declares the query (a, b). Parameters (scenarios/common.h):
+ * `b` (int32, never 0); the world declares the query (a, b). Parameters (defs/dual_iterate.h):
  * `match` sets the fraction holding b (1/2 by default: the odd ones), `order=shuffled` draws
- * the creation order and the holders of b from fixed seeds. Timed pass: for every entity
+ * the creation order and the holders of b from fixed seeds, `order=aged` lives in the regular
+ * world first (N deaths and rebirths, scenarios/world_order.h). Timed pass: for every entity
  * holding both, a += 1.5 * b, through the strategy's query (runs of columns), counting the
  * visits. N/2 matched pairs per pass. The checksum reads every entity's `a` in creation order,
  * then the visit count and the holders of b, so a missed, doubled, extra or mismatched visit
