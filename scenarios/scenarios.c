@@ -22,6 +22,7 @@
 #include "scenarios/defs/add_remove.h"
 #include "scenarios/defs/dual_iterate.h"
 #include "scenarios/defs/frag_iter.h"
+#include "scenarios/defs/frame.h"
 #include "scenarios/defs/move3.h"
 #include "scenarios/defs/simple_iter.h"
 
