@@ -81,7 +81,7 @@ help: ## list the targets
 	@echo "           WEIGHTS=frame:3,dual_iterate:1 (choose: scenario:weight, with RUN=)"
 	@echo "           SCENARIOS=a,b STRATEGIES=x,y SIZES=4000,65536 (bench, hyperfine, cachegrind)"
 	@echo "           PARAMS='match=1/16,1/4 order=regular,shuffled' (bench: scenario parameters;"
-	@echo "           default order=regular,shuffled; build/ecsbench list shows them)"
+	@echo "           default order=regular,shuffled,aged; build/ecsbench list shows them)"
 	@echo "           HYPERFINE_RUNS=10 (hyperfine)   CACHEGRIND_PASSES=1,3 (cachegrind)"
 	@echo "           NAME=<name> (new-strategy)"
 

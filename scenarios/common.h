@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "harness/ecsb.h"
+#include "scenarios/alloc.h"
 #include "scenarios/world_order.h"
 
 #define ECSB_CHECKSUM_SEED 0x243f6a8885a308d3ull
@@ -53,31 +54,6 @@ static inline uint64_t ecsb_float_bits(float f)
     memcpy(&u, &f, sizeof u);
     return u;
 }
-
-/*
- * Zeroed, 64-byte aligned scenario state (worlds want cache-line alignment) from the shared
- * allocator; NULL on failure. Release with ecsb_array_free().
- */
-static inline void *ecsb_state_alloc(size_t size)
-{
-    void *p = ecsb_block_alloc(size);
-    if (p)
-        memset(p, 0, size);
-    return p;
-}
-
-/*
- * An array of n elements (at least one, so n = 0 is not a failure) from the shared allocator
- * every world uses (harness/core.c): 64-byte aligned and at a sampled placement, so the floor
- * and the limit sit in memory as the layouts they are compared with do; NULL on failure.
- * Release with ecsb_array_free().
- */
-static inline void *ecsb_array_alloc(uint64_t n, size_t size)
-{
-    return ecsb_block_alloc((size_t)(n ? n : 1) * size);
-}
-
-static inline void ecsb_array_free(void *p) { ecsb_block_free(p); }
 
 /*
  * The capacity hint a scenario's world gets (ecsb_world_config.initial_capacity) for `n`

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "harness/ecsb.h"
+#include "scenarios/alloc.h"
 
 /* ---- pseudo-random sequences, the same for every strategy, floor and limit --------------- */
 
@@ -73,9 +74,9 @@ typedef struct ecsb_world_order {
 
 static inline void ecsb_world_order_free(ecsb_world_order *o)
 {
-    free(o->serial_at);
-    free(o->rank);
-    free(o->born_at);
+    ecsb_array_free(o->serial_at);
+    ecsb_array_free(o->rank);
+    ecsb_array_free(o->born_at);
     o->serial_at = o->rank = o->born_at = NULL;
 }
 
@@ -159,7 +160,7 @@ static inline bool ecsb_world_order_age(ecsb_world_order *o, uint64_t n)
 {
     ecsb_aging a;
     uint64_t *last = malloc((n ? n : 1) * sizeof *last), count, t = n;
-    o->born_at = malloc((n ? n : 1) * sizeof *o->born_at);
+    o->born_at = ecsb_array_alloc(n, sizeof *o->born_at);
     bool ok = last && o->born_at && ecsb_aging_start(&a, n, o->aged_salt);
     if (ok) {
         for (uint64_t i = 0; i < n; i++)
@@ -202,8 +203,8 @@ static inline bool ecsb_world_order_make_seeded(ecsb_world_order *o, uint64_t n,
     }
     if (p->v[ECSB_PARAM_ORDER] != ECSB_ORDER_SHUFFLED)
         return true;
-    o->serial_at = malloc((n ? n : 1) * sizeof *o->serial_at);
-    o->rank = malloc((n ? n : 1) * sizeof *o->rank);
+    o->serial_at = ecsb_array_alloc(n, sizeof *o->serial_at);
+    o->rank = ecsb_array_alloc(n, sizeof *o->rank);
     if (!o->serial_at || !o->rank) {
         ecsb_world_order_free(o);
         return false;

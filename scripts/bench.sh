@@ -30,8 +30,8 @@
 #                     lists the valid ones; the floor and limit lines always run)
 #   PARAMS            scenario parameter lists, space-separated NAME=V1,V2 (each becomes
 #                     --ecsb_param=NAME=V1,V2: every scenario that declares NAME runs at each
-#                     value it takes); default "order=regular,shuffled", so every scenario
-#                     that takes a shuffled world runs in both, side by side; PARAMS= for none
+#                     value it takes); default "order=regular,shuffled,aged", so every scenario
+#                     runs in all three worlds, side by side; PARAMS= for none
 #   RESULTS_DIR       where run folders go (default: results)
 #   PLOTS_DIR         where plot folders go (default: plots)
 #   PYTHON            Python 3 for the scripts (default: /usr/bin/python3)
@@ -79,13 +79,13 @@ for var in SCENARIOS STRATEGIES SIZES; do
   flags+=("--ecsb_${var,,}=$value")
   again+=("$var=$value")
 done
-PARAMS=${PARAMS-order=regular,shuffled}
+PARAMS=${PARAMS-order=regular,shuffled,aged}
 for list in $PARAMS; do
   [[ $list =~ ^[a-z0-9_]+=[A-Za-z0-9_.,/]+$ ]] ||
     ecsb_usage_error "PARAMS: '$list' is not NAME=V1,V2 (e.g. PARAMS=\"match=1/16,1/4 order=shuffled\"); ecsbench list shows each scenario's parameters"
   flags+=("--ecsb_param=$list")
 done
-[ "$PARAMS" = "order=regular,shuffled" ] || again+=("PARAMS='$PARAMS'")
+[ "$PARAMS" = "order=regular,shuffled,aged" ] || again+=("PARAMS='$PARAMS'")
 # shellcheck disable=SC2206  # word splitting is the point
 extra=(${ECSB_BENCH_ARGS:-})
 [ ${#extra[@]} -eq 0 ] || again+=("ECSB_BENCH_ARGS='${extra[*]}'")

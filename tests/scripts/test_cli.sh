@@ -265,6 +265,14 @@ grep -qx "churn_iterate/flat_map/65536" "$tmp/sel" && ! grep -q "flat_map/65537"
   fail "shuffled cap: $(tr '\n' ' ' <"$tmp/sel") / $(cat "$tmp/err")"
 "$bin" run packed_5 flat_map 65537 1 order=shuffled 2>&1 >/dev/null | grep -q "warning: packed_5 on flat_map is capped at N = 65536 (" ||
   fail "run above a shuffled cap does not warn"
+# An aged world's set-up destroys N entities at random positions: flat_map takes the tighter of
+# churn_iterate's cap and entity_cycle's shuffled one (4000), named with its order.
+"$bin" bench --ecsb_scenarios=dual_iterate --ecsb_strategies=flat_map --ecsb_sizes=4000,4001 \
+  --ecsb_param=order=aged --benchmark_list_tests >"$tmp/sel" 2>"$tmp/err" ||
+  fail "aged cap: selection exited $?"
+[ "$(cat "$tmp/sel")" = "dual_iterate/floor/4000/order=aged"$'\n'"dual_iterate/limit/4000/order=aged"$'\n'"dual_iterate/flat_map/4000/order=aged"$'\n'"dual_iterate/floor/4001/order=aged"$'\n'"dual_iterate/limit/4001/order=aged" ] &&
+  grep -q "not running dual_iterate/flat_map/4001 order=aged: above its largest N 4000 (" "$tmp/err" ||
+  fail "aged cap: $(tr '\n' ' ' <"$tmp/sel") / $(cat "$tmp/err")"
 # paged ids hold 16,777,215 live entities: dual_iterate's largest N on paged_sparse_set and
 # owning_group, entity_cycle's (three live entities per N at its peak) a third of it
 "$bin" bench --ecsb_scenarios=dual_iterate,entity_cycle --ecsb_strategies=paged_sparse_set,owning_group \
