@@ -110,6 +110,19 @@ rc=$?
 [ $rc -eq 1 ] && grep -q 'error: gnuplot failed' "$tmp/err" || { echo "  not ok: gnuplot failing: exit $rc: $(cat "$tmp/err")" >&2; fail=1; }
 check "gnuplot failing publishes nothing" test -z "$(ls -A "$tmp/pg" 2>/dev/null)"
 
+# gnuplot failing on one chart (its script not found): the message names that chart. The
+# charts are drawn in a few gnuplot processes, each a batch of charts in turn.
+cat >"$tmp/gnuplot-one-fails" <<'SH'
+#!/usr/bin/env bash
+sed -i 's|/plots/memory_vs_n.gp"$|/plots/no_such_script.gp"|' "$1" && exec gnuplot "$@"
+SH
+chmod +x "$tmp/gnuplot-one-fails"
+GNUPLOT=$tmp/gnuplot-one-fails PLOTS_DIR="$tmp/pg1" scripts/plots.sh "$run" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 1 ] && grep -q 'error: gnuplot failed on plots/memory_vs_n.gp with .*platformer.memory.vars.gp' "$tmp/err" ||
+  { echo "  not ok: one chart failing is named: exit $rc: $(cat "$tmp/err")" >&2; fail=1; }
+check "one chart failing publishes nothing" test -z "$(ls -A "$tmp/pg1" 2>/dev/null)"
+
 # ---- unusable runs: exit 2, a message, nothing written ------------------------------------
 mkdir -p "$tmp/empty" "$tmp/nocsv" "$tmp/results/.incomplete-x-1"
 cp "$run/raw.json" "$tmp/nocsv/"
