@@ -22,7 +22,7 @@
 #
 # Environment:
 #   QUICK=1           a smoke run of the whole pipeline, not for verdicts: every scenario
-#                     and world order at sizes 256, 1024 and 4000, 3 repetitions, a short min
+#                     and world order at sizes 256 and 4000, 3 repetitions, a short min
 #                     time and at most 8 warm-up passes (under 45 s with the build done)
 #   LARGE=1           the default sizes above 65,536 too (262,144 .. 4,194,304: the reference
 #                     run; ecsbench bench --ecsb_large --ecsb_plan prints its estimate)
