@@ -35,7 +35,8 @@ sweep_rows() { # ORDERS: the parameter sets of a tiny sweep's results.csv rows
   ORDERS=$1 RESULTS_DIR=$tmp/results PLOTS_DIR=$tmp/plots QUICK=1 SIZES=64 STRATEGIES=index_is_id \
     scripts/sweep.sh "$bin" dual_iterate match 0.5,1 >"$tmp/out" 2>"$tmp/err" ||
     fail "sweep.sh in ORDERS=$1 exited $?: $(tail -3 "$tmp/err")"
-  awk -F, 'NR > 1 { print $NF }' "$tmp"/results/*/results.csv | tr -d '\r' | sort -u | tr '\n' ' '
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "params") col = i; next } { print $col }' \
+    "$tmp"/results/*/results.csv | tr -d '\r' | sort -u | tr '\n' ' '
 }
 got=$(sweep_rows "")
 want="order=aged;match=0.5 order=aged;match=1 order=regular;match=0.5 order=regular;match=1 order=shuffled;match=0.5 order=shuffled;match=1 "
