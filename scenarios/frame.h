@@ -3,10 +3,17 @@
  *
  * The world: N entities in scenario slots (the scenario's own table: slot -> handle and a
  * generation per slot). Slots [0, A) are actors: pos, vel (float[2]), hp (int32), slot (u32,
- * the entity's own slot number + 1: never 0, so a lost value shows); every 4th actor also has a target (the handle, slot and
- * generation of another actor); status (int32, damage per frame) on the odd ones at birth.
- * Slots [A, N) are bullets: pos, vel, life (u32, frames left), slot. The world declares the
- * queries its systems run: (pos, vel), (target, pos, vel), (hp, status, slot), (life, slot).
+ * the entity's own slot number + 1: never 0, so a lost value shows); every 4th actor also has a
+ * target (the handle, slot and generation of another actor); status (int32, damage per frame)
+ * on the odd ones at birth. Slots [A, N) are bullets: pos, vel, life (u32, frames left), slot.
+ * Everyone is drawn: a transform (parameter transform, default 64 B: the 4x4 float matrix of a
+ * Unity or Unreal transform) and one of FRAME_COMMONS common extras (u32: team, layer...), so
+ * most entities hold 6 to 8 types, as an engine's entity holds a handful. Parameter types
+ * (default 24: a game has a few dozen component types) sets how many rare extras there are
+ * besides (types - 12), each held by 1/256 of the slots (a boss's AI state, an emitter, a quest
+ * marker...): they split the world into many small component sets. The world declares the
+ * queries its systems run: (pos, vel), (target, pos, vel), (hp, status, slot), (life, slot),
+ * (pos, transform) and (rare, pos) for the first FRAME_RARE_SYSTEMS rare types.
  *
  * Parameter churn (default 0.01, 0 .. 0.1): the fraction of the entities born and dying per
  * frame. Half of it is bullets: b = churn * N / 2 fired per frame, each living 8 frames, so
@@ -29,11 +36,19 @@
  *   3. status     N/64 actors in turn gain status 1 or lose it (add / remove); the d actors due
  *                 to die get a lethal status (their hp).
  *   4. damage     query (hp, status, slot): hp -= status; the dead (hp <= 0) are marked by
- *                 slot, then destroyed after the query (never inside it), leaving loot where
- *                 they stood (their pos read by handle), and respawned.
- *   5. bullets    query (life, slot): life -= 1; the expired (one ring segment) hit where they
- *                 are (pos by handle), are destroyed after the query, and as many are fired
- *                 into their slots (one spawn each, with its whole set).
+ *                 slot, to be destroyed after the queries (never inside one).
+ *   5. bullets    query (life, slot): life -= 1; the expired (one ring segment) are marked.
+ *   6. births     the dead and the expired leave their impacts where they stand (pos by handle)
+ *                 and are destroyed, actors then bullets; then as many are born into their slots
+ *                 (one spawn each, with its whole set), actors and bullets alternating
+ *                 (frame_birth), so an id freed by a bullet comes back as an actor and one freed
+ *                 by an actor as a bullet in any layout that reuses ids (half of the reused ids
+ *                 change kind on sparse_set, archetype, index_is_id at 4000, checked once).
+ *                 A newborn aiming at a slot that died this frame and is born later in it
+ *                 keeps the old generation: the next frame's AI retargets it.
+ *   7. render     query (pos, transform), read-only: every entity drawn adds its position times
+ *                 three fields of its transform (frame_render) to a sum.
+ * Between 2 and 3, the rare systems: query (rare, pos), the value stepped where its holder is.
  * Handles: damage and bullets find the dead by their slot component, never by asking their
  * queries for the handle column: every visit would then pay for a handle (8 B more per entity,
  * or a record or slot-word load where handles are computed) to serve the ~churn/2 that die,
@@ -45,8 +60,9 @@
  * found by slot and handled in slot order.
  * The checksum (untimed) reads every slot's generation and every component of its entity (a
  * target as its slot and generation: handles differ between strategies), then the visits, the
- * retargets, the lookups that failed, the deaths that did not happen and the live entities:
- * a lost or doubled visit, a lost value, a wrong lookup or a missed destroy changes it.
+ * retargets, the lookups that failed, the deaths that did not happen, the render sum and the
+ * live entities: a lost or doubled visit, a lost value (a rare one included), a wrong lookup,
+ * a wrong draw or a missed destroy changes it.
  * Limit: none (every system reads and writes what it must; the floor is plain arrays by slot).
  */
 #include "scenarios/defs/frame.h"
