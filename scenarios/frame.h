@@ -3,10 +3,17 @@
  *
  * The world: N entities in scenario slots (the scenario's own table: slot -> handle and a
  * generation per slot). Slots [0, A) are actors: pos, vel (float[2]), hp (int32), slot (u32,
- * the entity's own slot number + 1: never 0, so a lost value shows); every 4th actor also has a target (the handle, slot and
- * generation of another actor); status (int32, damage per frame) on the odd ones at birth.
- * Slots [A, N) are bullets: pos, vel, life (u32, frames left), slot. The world declares the
- * queries its systems run: (pos, vel), (target, pos, vel), (hp, status, slot), (life, slot).
+ * the entity's own slot number + 1: never 0, so a lost value shows); every 4th actor also has a
+ * target (the handle, slot and generation of another actor); status (int32, damage per frame)
+ * on the odd ones at birth. Slots [A, N) are bullets: pos, vel, life (u32, frames left), slot.
+ * Everyone is drawn: a transform (parameter transform, default 64 B: the 4x4 float matrix of a
+ * Unity or Unreal transform) and one of FRAME_COMMONS common extras (u32: team, layer...), so
+ * most entities hold 6 to 8 types, as an engine's entity holds a handful. Parameter types
+ * (default 24: a game has a few dozen component types) sets how many rare extras there are
+ * besides (types - 12), each held by 1/256 of the slots (a boss's AI state, an emitter, a quest
+ * marker...): they split the world into many small component sets. The world declares the
+ * queries its systems run: (pos, vel), (target, pos, vel), (hp, status, slot), (life, slot),
+ * (pos, transform) and (rare, pos) for the first FRAME_RARE_SYSTEMS rare types.
  *
  * Parameter churn (default 0.01, 0 .. 0.1): the fraction of the entities born and dying per
  * frame. Half of it is bullets: b = churn * N / 2 fired per frame, each living 8 frames, so
@@ -29,11 +36,19 @@
  *   3. status     N/64 actors in turn gain status 1 or lose it (add / remove); the d actors due
  *                 to die get a lethal status (their hp).
  *   4. damage     query (hp, status, slot): hp -= status; the dead (hp <= 0) are marked by
- *                 slot, then destroyed after the query (never inside it), leaving loot where
- *                 they stood (their pos read by handle), and respawned.
- *   5. bullets    query (life, slot): life -= 1; the expired (one ring segment) hit where they
- *                 are (pos by handle), are destroyed after the query, and as many are fired
- *                 into their slots (one spawn each, with its whole set).
+ *                 slot, to be destroyed after the queries (never inside one).
+ *   5. bullets    query (life, slot): life -= 1; the expired (one ring segment) are marked.
+ *   6. births     the dead and the expired leave their impacts where they stand (pos by handle)
+ *                 and are destroyed, actors then bullets; then as many are born into their slots
+ *                 (one spawn each, with its whole set), actors and bullets alternating
+ *                 (frame_birth), so an id freed by a bullet comes back as an actor and one freed
+ *                 by an actor as a bullet in any layout that reuses ids (half of the reused ids
+ *                 change kind on sparse_set, archetype, index_is_id at 4000, checked once).
+ *                 A newborn aiming at a slot that died this frame and is born later in it
+ *                 keeps the old generation: the next frame's AI retargets it.
+ *   7. render     query (pos, transform), read-only: every entity drawn adds its position times
+ *                 three fields of its transform (frame_render) to a sum.
+ * Between 2 and 3, the rare systems: query (rare, pos), the value stepped where its holder is.
  * Handles: damage and bullets find the dead by their slot component, never by asking their
  * queries for the handle column: every visit would then pay for a handle (8 B more per entity,
  * or a record or slot-word load where handles are computed) to serve the ~churn/2 that die,
@@ -45,12 +60,12 @@
  * found by slot and handled in slot order.
  * The checksum (untimed) reads every slot's generation and every component of its entity (a
  * target as its slot and generation: handles differ between strategies), then the visits, the
- * retargets, the lookups that failed, the deaths that did not happen and the live entities:
- * a lost or doubled visit, a lost value, a wrong lookup or a missed destroy changes it.
+ * retargets, the lookups that failed, the deaths that did not happen, the render sum and the
+ * live entities: a lost or doubled visit, a lost value (a rare one included), a wrong lookup,
+ * a wrong draw or a missed destroy changes it.
  * Limit: none (every system reads and writes what it must; the floor is plain arrays by slot).
  */
 #include "scenarios/defs/frame.h"
-enum { FRAME_POS, FRAME_VEL, FRAME_HP, FRAME_TARGET, FRAME_STATUS, FRAME_LIFE, FRAME_SLOT, FRAME_TYPES };
 
 typedef struct frame_state {
     world w;
@@ -64,6 +79,7 @@ typedef struct frame_state {
     uint64_t visits, retargets, lost, missed;
     uint64_t weighted; /* sum of slot * hp and slot * life after damage and aging */
     uint64_t impacts;  /* where the dead and the expired were: sum of their pos bits */
+    uint64_t rendered; /* the render system's sum (frame_render) */
     bool world_live;
 } frame_state;
 
@@ -71,7 +87,7 @@ typedef struct frame_state {
  * are inlined: see scenarios/body.h), added to the state once per frame. */
 typedef struct frame_tally {
     frame_state *s;
-    uint64_t visits, retargets, lost, weighted;
+    uint64_t visits, retargets, lost, weighted, rendered;
 } frame_tally;
 
 static void frame_release(void *state)
@@ -102,23 +118,28 @@ static ecsb_status frame_aim(frame_state *s, uint64_t slot)
 /*
  * A new entity in `slot`, the birth-th, with its components: the set chosen first (a bullet:
  * pos, vel, slot, life; an actor: pos, vel, slot, hp, status when born burning, target when
- * it has one and `aim`), then one spawn, then each value written.
+ * it has one and `aim`; everyone: transform, its common extra, its rare ones), then one
+ * spawn, then each value written.
  */
 static ecsb_status frame_spawn(frame_state *s, uint64_t slot, uint64_t birth, bool aim)
 {
     world *w = &s->w;
     const frame_world_shape *sh = &s->shape;
     const bool bullet = slot >= sh->actors;
-    const bool burning = !bullet && frame_born_burning(slot);
-    const bool targets = aim && !bullet && frame_has_target(slot);
-    ecsb_type types[6] = {FRAME_POS, FRAME_VEL, FRAME_SLOT, bullet ? FRAME_LIFE : FRAME_HP};
-    uint32_t count = 4;
-    if (burning)
+    ecsb_type types[FRAME_MAX_SET] = {FRAME_POS, FRAME_VEL, FRAME_SLOT, bullet ? FRAME_LIFE : FRAME_HP,
+                                      FRAME_TRANSFORM};
+    uint32_t count = 5;
+    if (!bullet && frame_born_burning(slot))
         types[count++] = FRAME_STATUS;
-    if (targets)
+    if (aim && !bullet && frame_has_target(slot))
         types[count++] = FRAME_TARGET;
+    if (sh->commons)
+        types[count++] = frame_common_type(sh, slot);
+    for (uint32_t r = 0; r < sh->rares; r++)
+        if (frame_holds_rare(slot, r))
+            types[count++] = frame_rare_type(sh, r);
     ecsb_entity e;
-    void *v[6];
+    void *v[FRAME_MAX_SET];
     ecsb_status st = spawn(w, types, count, &e, v);
     if (st != ECSB_OK)
         return st;
@@ -127,16 +148,20 @@ static ecsb_status frame_spawn(frame_state *s, uint64_t slot, uint64_t birth, bo
     *(frame_vec2 *)v[0] = frame_pos0(slot, birth);
     *(frame_vec2 *)v[1] = frame_vel0(slot, birth);
     *(uint32_t *)v[2] = (uint32_t)slot + 1;
-    if (bullet) {
+    if (bullet)
         *(uint32_t *)v[3] = frame_life0(sh, slot, s->running);
-        return ECSB_OK;
-    }
-    *(int32_t *)v[3] = frame_hp0(slot);
-    if (burning)
-        *(int32_t *)v[4] = 1;
-    if (targets) {
-        uint64_t t = frame_target_slot(slot);
-        *(frame_target *)v[count - 1] = (frame_target){s->handle[t], (uint32_t)t, s->gen[t]};
+    else
+        *(int32_t *)v[3] = frame_hp0(slot);
+    frame_transform0(v[4], sh->floats, slot, birth);
+    for (uint32_t k = 5; k < count; k++) {
+        if (types[k] == FRAME_STATUS) {
+            *(int32_t *)v[k] = 1;
+        } else if (types[k] == FRAME_TARGET) {
+            uint64_t t = frame_target_slot(slot);
+            *(frame_target *)v[k] = (frame_target){s->handle[t], (uint32_t)t, s->gen[t]};
+        } else {
+            *(uint32_t *)v[k] = frame_extra0(types[k], slot, birth);
+        }
     }
     return ECSB_OK;
 }
@@ -159,18 +184,24 @@ static ecsb_status frame_prepare(void **out, uint64_t n, const ecsb_params *p)
     if (!s)
         return ECSB_ERR_NOMEM;
     s->shape = frame_shape(n, p);
+    const frame_world_shape *sh = &s->shape;
     ecsb_world_config config = {
-        .type_count = FRAME_TYPES,
+        .type_count = sh->types,
         .type_size = {sizeof(frame_vec2), sizeof(frame_vec2), sizeof(int32_t), sizeof(frame_target),
-                      sizeof(int32_t), sizeof(uint32_t), sizeof(uint32_t)},
+                      sizeof(int32_t), sizeof(uint32_t), sizeof(uint32_t), sh->floats * 4},
         .initial_capacity = ecsb_capacity_hint(n),
         .allocator = ecsb_scenario_allocator,
-        .query_count = 4,
+        .query_count = 5 + sh->rare_systems,
         .queries = {{2, {FRAME_POS, FRAME_VEL}},
                     {3, {FRAME_TARGET, FRAME_POS, FRAME_VEL}},
                     {3, {FRAME_HP, FRAME_STATUS, FRAME_SLOT}},
-                    {2, {FRAME_LIFE, FRAME_SLOT}}},
+                    {2, {FRAME_LIFE, FRAME_SLOT}},
+                    {2, {FRAME_POS, FRAME_TRANSFORM}}},
     };
+    for (uint32_t t = FRAME_CORE_TYPES; t < sh->types; t++)
+        config.type_size[t] = sizeof(uint32_t);
+    for (uint32_t r = 0; r < sh->rare_systems; r++)
+        config.queries[5 + r] = (ecsb_query){.count = 2, .types = {frame_rare_type(sh, r), FRAME_POS}};
     ecsb_status st = scenario_world_open(&s->w, &s->world_live, &config);
     s->handle = ecsb_array_alloc(n, sizeof *s->handle);
     s->gen = calloc(n ? n : 1, sizeof *s->gen);
@@ -282,6 +313,31 @@ ECSB_INLINE void frame_life_run(void *ctx, size_t count, void *const *columns)
     tally->visits += count;
 }
 
+/* rare systems: a rare component's update where its holder stands (ctx: the visit count). */
+ECSB_INLINE void frame_rare_run(void *ctx, size_t count, void *const *columns)
+{
+    uint32_t *restrict v = columns[0];
+    const frame_vec2 *restrict pos = columns[1];
+    for (size_t i = 0; i < count; i++)
+        v[i] = frame_rare_step(v[i], &pos[i]);
+    *(uint64_t *)ctx += count;
+}
+
+/* 6. render: read-only, every entity drawn (pos and transform). */
+ECSB_INLINE void frame_render_run(void *ctx, size_t count, void *const *columns)
+{
+    frame_tally *tally = ctx;
+    const frame_vec2 *restrict pos = columns[0];
+    const float *restrict m = columns[1];
+    const uint32_t floats = tally->s->shape.floats;
+    uint64_t rendered = 0;
+    for (size_t i = 0; i < count; i++)
+        rendered += frame_render(&pos[i], &m[i * floats], floats);
+    tally->rendered += rendered;
+    tally->visits += count;
+}
+
+static const ecsb_query frame_render_query = {.count = 2, .types = {FRAME_POS, FRAME_TRANSFORM}};
 static const ecsb_query frame_move_query = {.count = 2, .types = {FRAME_POS, FRAME_VEL}};
 static const ecsb_query frame_ai_query = {.count = 3, .types = {FRAME_TARGET, FRAME_POS, FRAME_VEL}};
 static const ecsb_query frame_damage_query = {.count = 3, .types = {FRAME_HP, FRAME_STATUS, FRAME_SLOT}};
@@ -316,25 +372,33 @@ static ecsb_status frame_status(frame_state *s)
     return st;
 }
 
-/* The actors due to die (or the bullets due to expire) this frame, found dead by the last
- * query: destroyed where they stand (their pos and vel into impacts) and respawned, in slot
- * order. One that was not found dead counts as missed. */
-static ecsb_status frame_replace(frame_state *s, bool bullets)
+/* The actors due to die and the bullets due to expire this frame, found dead by the last
+ * queries: destroyed where they stand (their pos and vel into impacts), actors then bullets in
+ * slot order; then the newborns into their slots, actors and bullets alternating (frame_birth),
+ * so the ids freed go to either kind. One that was not found dead counts as missed. */
+static ecsb_status frame_replace(frame_state *s)
 {
     const frame_world_shape *sh = &s->shape;
     ecsb_status st = ECSB_OK;
-    for (uint64_t j = 0; j < frame_replaced(sh, bullets) && st == ECSB_OK; j++) {
-        uint64_t slot = frame_replaced_slot(sh, bullets, s->frame, j);
-        if (!s->dead[slot]) {
-            s->missed++;
-            continue;
+    for (int bullets = 0; bullets < 2; bullets++)
+        for (uint64_t j = 0; j < frame_replaced(sh, bullets) && st == ECSB_OK; j++) {
+            uint64_t slot = frame_replaced_slot(sh, bullets, s->frame, j);
+            if (!s->dead[slot]) {
+                s->missed++;
+                continue;
+            }
+            ecsb_entity e = s->handle[slot];
+            s->impacts += frame_impact(slot, component_get(&s->w, e, FRAME_POS),
+                                       component_get(&s->w, e, FRAME_VEL));
+            st = entity_destroy(&s->w, e);
         }
+    for (uint64_t k = 0, j; k < sh->deaths + sh->fired && st == ECSB_OK; k++) {
+        bool bullet = frame_birth(sh, k, &j);
+        uint64_t slot = frame_replaced_slot(sh, bullet, s->frame, j);
+        if (!s->dead[slot])
+            continue;
         s->dead[slot] = 0;
-        ecsb_entity e = s->handle[slot];
-        s->impacts += frame_impact(slot, component_get(&s->w, e, FRAME_POS),
-                                   component_get(&s->w, e, FRAME_VEL));
-        if ((st = entity_destroy(&s->w, e)) == ECSB_OK)
-            st = frame_spawn(s, slot, s->births++, true);
+        st = frame_spawn(s, slot, s->births++, true);
     }
     return st;
 }
@@ -344,21 +408,26 @@ static ecsb_status frame_pass(void *state)
     frame_state *s = state;
     world *w = &s->w;
     uint64_t moved = 0; /* registers: see scenarios/body.h */
-    frame_tally tally = {s, 0, 0, 0, 0};
+    frame_tally tally = {s, 0, 0, 0, 0, 0};
     ecsb_status st = query(w, &frame_move_query, frame_move_run, &moved);
     if (st == ECSB_OK)
         st = query(w, &frame_ai_query, frame_ai_run, &tally);
+    for (uint32_t r = 0; r < s->shape.rare_systems && st == ECSB_OK; r++) {
+        ecsb_query q = {.count = 2, .types = {frame_rare_type(&s->shape, r), FRAME_POS}};
+        st = query(w, &q, frame_rare_run, &moved);
+    }
     if (st == ECSB_OK)
         st = frame_status(s);
     if (st == ECSB_OK)
         st = query(w, &frame_damage_query, frame_damage_run, &tally);
     if (st == ECSB_OK)
-        st = frame_replace(s, false);
-    if (st == ECSB_OK)
         st = query(w, &frame_life_query, frame_life_run, &tally);
     if (st == ECSB_OK)
-        st = frame_replace(s, true);
+        st = frame_replace(s);
+    if (st == ECSB_OK)
+        st = query(w, &frame_render_query, frame_render_run, &tally);
     s->visits += moved + tally.visits;
+    s->rendered += tally.rendered;
     s->retargets += tally.retargets;
     s->lost += tally.lost;
     s->weighted += tally.weighted;
@@ -372,11 +441,12 @@ static uint64_t frame_checksum(void *state)
     uint64_t h = ECSB_CHECKSUM_SEED;
     for (uint64_t slot = 0; slot < s->shape.n; slot++) {
         h = ecsb_mix(h, s->gen[slot]);
-        for (uint32_t t = 0; t < FRAME_TYPES; t++)
-            h = frame_mix_value(h, t, component_get(&s->w, s->handle[slot], t));
+        for (uint32_t t = 0; t < s->shape.types; t++)
+            h = frame_mix_value(&s->shape, h, t, component_get(&s->w, s->handle[slot], t));
     }
     h = ecsb_mix(ecsb_mix(h, s->visits), s->retargets);
     h = ecsb_mix(ecsb_mix(h, s->lost), s->missed);
     h = ecsb_mix(ecsb_mix(h, s->weighted), s->impacts);
+    h = ecsb_mix(h, s->rendered);
     return ecsb_mix(h, entity_count(&s->w));
 }

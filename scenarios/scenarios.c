@@ -78,7 +78,9 @@ static uint64_t one_warmup(uint64_t n, const ecsb_params *p) { (void)n; (void)p;
 #define level_load_warmup one_warmup
 /* frame: the frames for every slot to turn over once (actors die d per frame in turn, bullets
  * live FRAME_BULLET_LIFE frames), so the world timed is one that has lived, not the level as
- * loaded. */
+ * loaded: by then every id freed in a frame has gone to whichever kind was born next
+ * (frame_birth alternates actors and bullets), so which ids hold bullets and which actors no
+ * longer follows the set-up's blocks. */
 static uint64_t frame_warmup(uint64_t n, const ecsb_params *p) { frame_world_shape s = frame_shape(n, p); return s.deaths ? (s.actors + s.deaths - 1) / s.deaths + FRAME_BULLET_LIFE : 1; }
 
 /* ---- parameters ----------------------------------------------------------------------- */
@@ -112,7 +114,14 @@ static const ecsb_param_info move3_params[] = {ORDER_ALL, MOVE3_SIZE_PARAM};
 static const ecsb_param_info random_get_params[] = {ORDER_ALL};
 #define CHURN {"churn", "the fraction of the entities born and dying per frame (half bullets, half actors)", \
                0.01, 0, 0.1, false, NULL, {0, 0.001, 0.003, 0.01, 0.03, 0.1}, 6, false, 0}
-static const ecsb_param_info frame_params[] = {ORDER_ALL, CHURN};
+/* frame's defaults are a typical game's: 24 types (an engine's entity holds a handful of
+ * components, drawn from a few dozen types; the issue's 24), a 64-byte transform (the 4x4 float
+ * matrix of Unity's Matrix4x4 / localToWorld, Unreal's FMatrix44f). */
+#define FRAME_TYPES_INFO {"types", "component types: 8 core (transform among them), 4 common extras (one per entity), the rest rare (each on 0.4 % of the entities)", \
+                          24, FRAME_CORE_TYPES, ECSB_MAX_TYPES, true, NULL, {8, 12, 16, 24, 32}, 5, false, 0}
+#define FRAME_TRANSFORM_INFO {"transform", "bytes of the render component every entity holds (64: a 4x4 float matrix)", \
+                              64, 16, 256, true, NULL, {16, 32, 64, 128, 256}, 5, true, 4}
+static const ecsb_param_info frame_params[] = {ORDER_ALL, CHURN, FRAME_TYPES_INFO, FRAME_TRANSFORM_INFO};
 #define ROUNDS {"rounds", "the churn before the pass: rounds of destroy-and-create, as a multiple of N", 1, 0, 4, \
                 false, NULL, {0, 0.25, 0.5, 1, 2, 4}, 6, false, 0}
 static const ecsb_param_info churn_iterate_params[] = {ORDER_ALL, MATCH, ROUNDS};

@@ -15,6 +15,7 @@
 #include "scenarios/defs/dual_iterate.h"
 #include "scenarios/defs/entity_cycle.h"
 #include "scenarios/defs/frag_iter.h"
+#include "scenarios/defs/frame.h"
 #include "scenarios/defs/level_load.h"
 #include "scenarios/defs/move3.h"
 #include "scenarios/defs/platformer.h"
@@ -401,6 +402,51 @@ void scenario_starting_values_are_never_zero(void **state)
         for (int c = 0; c < 3; c++)
             TST_CHECK(pos.v[c] != 0 && vel.v[c] != 0 && move3_mass0(i) != 0,
                       "move3's values of entity %llu: a 0", (unsigned long long)i);
+    }
+}
+
+/*
+ * frame's world at its defaults looks like a game's: 24 types, each rare one held by some but
+ * under 1 % of the entities, most entities holding 5 to 8 types; and a frame's births
+ * alternate actors and bullets (each due one born exactly once), so ids freed by one kind go to
+ * the other.
+ */
+void scenario_frame_world_has_rare_types_and_births_that_mix_kinds(void **state)
+{
+    (void)state;
+    const uint64_t n = 65536;
+    ecsb_params p = ecsb_params_default(ECSB_SCENARIO_frame);
+    frame_world_shape sh = frame_shape(n, &p);
+    TST_CHECK(sh.types == 24 && sh.commons == 4 && sh.rares == 12 && sh.floats == 16,
+              "frame's defaults: %u types (%u common, %u rare), %u transform floats",
+              sh.types, sh.commons, sh.rares, sh.floats);
+    uint64_t held[ECSB_MAX_TYPES] = {0}, typical = 0;
+    for (uint64_t slot = 0; slot < n; slot++) {
+        bool actor = slot < sh.actors;
+        uint32_t count = 6 + (actor && frame_born_burning(slot)) + (actor && frame_has_target(slot));
+        for (uint32_t r = 0; r < sh.rares; r++)
+            if (frame_holds_rare(slot, r)) {
+                held[r]++;
+                count++;
+            }
+        typical += count >= 5 && count <= 8;
+    }
+    for (uint32_t r = 0; r < sh.rares; r++)
+        TST_CHECK(held[r] > 0 && held[r] * 100 < n, "rare type %u held by %llu of %llu", r,
+                  (unsigned long long)held[r], (unsigned long long)n);
+    TST_CHECK(typical * 10 >= n * 9, "only %llu of %llu entities hold 5 to 8 types",
+              (unsigned long long)typical, (unsigned long long)n);
+    uint8_t seen[2][1024] = {{0}};
+    TST_CHECK(sh.deaths == sh.fired && sh.fired <= 1024, "frame's shape: %llu deaths, %llu fired",
+              (unsigned long long)sh.deaths, (unsigned long long)sh.fired);
+    bool last = true;
+    for (uint64_t k = 0, j; k < sh.deaths + sh.fired && sh.fired <= 1024; k++) {
+        bool bullet = frame_birth(&sh, k, &j);
+        TST_CHECK(j < 1024 && !seen[bullet][j]++, "birth %llu: %s %llu twice", (unsigned long long)k,
+                  bullet ? "bullet" : "actor", (unsigned long long)j);
+        TST_CHECK(bullet != last, "births %llu and %llu are of the same kind",
+                  (unsigned long long)k - 1, (unsigned long long)k);
+        last = bullet;
     }
 }
 

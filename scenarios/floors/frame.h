@@ -5,9 +5,11 @@
  * so "x floor" compares storage with storage in every world. at[slot] is a slot's position
  * (a target's position is two indexed loads, with no handle to resolve), slot_of[] the
  * reverse; both NULL in a regular world, where position = slot. pos, vel and slot for every
- * entity; hp, target and status (with a flag) for actors; life for bullets. Systems walk the
- * positions in order (in a regular world only the slots that can match); deaths and expiries
- * replace in place.
+ * entity; hp, target and status (with a flag) for actors; life for bullets; the transform
+ * (`floats` per position) and the common extra's value for everyone; each rare type as its
+ * holders' slots (ascending) and values. Systems walk the positions in order (in a regular
+ * world only the slots that can match; the rare systems their holder lists); deaths and
+ * expiries replace in place, born in the body's order (frame_birth).
  */
 #include "scenarios/defs/frame.h"
 typedef struct floor_frame {
@@ -18,8 +20,12 @@ typedef struct floor_frame {
     frame_target *target;
     uint32_t *life, *gen;   /* gen: per slot */
     uint32_t *at, *slot_of; /* slot -> position, position -> slot; NULL: the same */
+    float *transform;       /* floats per position */
+    uint32_t *common;       /* the common extra's value per position */
+    uint32_t *rare_slot[ECSB_MAX_TYPES], *rare_value[ECSB_MAX_TYPES]; /* per rare type */
+    uint64_t rare_count[ECSB_MAX_TYPES];
     uint64_t frame, births;
-    uint64_t visits, retargets, missed, weighted, impacts;
+    uint64_t visits, retargets, missed, weighted, impacts, rendered;
 } floor_frame;
 
 static void floor_frame_release(void *state)
@@ -37,6 +43,12 @@ static void floor_frame_release(void *state)
         free(s->gen);
         ecsb_array_free(s->at);
         ecsb_array_free(s->slot_of);
+        ecsb_array_free(s->transform);
+        ecsb_array_free(s->common);
+        for (uint32_t r = 0; r < ECSB_MAX_TYPES; r++) {
+            ecsb_array_free(s->rare_slot[r]);
+            ecsb_array_free(s->rare_value[r]);
+        }
     }
     ecsb_array_free(s);
 }
@@ -47,6 +59,20 @@ static inline uint64_t floor_frame_at(const floor_frame *s, uint64_t slot)
     return s->at ? s->at[slot] : slot;
 }
 
+/* The index of `slot` among rare type r's holders (which it must be one of). */
+static uint64_t floor_frame_rare_index(const floor_frame *s, uint32_t r, uint64_t slot)
+{
+    uint64_t lo = 0, hi = s->rare_count[r];
+    while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (s->rare_slot[r][mid] <= slot)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 static void floor_frame_spawn(floor_frame *s, uint64_t slot, bool in_frame)
 {
     const frame_world_shape *sh = &s->shape;
@@ -54,6 +80,13 @@ static void floor_frame_spawn(floor_frame *s, uint64_t slot, bool in_frame)
     s->gen[slot]++;
     s->pos[p] = frame_pos0(slot, birth);
     s->vel[p] = frame_vel0(slot, birth);
+    frame_transform0(&s->transform[p * sh->floats], sh->floats, slot, birth);
+    if (sh->commons)
+        s->common[p] = frame_extra0(frame_common_type(sh, slot), slot, birth);
+    for (uint32_t r = 0; r < sh->rares; r++)
+        if (frame_holds_rare(slot, r))
+            s->rare_value[r][floor_frame_rare_index(s, r, slot)] =
+                frame_extra0(frame_rare_type(sh, r), slot, birth);
     if (slot >= sh->actors) {
         s->life[p] = frame_life0(sh, slot, in_frame);
         return;
@@ -82,8 +115,21 @@ static ecsb_status floor_frame_prepare(void **out, uint64_t n, const ecsb_params
     s->target = ecsb_array_alloc(n, sizeof *s->target);
     s->life = ecsb_array_alloc(n, sizeof *s->life);
     s->gen = calloc(n ? n : 1, sizeof *s->gen);
+    s->transform = ecsb_array_alloc(n * s->shape.floats, sizeof *s->transform);
+    s->common = ecsb_array_alloc(n, sizeof *s->common);
+    bool rares_ok = true;
+    for (uint32_t r = 0; r < s->shape.rares; r++) { /* the holders, counted, then listed */
+        for (uint64_t slot = 0; slot < n; slot++)
+            s->rare_count[r] += frame_holds_rare(slot, r);
+        s->rare_slot[r] = ecsb_array_alloc(s->rare_count[r], sizeof *s->rare_slot[r]);
+        s->rare_value[r] = ecsb_array_alloc(s->rare_count[r], sizeof *s->rare_value[r]);
+        rares_ok = rares_ok && s->rare_slot[r] && s->rare_value[r];
+        for (uint64_t slot = 0, k = 0; rares_ok && slot < n; slot++)
+            if (frame_holds_rare(slot, r))
+                s->rare_slot[r][k++] = (uint32_t)slot;
+    }
     if (!s->pos || !s->vel || !s->hp || !s->status || !s->has_status || !s->dead || !s->target ||
-        !s->life || !s->gen) {
+        !s->life || !s->gen || !s->transform || !s->common || !rares_ok) {
         floor_frame_release(s);
         *out = NULL;
         return ECSB_ERR_NOMEM;
@@ -116,23 +162,34 @@ static void floor_frame_memory(void *state, uint64_t *bytes, uint64_t *entities)
     uint64_t n = s->shape.n, actors = s->shape.actors;
     *bytes = sizeof *s + n * (2 * sizeof(frame_vec2) + sizeof(uint32_t)) /* pos, vel, slot */
              + actors * (2 * sizeof(int32_t) + 1 + sizeof(frame_target) / 4) /* hp, status */
-             + (n - actors) * sizeof(uint32_t);                              /* life */
+             + (n - actors) * sizeof(uint32_t)                               /* life */
+             + n * (s->shape.floats * sizeof(float) + sizeof(uint32_t)); /* transform, common */
+    for (uint32_t r = 0; r < s->shape.rares; r++)
+        *bytes += s->rare_count[r] * 2 * sizeof(uint32_t);
     *entities = n;
 }
 
-/* The dying actors (or expiring bullets) of this frame, found dead: respawned in place. */
-static void floor_frame_replace(floor_frame *s, bool bullets)
+/* The dying actors and expiring bullets of this frame, found dead: their impacts, then the
+ * newborns in the body's order (frame_birth), in place. */
+static void floor_frame_replace(floor_frame *s)
 {
     const frame_world_shape *sh = &s->shape;
-    for (uint64_t j = 0; j < frame_replaced(sh, bullets); j++) {
-        uint64_t i = frame_replaced_slot(sh, bullets, s->frame, j);
-        if (!s->dead[i]) {
-            s->missed++;
-            continue;
+    for (int bullets = 0; bullets < 2; bullets++)
+        for (uint64_t j = 0; j < frame_replaced(sh, bullets); j++) {
+            uint64_t i = frame_replaced_slot(sh, bullets, s->frame, j);
+            if (!s->dead[i]) {
+                s->missed++;
+                continue;
+            }
+            const uint64_t p = floor_frame_at(s, i);
+            s->impacts += frame_impact(i, &s->pos[p], &s->vel[p]);
         }
+    for (uint64_t k = 0, j; k < sh->deaths + sh->fired; k++) {
+        bool bullet = frame_birth(sh, k, &j);
+        uint64_t i = frame_replaced_slot(sh, bullet, s->frame, j);
+        if (!s->dead[i])
+            continue;
         s->dead[i] = 0;
-        const uint64_t p = floor_frame_at(s, i);
-        s->impacts += frame_impact(i, &s->pos[p], &s->vel[p]);
         floor_frame_spawn(s, i, true);
     }
 }
@@ -189,6 +246,10 @@ static ecsb_status floor_frame_pass(void *state)
         frame_steer(&s->vel[i], &s->pos[i], &s->pos[t->slot]);
         visits++;
     }
+    for (uint32_t r = 0; r < sh->rare_systems; r++) /* the rare systems */
+        for (uint64_t k = 0; k < s->rare_count[r]; k++, visits++)
+            s->rare_value[r][k] =
+                frame_rare_step(s->rare_value[r][k], &s->pos[floor_frame_at(s, s->rare_slot[r][k])]);
     for (uint64_t j = 0; j < sh->flips; j++) { /* status */
         uint64_t p = floor_frame_at(s, frame_flip_slot(sh, f, j));
         s->has_status[p] ^= 1;
@@ -208,7 +269,6 @@ static ecsb_status floor_frame_pass(void *state)
             s->dead[i] |= s->hp[i] <= 0;
             visits++;
         }
-    floor_frame_replace(s, false);
     if (permuted)
         visits += floor_frame_walk_permuted(s, 2);
     for (uint64_t i = actors; !permuted && i < n; i++) { /* bullets */
@@ -217,7 +277,12 @@ static ecsb_status floor_frame_pass(void *state)
         s->dead[i] |= s->life[i] < FRAME_LIFE_UNIT;
     }
     visits += permuted ? 0 : n - actors;
-    floor_frame_replace(s, true);
+    floor_frame_replace(s);
+    uint64_t rendered = 0; /* render: every entity drawn */
+    for (uint64_t p = 0; p < n; p++)
+        rendered += frame_render(&s->pos[p], &s->transform[p * sh->floats], sh->floats);
+    s->rendered += rendered;
+    visits += n;
     s->visits += visits;
     s->frame++;
     return ECSB_OK;
@@ -227,22 +292,30 @@ static uint64_t floor_frame_checksum(void *state)
 {
     floor_frame *s = state;
     const frame_world_shape *sh = &s->shape;
-    uint64_t h = ECSB_CHECKSUM_SEED;
+    uint64_t h = ECSB_CHECKSUM_SEED, next[ECSB_MAX_TYPES] = {0}; /* per rare type: its next holder */
     for (uint64_t i = 0; i < sh->n; i++) {
         bool actor = i < sh->actors;
         uint32_t slot = (uint32_t)i + 1;
         const uint64_t p = floor_frame_at(s, i);
         h = ecsb_mix(h, s->gen[i]);
-        h = frame_mix_value(h, 0, &s->pos[p]);
-        h = frame_mix_value(h, 1, &s->vel[p]);
-        h = frame_mix_value(h, 2, actor ? &s->hp[p] : NULL);
-        h = frame_mix_value(h, 3, actor && frame_has_target(i) ? &s->target[p] : NULL);
-        h = frame_mix_value(h, 4, actor && s->has_status[p] ? &s->status[p] : NULL);
-        h = frame_mix_value(h, 5, actor ? NULL : &s->life[p]);
-        h = frame_mix_value(h, 6, &slot);
+        h = frame_mix_value(sh, h, FRAME_POS, &s->pos[p]);
+        h = frame_mix_value(sh, h, FRAME_VEL, &s->vel[p]);
+        h = frame_mix_value(sh, h, FRAME_HP, actor ? &s->hp[p] : NULL);
+        h = frame_mix_value(sh, h, FRAME_TARGET, actor && frame_has_target(i) ? &s->target[p] : NULL);
+        h = frame_mix_value(sh, h, FRAME_STATUS, actor && s->has_status[p] ? &s->status[p] : NULL);
+        h = frame_mix_value(sh, h, FRAME_LIFE, actor ? NULL : &s->life[p]);
+        h = frame_mix_value(sh, h, FRAME_SLOT, &slot);
+        h = frame_mix_value(sh, h, FRAME_TRANSFORM, &s->transform[p * sh->floats]);
+        for (uint32_t t = FRAME_CORE_TYPES; t < FRAME_CORE_TYPES + sh->commons; t++)
+            h = frame_mix_value(sh, h, t, t == frame_common_type(sh, i) ? &s->common[p] : NULL);
+        for (uint32_t r = 0; r < sh->rares; r++) {
+            bool held = next[r] < s->rare_count[r] && s->rare_slot[r][next[r]] == i;
+            h = frame_mix_value(sh, h, frame_rare_type(sh, r), held ? &s->rare_value[r][next[r]++] : NULL);
+        }
     }
     h = ecsb_mix(ecsb_mix(h, s->visits), s->retargets);
     h = ecsb_mix(ecsb_mix(h, 0), s->missed); /* lost lookups: none, the slot is the id */
     h = ecsb_mix(ecsb_mix(h, s->weighted), s->impacts);
+    h = ecsb_mix(h, s->rendered);
     return ecsb_mix(h, sh->n);
 }
