@@ -417,8 +417,8 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
     if (st != ECSB_OK)
         return st;
     const uint32_t k = q->count;
-    void *columns[ECSB_MAX_QUERY_COLUMNS];
-    size_t sizes[ECSB_MAX_QUERY_TYPES];
+    void *columns[ECSB_MAX_QUERY_COLUMNS] = {0}; /* zeroed once a query: gcc cannot see that */
+    size_t sizes[ECSB_MAX_QUERY_TYPES];           /* only the first k are read */
     const group *g = group_of(w, mask);
     if (g || k == 1) { /* a group's front: the same ids in the same order in every pool */
         const pool *first = &w->pools[q->types[0]];
