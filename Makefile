@@ -19,6 +19,7 @@ ALIGN    ?= -falign-loops=64 --param=align-threshold=65536
 endif
 QUICK    ?=
 LARGE    ?=
+ORDERS   ?= regular,shuffled,aged
 
 # Implicit declarations are errors: a strategy calling a function that does not exist (or a
 # contract function it forgot) must not build. harness/strategy_impl.h checks each contract
@@ -71,7 +72,7 @@ TEST_STAMP  := $(BUILD)/.deps-test
 # Every compiled source with its SHA-256, recorded in each run's context (provenance.c).
 # Every header the C sources include (strategies may share some, as paged_sparse_set.h and its
 # parts in strategies/paged/).
-ALL_HDR      := $(wildcard harness/*.h scenarios/*.h scenarios/floors/*.h scenarios/limits/*.h \
+ALL_HDR      := $(wildcard harness/*.h scenarios/*.h scenarios/defs/*.h scenarios/floors/*.h scenarios/limits/*.h \
                 scenarios/*.def strategies/*.h strategies/*/*.h strategies/*.def)
 HASHED_SRC   := $(sort $(CORE_SRC) $(BENCH_SRC) $(BENCH_CXX) $(ALL_HDR))
 SOURCE_HASHES := $(REL)/generated/source_hashes.h
@@ -91,7 +92,7 @@ help: ## list the targets
 	@echo "           WEIGHTS=frame:3,dual_iterate:1 (choose: scenario:weight, with RUN=)"
 	@echo "           SCENARIOS=a,b STRATEGIES=x,y SIZES=4000,65536 (bench, hyperfine, cachegrind)"
 	@echo "           PARAMS='match=1/16,1/4 order=regular,shuffled' (bench: scenario parameters;"
-	@echo "           default order=regular,shuffled; build/ecsbench list shows them)"
+	@echo "           default order=regular,shuffled,aged; build/ecsbench list shows them)"
 	@echo "           HYPERFINE_RUNS=10 (hyperfine)   CACHEGRIND_PASSES=1,3 (cachegrind)"
 	@echo "           NAME=<name> (new-strategy)"
 
@@ -244,13 +245,13 @@ bench: $(BUILD)/ecsbench ## run the default suite (<= 65536: ~5 min); results/<i
 	@$(SETUP) bench
 	@PYTHON=$(PYTHON) QUICK=$(QUICK) LARGE=$(LARGE) scripts/bench.sh $(BUILD)/ecsbench
 
-sweep: $(BUILD)/ecsbench ## one parameter swept: make sweep SCENARIO=x PARAM=p [VALUES=a,b] [SIZES=..] [STRATEGIES=..]
+sweep: $(BUILD)/ecsbench ## one parameter swept in every world: make sweep SCENARIO=x PARAM=p [VALUES=a,b] [SIZES=..] [STRATEGIES=..] [ORDERS=regular,shuffled,aged]
 	@$(SETUP) bench
-	@PYTHON=$(PYTHON) QUICK=$(QUICK) scripts/sweep.sh $(BUILD)/ecsbench "$(SCENARIO)" "$(PARAM)" "$(VALUES)"
+	@PYTHON=$(PYTHON) QUICK=$(QUICK) ORDERS=$(ORDERS) scripts/sweep.sh $(BUILD)/ecsbench "$(SCENARIO)" "$(PARAM)" "$(VALUES)"
 
-sweeps: $(BUILD)/ecsbench ## every scenario parameter's default sweep, one run each (crossover table and chart)
+sweeps: $(BUILD)/ecsbench ## every scenario parameter's default sweep in every world (ORDERS= narrows), one run each (crossover table and chart)
 	@$(SETUP) bench
-	@PYTHON=$(PYTHON) QUICK=$(QUICK) scripts/sweep.sh $(BUILD)/ecsbench --all
+	@PYTHON=$(PYTHON) QUICK=$(QUICK) ORDERS=$(ORDERS) scripts/sweep.sh $(BUILD)/ecsbench --all
 
 plots: ## redraw a run's plots and its page (plots/<id>/index.html): make plots RUN=results/<id>
 	@$(SETUP) plots

@@ -281,7 +281,9 @@ static bool build_suite(const ecsb_bench_settings *s, suite *su)
                             "ecsbench: not running %s/%s/%" PRIu64 "%s: above its largest N %" PRIu64
                             " (%s)\n",
                             ecsb_scenarios[sc].name, st->name, sizes[z],
-                            p->v[ECSB_PARAM_ORDER] == ECSB_ORDER_SHUFFLED ? " order=shuffled" : "",
+                            p->v[ECSB_PARAM_ORDER] == ECSB_ORDER_SHUFFLED ? " order=shuffled"
+                            : p->v[ECSB_PARAM_ORDER] == ECSB_ORDER_AGED   ? " order=aged"
+                                                                          : "",
                             cap, why);
                     continue;
                 }

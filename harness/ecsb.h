@@ -305,9 +305,10 @@ typedef struct ecsb_params {
     double v[ECSB_MAX_PARAMS];
 } ecsb_params;
 
-/* Every scenario's parameter 0: the order of its world (ECSB_ORDER_*). */
+/* Every scenario's parameter 0: the order of its world (ECSB_ORDER_*): regular (in order, i mod
+ * k), shuffled (membership and creation order drawn), aged (lived in: scenarios/common.h). */
 #define ECSB_PARAM_ORDER 0u
-enum { ECSB_ORDER_REGULAR = 0, ECSB_ORDER_SHUFFLED = 1 };
+enum { ECSB_ORDER_REGULAR = 0, ECSB_ORDER_SHUFFLED = 1, ECSB_ORDER_AGED = 2 };
 
 /*
  * One scenario compiled against one strategy (or the floor). The harness calls
@@ -377,6 +378,21 @@ extern const ecsb_scenario_impl ecsb_floor[ECSB_SCENARIO_COUNT];
  */
 extern const ecsb_scenario_impl ecsb_limit[ECSB_SCENARIO_COUNT];
 
+/*
+ * What a scenario's world looks like, for diagnostics and tests (never timed): read through
+ * one query per type with the handle column, after prepare. An entity's id is the low 32 bits
+ * of its handle (every registered strategy keeps its slot or id there).
+ */
+typedef struct ecsb_world_look {
+    /* Of the successive entities each type's query visits, the fraction whose ids increase:
+     * 1 when storage follows id order (every layout in a regular or shuffled world: ids are
+     * issued in creation order), about 0.5 when it follows none (an aged world's swap-remove
+     * layouts, a hash table in any world). */
+    double in_order;
+    uint64_t pairs;       /* the successive visits counted */
+    uint64_t fingerprint; /* every visit in order: its type, id and first 4 value bytes */
+} ecsb_world_look;
+
 /* ---- strategies and the registry ---------------------------------------------------------- */
 
 typedef struct ecsb_strategy {
@@ -384,6 +400,8 @@ typedef struct ecsb_strategy {
     const char *summary;  /* one line: the idea */
     const ecsb_vtable *ops;
     ecsb_scenario_impl scenarios[ECSB_SCENARIO_COUNT];
+    /* Per scenario: how the world a prepare built looks (scenarios/body.h). */
+    void (*look[ECSB_SCENARIO_COUNT])(void *state, ecsb_world_look *out);
     /*
      * Sizes a strategy cannot run in reasonable time, per scenario: largest_n[s] = the largest
      * N the suite runs scenario s at on this strategy (0 = no cap), and why_capped[s] says why
@@ -424,6 +442,22 @@ static inline uint64_t ecsb_strategy_cap(const ecsb_strategy *st, ecsb_scenario_
     if (p->v[ECSB_PARAM_ORDER] == ECSB_ORDER_SHUFFLED && shuffled && (!cap || shuffled < cap)) {
         cap = shuffled;
         *why = st->why_capped_shuffled[s];
+    }
+    /* An aged world's set-up is N deaths at random positions, as churn_iterate's churn and
+     * entity_cycle's shuffled destroys are: the tighter of those two caps. (flat_map: 4000,
+     * where each random destroy shifts its sorted vectors; at 65,536 its aged set-up alone took
+     * about 190 s of a make bench, more than the whole budget.) */
+    if (p->v[ECSB_PARAM_ORDER] == ECSB_ORDER_AGED) {
+        uint64_t churn = st->largest_n[ECSB_SCENARIO_churn_iterate];
+        uint64_t destroys = st->largest_n_shuffled[ECSB_SCENARIO_entity_cycle];
+        if (churn && (!cap || churn < cap)) {
+            cap = churn;
+            *why = st->why_capped[ECSB_SCENARIO_churn_iterate];
+        }
+        if (destroys && (!cap || destroys < cap)) {
+            cap = destroys;
+            *why = st->why_capped_shuffled[ECSB_SCENARIO_entity_cycle];
+        }
     }
     return cap;
 }

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "harness/age.h"
 #include "harness/gbench.h"
 #include "harness/runner.h"
 
@@ -44,6 +45,7 @@ static void short_usage(FILE *out)
     fprintf(out, "usage: ecsbench list [--json]\n"
                  "       ecsbench run <scenario> <strategy> <N> [passes] [name=value ...]\n"
                  "       ecsbench bench [--ecsb_* and --benchmark_* flags]\n"
+                 "       ecsbench age <scenario> <strategy> <N> [name=value ...]\n"
                  "       ecsbench help\n");
 }
 
@@ -82,6 +84,12 @@ static void usage(FILE *out)
             "      against the floor (the same work on plain arrays, a reference rather than\n"
             "      a bound), then timed through Google Benchmark; benchmarks are\n"
             "      named scenario/strategy/N (make bench runs it and keeps the results)\n"
+            "  ecsbench age <scenario> <strategy> <N> [name=value ...]\n"
+            "      how aged a scenario's world is on one strategy: in_order=<the fraction of\n"
+            "      successive visits in increasing id order: 1 in id order, ~0.5 in none>\n"
+            "      pairs=<count> fingerprint=<hex>; e.g. order=aged (worlds: order=regular,\n"
+            "      in order, i mod k; shuffled, membership and creation order drawn; aged,\n"
+            "      lived in)\n"
             "  ecsbench help | --help | -h\n"
             "      this text\n"
             "\n"
@@ -337,12 +345,14 @@ int main(int argc, char **argv)
         return cmd_run(argc, argv);
     if (strcmp(argv[1], "bench") == 0)
         return ecsb_bench_main(argc, argv);
+    if (strcmp(argv[1], "age") == 0)
+        return ecsb_cmd_age(argc, argv);
     if (argv[1][0] == '-')
         fprintf(stderr,
                 "ecsbench: flags go after a subcommand: the suite is `ecsbench bench %s ...`\n",
                 argv[1]);
     else
-        fprintf(stderr, "ecsbench: unknown subcommand '%s'; valid: list, run, bench, help\n",
+        fprintf(stderr, "ecsbench: unknown subcommand '%s'; valid: list, run, bench, age, help\n",
                 argv[1]);
     short_usage(stderr);
     return 2;

@@ -188,6 +188,11 @@ const ecsb_strategy ECSB_CAT(ecsb_strategy_, ECSB_STRATEGY_NAME) = {
 #include "scenarios/scenarios.def"
 #undef ECSB_SCENARIO
     },
+    .look = {
+#define ECSB_SCENARIO(name, ...) [ECSB_SCENARIO_##name] = name##_look,
+#include "scenarios/scenarios.def"
+#undef ECSB_SCENARIO
+    },
 #endif
 #ifdef ECSB_STRATEGY_CAPS
     /* ECSB_STRATEGY_CAPS: ECSB_CAP(scenario, largest N, "why") ... */

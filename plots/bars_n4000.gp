@@ -35,14 +35,14 @@ if (bar_rotate > 0) { set xtics rotate by bar_rotate right; set bmargin 8 }
 b(i, stat) = row(bar_series[i], "time_per_item") && column("n") == bar_n ? column(stat) : NaN
 text(i) = sprintf("%.3g ns", column("median")) . \
     (floor_median > 0 && bar_series[i] ne "floor" ? sprintf("\n%.2f× floor", column("median") / floor_median) : "")
+# PNG first, then the same plot as SVG (one drawing each, no draft to /dev/null).
+set output out_bars.".png"
 plot for [i=1:nbars] csvfile using (i-1):(b(i, "median")) with boxes lc rgb bar_colours[i], \
      for [i=1:nbars] csvfile using (i-1):(b(i, "min")):(0):(column("max") - column("min")) \
         with vectors heads size screen 0.008,90 lc rgb "#222222" lw 1.5, \
      for [i=1:nbars] csvfile using (i-1):(b(i, "max")):(text(i)) \
         with labels center offset 0,1.6 font ",10" tc rgb "#222222"
 
-set output out_bars.".png"
-replot
 set terminal svg size 1000,640 dynamic font "DejaVu Sans,11" background "#ffffff" noenhanced
 set output out_bars.".svg"
 replot

@@ -33,6 +33,8 @@ if (nflips > 0) {
 }
 tip(i) = sprintf("%s, %s = %g: %.4g ns (min %.4g, max %.4g)", titles[i], xlabel_text, \
     column(3*nseries+2), column(3*i-1), column(3*i), column(3*i+1))
+# PNG first, then the same plot as SVG (one drawing each, no draft to /dev/null).
+set output out_name.".png"
 plot for [i=1:nseries] datafile using 1:(column(3*i-1)):(column(3*i)):(column(3*i+1)) \
         with yerrorbars lc rgb colours[i] lw 1.2 pt 7 ps 0.8 notitle, \
      for [i=1:nseries] datafile using 1:(column(3*i-1)) with linespoints \
@@ -40,8 +42,6 @@ plot for [i=1:nseries] datafile using 1:(column(3*i-1)):(column(3*i)):(column(3*
      for [i=1:nseries] datafile using 1:(column(3*i-1)):(tip(i)) with labels hypertext \
         point pt 7 ps 0.8 lc rgb colours[i] notitle
 
-set output out_name.".png"
-replot
 set terminal svg size 1000,640 dynamic font "DejaVu Sans,11" background "#ffffff" noenhanced
 set output out_name.".svg"
 replot

@@ -26,13 +26,13 @@ set label 90 corner at screen 0.99, screen 0.02 right tc rgb "#555555" font ",9"
 
 bytes(i) = row(series[i], "bytes_per_entity") && column("median") > 0 ? column("median") : NaN
 tip(i) = sprintf("%s, N = %d: %.4g bytes per entity", titles[i], int(column("n")), column("median"))
+# PNG first, then the same plot as SVG (one drawing each, no draft to /dev/null).
+set output outfile.".png"
 plot for [i=1:nseries] csvfile using "n":(bytes(i)) with linespoints \
         lc rgb colours[i] lw widths[i] dt dashes[i] pt points[i] ps 1.1 title titles[i], \
      for [i=1:nseries] csvfile using "n":(bytes(i)):(tip(i)) with labels hypertext \
         point pt points[i] ps 1.1 lc rgb colours[i] notitle
 
-set output outfile.".png"
-replot
 set terminal svg size 1000,640 dynamic font "DejaVu Sans,11" background "#ffffff" noenhanced
 set output outfile.".svg"
 replot

@@ -41,6 +41,8 @@ x(i) = column("n") * dodge ** (i - 1 - (nseries - 1) / 2.0)
 t(i, stat) = row(series[i], "time_per_item") ? column(stat) : NaN
 tip(i) = sprintf("%s, N = %d: %.4g ns (min %.4g, max %.4g)", titles[i], int(column("n")), \
     column("median"), column("min"), column("max"))
+# PNG first, then the same plot as SVG (one drawing each, no draft to /dev/null).
+set output out_vs_n.".png"
 # Error bars solid (a dashed bar would look broken), then the lines, dashed for the references.
 plot for [i=1:nseries] csvfile using (x(i)):(t(i, "median")):"min":"max" with yerrorbars \
         lc rgb colours[i] lw 1.2 pt points[i] ps 1.1 notitle, \
@@ -49,8 +51,6 @@ plot for [i=1:nseries] csvfile using (x(i)):(t(i, "median")):"min":"max" with ye
      for [i=1:nseries] csvfile using (x(i)):(t(i, "median")):(tip(i)) with labels hypertext \
         point pt points[i] ps 1.1 lc rgb colours[i] notitle
 
-set output out_vs_n.".png"
-replot
 set terminal svg size 1000,640 dynamic font "DejaVu Sans,11" background "#ffffff" noenhanced
 set output out_vs_n.".svg"
 replot

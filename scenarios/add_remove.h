@@ -16,6 +16,7 @@
  * operation count.
  * Limit: none: no iteration, so no layout moves less than the floor's packed B array.
  */
+#include "scenarios/defs/add_remove.h"
 enum { ADD_REMOVE_A = 0, ADD_REMOVE_B = 1 };
 
 typedef struct add_remove_state {

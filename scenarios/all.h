@@ -1,11 +1,13 @@
 /*
  * all.h — every scenario body, for harness/strategy_impl.h to compile against one strategy.
- * Add a scenario: a line in scenarios.def, its body in <name>.h (functions <name>_prepare,
- * _pass, _checksum, _release, _memory), its floor in floors/<name>.h (and its limit in
- * limits/<name>.h when it has one), its include here, in floor.c (and limit.c), and its items
- * in scenarios.c. A prepare opens its world with scenario_world_open and fills it with
- * scenario_populate (who holds what, by serial and rank, and the starting values); a world of
- * u32 types takes u32_world_prepare and u32_world_checksum whole (scenarios/body.h).
+ * Add a scenario: a line in scenarios.def, its own definitions in defs/<name>.h, its body in
+ * <name>.h (functions <name>_prepare, _pass, _checksum, _release, and _memory and _look by
+ * ECSB_SCENARIO_MEMORY), its floor in floors/<name>.h (and its limit in limits/<name>.h when
+ * it has one), its include here, in floor.c (and limit.c), and its items in scenarios.c. A
+ * prepare opens its world with scenario_world_open and fills it with scenario_populate (who
+ * holds what, by serial and rank, and the starting values; an aged world's life included); a
+ * world of u32 types takes u32_world_prepare and u32_world_checksum whole (scenarios/body.h).
+ * A prepare that builds its own way lives an aged world with scenario_age.
  */
 #include "scenarios/body.h"
 #include "scenarios/platformer.h"

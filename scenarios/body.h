@@ -7,9 +7,67 @@
 
 #include "scenarios/common.h"
 
+/* What one type's walk has seen so far (scenario_look). */
+typedef struct scenario_look_walk {
+    world *w;
+    uint32_t type, handles, last_id; /* handles: the handle column's index */
+    bool first;
+    uint64_t pairs, increasing, fingerprint;
+} scenario_look_walk;
+
+static void scenario_look_run(void *ctx, size_t count, void *const *columns)
+{
+    scenario_look_walk *k = ctx;
+    const ecsb_entity *handles = columns[k->handles];
+    for (size_t i = 0; i < count; i++) {
+        const uint32_t id = (uint32_t)handles[i];
+        const void *value = component_get(k->w, handles[i], k->type);
+        uint32_t bytes = 0;
+        if (value)
+            memcpy(&bytes, value, sizeof bytes);
+        if (!k->first) {
+            k->pairs++;
+            k->increasing += id > k->last_id;
+        }
+        k->first = false;
+        k->last_id = id;
+        k->fingerprint = ecsb_mix(ecsb_mix(k->fingerprint, (uint64_t)k->type << 32 | id), bytes);
+    }
+}
+
+/*
+ * The look of a scenario's world (ecsb_world_look): each type's query with handles, in turn,
+ * until the world has no more types, then, in a world of at most 8 types, each pair's (the
+ * order a join or a declared query's roster or group walks). The fingerprint reads each
+ * value's first 4 bytes (every scenario type has at least 4) through get, whatever its size.
+ */
+static void scenario_look(world *w, ecsb_world_look *out)
+{
+    scenario_look_walk k = {.w = w, .fingerprint = ECSB_CHECKSUM_SEED};
+    uint32_t types = 0;
+    for (; types < ECSB_MAX_TYPES; types++) {
+        const ecsb_query q = {.count = 1, .types = {types}, .entities = true};
+        k.type = types;
+        k.handles = 1;
+        k.first = true;
+        if (query(w, &q, scenario_look_run, &k) != ECSB_OK)
+            break;
+    }
+    for (uint32_t t = 0; types <= 8 && t < types; t++)
+        for (uint32_t u = t + 1; u < types; u++) {
+            const ecsb_query q = {.count = 2, .types = {t, u}, .entities = true};
+            k.type = t;
+            k.handles = 2;
+            k.first = true;
+            query(w, &q, scenario_look_run, &k);
+        }
+    *out = (ecsb_world_look){k.pairs ? (double)k.increasing / (double)k.pairs : 1.0, k.pairs,
+                             k.fingerprint};
+}
+
 /*
  * Every scenario body defines <name>_memory as this: the world's bytes and live entities,
- * read after prepare.
+ * read after prepare; and <name>_look, how its world looks (scenario_look).
  */
 #define ECSB_SCENARIO_MEMORY(name, state_type)                                                 \
     static void name##_memory(void *state, uint64_t *bytes, uint64_t *entities)               \
@@ -17,6 +75,10 @@
         state_type *s_ = state;                                                               \
         *bytes = world_bytes(&s_->w);                                                         \
         *entities = entity_count(&s_->w);                                                     \
+    }                                                                                         \
+    static void name##_look(void *state, ecsb_world_look *out)                                \
+    {                                                                                         \
+        scenario_look(&((state_type *)state)->w, out);                                       \
     }
 
 /*
@@ -87,29 +149,79 @@ typedef struct scenario_population {
     const void *ctx;
 } scenario_population;
 
+/* Serial `serial` of a population: created, given its types one add at a time, as a game
+ * builds an entity (so a table layout passes through the intermediate sets), each value written
+ * before the next add (a value pointer lasts until the next structural change). */
+static ecsb_status scenario_spawn_serial(world *w, const ecsb_world_order *order, uint64_t serial,
+                                         ecsb_entity *entities, const scenario_population *pop)
+{
+    const uint32_t types = pop->types_of(pop->ctx, serial, ecsb_rank_of(order, serial));
+    ecsb_status st = entity_create(w, &entities[serial]);
+    for (uint32_t j = 0; j < pop->type_count && st == ECSB_OK; j++) {
+        const ecsb_type t = (pop->first_type + j) % pop->type_count;
+        void *value;
+        if ((types >> t & 1) && (st = component_add(w, entities[serial], t, &value)) == ECSB_OK)
+            pop->init(pop->ctx, serial, t, value);
+    }
+    return st;
+}
+
 /*
- * The set-up loop the scenarios share (untimed): the n entities of `order`, created in its
- * creation order, each given its types one add at a time, as a game builds an entity (so a
- * table layout passes through the intermediate sets), each value written before the next add
- * (a value pointer lasts until the next structural change); entities[serial] gets each handle.
+ * An aged world's life (untimed; nothing when order is not aged): ecsb_aging's rounds, each
+ * destroying its victims entities[v] (in serial order) and then bearing each again (in the
+ * drawn order) by born(ctx, v), which
+ * re-creates serial v with its own components and starting values into entities[v].
+ */
+static ecsb_status scenario_age(world *w, const ecsb_world_order *order, uint64_t n,
+                                ecsb_entity *entities,
+                                ecsb_status (*born)(void *ctx, uint64_t serial), void *ctx)
+{
+    if (!order->aged_salt)
+        return ECSB_OK;
+    ecsb_aging a;
+    if (!ecsb_aging_start(&a, n, order->aged_salt))
+        return ECSB_ERR_NOMEM;
+    ecsb_status st = ECSB_OK;
+    uint64_t count;
+    const uint32_t *dying;
+    for (const uint32_t *v; st == ECSB_OK && (v = ecsb_aging_next(&a, &count, &dying));) {
+        for (uint64_t j = 0; j < count && st == ECSB_OK; j++)
+            st = entity_destroy(w, entities[dying[j]]);
+        for (uint64_t j = 0; j < count && st == ECSB_OK; j++)
+            st = born(ctx, v[j]);
+    }
+    ecsb_aging_end(&a);
+    return st;
+}
+
+typedef struct scenario_populate_ctx {
+    world *w;
+    const ecsb_world_order *order;
+    ecsb_entity *entities;
+    const scenario_population *pop;
+} scenario_populate_ctx;
+
+static ecsb_status scenario_reborn(void *ctx, uint64_t serial)
+{
+    const scenario_populate_ctx *c = ctx;
+    return scenario_spawn_serial(c->w, c->order, serial, c->entities, c->pop);
+}
+
+/*
+ * The set-up the scenarios share (untimed): the n entities of `order`, created in its creation
+ * order by scenario_spawn_serial (entities[serial] gets each handle), then, in an aged world,
+ * its life (scenario_age).
  */
 static ecsb_status scenario_populate(world *w, const ecsb_world_order *order, uint64_t n,
                                      ecsb_entity *entities, const scenario_population *pop)
 {
     for (uint64_t k = 0; k < n; k++) {
-        const uint64_t serial = ecsb_serial_at(order, k);
-        const uint32_t types = pop->types_of(pop->ctx, serial, ecsb_rank_of(order, serial));
-        ecsb_status st = entity_create(w, &entities[serial]);
-        for (uint32_t j = 0; j < pop->type_count && st == ECSB_OK; j++) {
-            const ecsb_type t = (pop->first_type + j) % pop->type_count;
-            void *value;
-            if ((types >> t & 1) && (st = component_add(w, entities[serial], t, &value)) == ECSB_OK)
-                pop->init(pop->ctx, serial, t, value);
-        }
+        ecsb_status st = scenario_spawn_serial(w, order, ecsb_serial_at(order, k), entities, pop);
         if (st != ECSB_OK)
             return st;
     }
-    return ECSB_OK;
+    scenario_populate_ctx ctx = {w, order, entities, pop};
+    return scenario_age(w, order, n, entities, scenario_reborn, &ctx);
 }
 
 /* A population's init for u32 types: ecsb_u32_start(type, serial). */

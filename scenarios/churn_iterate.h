@@ -11,6 +11,7 @@
  * dual_iterate's (the checksum reads `a` by position of the handle list). N/2 matched pairs.
  * Limit: yes, as dual_iterate's: only the matched `a` and `b` values, packed, can be moved.
  */
+#include "scenarios/defs/churn_iterate.h"
 typedef dual_iterate_state churn_iterate_state;
 
 static ecsb_status churn_iterate_prepare(void **out, uint64_t n, const ecsb_params *p)
@@ -23,7 +24,7 @@ static ecsb_status churn_iterate_prepare(void **out, uint64_t n, const ecsb_para
     for (uint64_t round = 0, rounds = churn_iterate_rounds(n, p); round < rounds; round++) {
         uint64_t pos = churn_iterate_position(&rng, n);
         if ((st = entity_destroy(&s->w, s->entities[pos])) != ECSB_OK ||
-            (st = dual_iterate_spawn(&s->w, n + round, dual_iterate_order_holds_b(&s->order, pos),
+            (st = dual_iterate_spawn(&s->w, n + round, dual_iterate_order_holds_b(&s->order, pos, s->match),
                                      &s->entities[pos])) != ECSB_OK) {
             dual_iterate_release(s);
             *out = NULL;

@@ -2,9 +2,10 @@
  * dual_iterate — article 002's Test 2, compiled against one strategy's static functions.
  *
  * Untimed set-up: entities 0..N-1 in order, each with `a` (double); every odd one also with
- * `b` (int32, never 0); the world declares the query (a, b). Parameters (scenarios/common.h):
+ * `b` (int32, never 0); the world declares the query (a, b). Parameters (defs/dual_iterate.h):
  * `match` sets the fraction holding b (1/2 by default: the odd ones), `order=shuffled` draws
- * the creation order and the holders of b from fixed seeds. Timed pass: for every entity
+ * the creation order and the holders of b from fixed seeds, `order=aged` lives in the regular
+ * world first (N deaths and rebirths, scenarios/world_order.h). Timed pass: for every entity
  * holding both, a += 1.5 * b, through the strategy's query (runs of columns), counting the
  * visits. N/2 matched pairs per pass. The checksum reads every entity's `a` in creation order,
  * then the visit count and the holders of b, so a missed, doubled, extra or mismatched visit
@@ -13,12 +14,14 @@
  * cache line of `a` for half of the values; a table or group holding only the matched
  * entities moves the N/2 matched `a` values and the `b` values, packed (scenarios/limits/).
  */
+#include "scenarios/defs/dual_iterate.h"
 enum { DUAL_ITERATE_A = 0, DUAL_ITERATE_B = 1 };
 
 typedef struct dual_iterate_state {
     world w;
     ecsb_entity *entities; /* by serial (churn_iterate: by position of the handle list) */
-    dual_iterate_order order;
+    ecsb_world_order order;
+    double match;
     uint64_t n;
     uint64_t visits;
     bool world_live;
@@ -32,7 +35,7 @@ static void dual_iterate_release(void *state)
     if (s->world_live)
         world_fini(&s->w);
     ecsb_array_free(s->entities);
-    dual_iterate_order_free(&s->order);
+    ecsb_world_order_free(&s->order);
     ecsb_array_free(s);
 }
 
@@ -47,6 +50,14 @@ static ecsb_status dual_iterate_spawn(world *w, uint64_t serial, bool with_b, ec
         (st = component_add(w, *out, DUAL_ITERATE_B, &b)) == ECSB_OK)
         *(int32_t *)b = dual_iterate_b0(serial);
     return st;
+}
+
+/* An aged world's rebirth of serial `serial` (scenario_age): its own a, and b if it held b. */
+static ecsb_status dual_iterate_reborn(void *state, uint64_t serial)
+{
+    dual_iterate_state *s = state;
+    return dual_iterate_spawn(&s->w, serial, dual_iterate_order_holds_b(&s->order, serial, s->match),
+                              &s->entities[serial]);
 }
 
 static ecsb_status dual_iterate_prepare(void **out, uint64_t n, const ecsb_params *p)
@@ -66,13 +77,16 @@ static ecsb_status dual_iterate_prepare(void **out, uint64_t n, const ecsb_param
     ecsb_status st = scenario_world_open(&s->w, &s->world_live, &config);
     s->n = n;
     s->entities = ecsb_array_alloc(n, sizeof *s->entities);
+    s->match = dual_iterate_match(p);
     if (st == ECSB_OK && (!s->entities || !dual_iterate_order_make(&s->order, n, p)))
         st = ECSB_ERR_NOMEM;
     for (uint64_t k = 0; k < n && st == ECSB_OK; k++) {
-        uint64_t i = dual_iterate_serial_at(&s->order, k);
-        st = dual_iterate_spawn(&s->w, i, dual_iterate_order_holds_b(&s->order, i),
+        uint64_t i = ecsb_serial_at(&s->order, k);
+        st = dual_iterate_spawn(&s->w, i, dual_iterate_order_holds_b(&s->order, i, s->match),
                                 &s->entities[i]);
     }
+    if (st == ECSB_OK)
+        st = scenario_age(&s->w, &s->order, n, s->entities, dual_iterate_reborn, s);
     if (st != ECSB_OK) {
         dual_iterate_release(s);
         return st;

@@ -17,6 +17,7 @@
  * live entities.
  * Limit: none. The floor appends and drops B values on one packed array: nothing to save.
  */
+#include "scenarios/defs/entity_cycle.h"
 enum { ENTITY_CYCLE_A = 0, ENTITY_CYCLE_B = 1 };
 
 typedef struct entity_cycle_state {

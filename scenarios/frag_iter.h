@@ -14,6 +14,7 @@
  * kind / 26 (scenarios/common.h): the number of distinct component sets, at the same N. A
  * table layout gets one table per kind, the others one more type per entity at most.
  */
+#include "scenarios/defs/frag_iter.h"
 typedef u32_world_state frag_iter_state;
 
 /* Data, T(kind % 26) and the extra types of kind / 26, for the kind of `rank`. */

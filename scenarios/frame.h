@@ -14,6 +14,12 @@
  * churn * N / 2 die per frame (the next d actor slots in turn) and are replaced in the same
  * frame. A = N - 8b. As many born as die in every frame: the world after a frame is in the
  * same steady state as before it, so passes repeat (the scenario does not consume its set-up).
+ * Steady state: the set-up builds every slot once; frames then replace d actor slots in turn
+ * and a bullet segment every frame, so every slot has turned over once after ceil(A / d)
+ * frames (A / d = 2 / churn - 8: 192 at the default churn; never at churn 0, where nothing
+ * turns over and the first frame is already the steady one). order=aged starts from a world
+ * whose storage has lived, but its slots have not turned over through frames: the warm-up is
+ * the same in every world.
  *
  * The timed pass is one frame:
  *   1. movement   query (pos, vel): pos += vel * dt, every entity.
@@ -43,6 +49,7 @@
  * a lost or doubled visit, a lost value, a wrong lookup or a missed destroy changes it.
  * Limit: none (every system reads and writes what it must; the floor is plain arrays by slot).
  */
+#include "scenarios/defs/frame.h"
 enum { FRAME_POS, FRAME_VEL, FRAME_HP, FRAME_TARGET, FRAME_STATUS, FRAME_LIFE, FRAME_SLOT, FRAME_TYPES };
 
 typedef struct frame_state {
@@ -134,7 +141,16 @@ static ecsb_status frame_spawn(frame_state *s, uint64_t slot, uint64_t birth, bo
     return ECSB_OK;
 }
 
-#define FRAME_SALT 0x6672616d65ull /* its world order: the set-up's creation order */
+/* An aged world's rebirth of `slot` (scenario_age): the same entity as its first birth, the
+ * same generation (the world's past is not the frame's: no retarget is owed for it). */
+static ecsb_status frame_reborn(void *state, uint64_t slot)
+{
+    frame_state *s = state;
+    ecsb_status st = frame_spawn(s, slot, slot, false);
+    s->gen[slot]--;
+    return st;
+}
+
 
 static ecsb_status frame_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
@@ -165,15 +181,19 @@ static ecsb_status frame_prepare(void **out, uint64_t n, const ecsb_params *p)
      * their lives staggered by segment. order=shuffled: the slots in a drawn order (so entity
      * ids and dense positions follow no slot pattern: membership, deaths and expiries, all by
      * slot, land anywhere), then the targets in the same order. Either way slot i is the
-     * i-th birth, so the values are the same. */
+     * i-th birth, so the values are the same. order=aged: the regular set-up, lived in
+     * (scenario_age: each reborn slot gets its own kind and starting values, its generation
+     * unchanged), then the targets aimed at the entities that now hold their slots. */
     ecsb_world_order order = {0};
     if (st == ECSB_OK && !ecsb_world_order_make(&order, n, p, FRAME_SALT))
         st = ECSB_ERR_NOMEM;
-    const bool aim_later = order.serial_at != NULL;
+    const bool aim_later = !ecsb_world_order_serial(&order);
     for (uint64_t k = 0; k < n && st == ECSB_OK; k++) {
         uint64_t slot = ecsb_serial_at(&order, k);
         st = frame_spawn(s, slot, slot, !aim_later);
     }
+    if (st == ECSB_OK)
+        st = scenario_age(&s->w, &order, n, s->handle, frame_reborn, s);
     for (uint64_t k = 0; aim_later && k < n && st == ECSB_OK; k++) {
         uint64_t slot = ecsb_serial_at(&order, k);
         if (slot < s->shape.actors && frame_has_target(slot))

@@ -8,11 +8,15 @@
  * serials also with C, those with i % 4 == 3 also with D (level_load_holds): the set chosen
  * first, then one spawn (a table layout appends one row, no row move per component), then
  * each value written; order=regular in serial order, order=shuffled in an order drawn from a
- * fixed seed (so which entity ids hold C and D follow no pattern). The pass consumes the set-up: every timed
- * pass starts from an empty world. Item: entity created (N per pass, with 2.75N component
+ * fixed seed (so which entity ids hold C and D follow no pattern). The pass consumes the
+ * set-up: every timed pass starts from an empty world. order=aged: the world has lived before
+ * the pass (a level loaded, played and unloaded): the set-up builds the same N entities, ages
+ * them (ecsb_aging) and destroys them all in serial order, so the pass loads into a grown world
+ * whose free lists hand out slots in the order the last level's life left them. Item: entity created (N per pass, with 2.75N component
  * adds). The checksum reads all four types of every entity, then the live entities.
  * Limit: none. The floor writes each value once into arrays of their final size.
  */
+#include "scenarios/defs/level_load.h"
 typedef struct level_load_state {
     world w;
     ecsb_entity *entities; /* by serial */
@@ -35,6 +39,40 @@ static void level_load_release(void *state)
     ecsb_array_free(s);
 }
 
+/* Serial i with its types and starting values, in one spawn. */
+static ecsb_status level_load_spawn(world *w, uint64_t i, ecsb_entity *out)
+{
+    ecsb_type types[LEVEL_LOAD_TYPES];
+    void *v[LEVEL_LOAD_TYPES];
+    uint32_t count = 0;
+    for (uint32_t t = 0; t < LEVEL_LOAD_TYPES; t++)
+        if (level_load_holds(i, t))
+            types[count++] = t;
+    ecsb_status st = spawn(w, types, count, out, v);
+    for (uint32_t j = 0; j < count && st == ECSB_OK; j++)
+        *(uint32_t *)v[j] = ecsb_u32_start(types[j], i);
+    return st;
+}
+
+static ecsb_status level_load_pass(void *state);
+
+static ecsb_status level_load_reborn(void *state, uint64_t serial)
+{
+    level_load_state *s = state;
+    return level_load_spawn(&s->w, serial, &s->entities[serial]);
+}
+
+/* An aged world's past (untimed): the level loaded, lived in, unloaded. */
+static ecsb_status level_load_live(level_load_state *s)
+{
+    ecsb_status st = level_load_pass(s);
+    if (st == ECSB_OK)
+        st = scenario_age(&s->w, &s->order, s->n, s->entities, level_load_reborn, s);
+    for (uint64_t i = 0; i < s->n && st == ECSB_OK; i++)
+        st = entity_destroy(&s->w, s->entities[i]);
+    return st;
+}
+
 static ecsb_status level_load_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
     *out = NULL;
@@ -54,6 +92,8 @@ static ecsb_status level_load_prepare(void **out, uint64_t n, const ecsb_params 
     s->entities = ecsb_array_alloc(n, sizeof *s->entities);
     if (st == ECSB_OK && (!s->entities || !ecsb_world_order_make(&s->order, n, p, LEVEL_LOAD_SALT)))
         st = ECSB_ERR_NOMEM;
+    if (st == ECSB_OK && s->order.aged_salt)
+        st = level_load_live(s);
     if (st != ECSB_OK) {
         level_load_release(s);
         return st;
@@ -71,16 +111,8 @@ static ecsb_status level_load_pass(void *state)
     ecsb_status st = ECSB_OK;
     for (uint64_t k = 0; k < s->n; k++) {
         const uint64_t i = ecsb_serial_at(&s->order, k);
-        ecsb_type types[LEVEL_LOAD_TYPES];
-        void *v[LEVEL_LOAD_TYPES];
-        uint32_t count = 0;
-        for (uint32_t t = 0; t < LEVEL_LOAD_TYPES; t++)
-            if (level_load_holds(i, t))
-                types[count++] = t;
-        if (ECSB_UNLIKELY((st = spawn(w, types, count, &s->entities[i], v)) != ECSB_OK))
+        if (ECSB_UNLIKELY((st = level_load_spawn(w, i, &s->entities[i])) != ECSB_OK))
             break;
-        for (uint32_t j = 0; j < count; j++)
-            *(uint32_t *)v[j] = ecsb_u32_start(types[j], i);
     }
     return st;
 }

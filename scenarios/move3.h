@@ -14,6 +14,7 @@
  * values; a table or group holding only the matched entities moves just their pos, vel and
  * mass, packed.
  */
+#include "scenarios/defs/move3.h"
 enum { MOVE3_POS = 0, MOVE3_VEL = 1, MOVE3_MASS = 2 };
 
 typedef struct move3_state {

@@ -13,6 +13,7 @@
  * the count and what is left in the world. The pass empties the world: prepare again before
  * the next.
  */
+#include "scenarios/defs/platformer.h"
 enum { PLATFORMER_HP = 0 };
 
 typedef struct platformer_state {

@@ -10,6 +10,7 @@
  * creation order drawn from fixed seeds (ecsb_world_order); the lookup order is the same.
  * Limit: none. Every lookup costs at least the cache line of its value, in any layout.
  */
+#include "scenarios/defs/random_get.h"
 enum { RANDOM_GET_A = 0, RANDOM_GET_B = 1 };
 
 typedef struct random_get_state {

@@ -6,9 +6,10 @@
  * meaning, default = the value that reproduces the scenario as it was, range, default sweep),
  * give its index a name beside the scenario's helpers in scenarios/common.h, read it from the
  * `p` its body, floor and limit get in prepare (p->v[index]), and make items_per_pass follow
- * it. Every scenario takes order=regular|shuffled (ORDER_BOTH, parameter 0): a new one's body,
- * floor and limit draw creation order, membership and removal order from fixed seeds when
- * p->v[ECSB_PARAM_ORDER] == ECSB_ORDER_SHUFFLED (ecsb_world_order; dual_iterate shows how).
+ * it. Every scenario takes order=regular|shuffled|aged (ORDER_ALL, parameter 0): a new one's
+ * body, floor and limit take creation order, membership and removal order from
+ * ecsb_world_order, and its body lives an aged world through scenario_populate or scenario_age
+ * (scenarios/body.h; dual_iterate shows how).
  * tests/scenarios.c checks every strategy against the floor at non-default values.
  */
 #include <math.h>
@@ -18,6 +19,12 @@
 
 #include "harness/ecsb.h"
 #include "scenarios/common.h"
+#include "scenarios/defs/add_remove.h"
+#include "scenarios/defs/dual_iterate.h"
+#include "scenarios/defs/frag_iter.h"
+#include "scenarios/defs/frame.h"
+#include "scenarios/defs/move3.h"
+#include "scenarios/defs/simple_iter.h"
 
 /* platformer: N rounds of 2 adds + 3 removes. */
 static uint64_t platformer_items(uint64_t n, const ecsb_params *p) { (void)p; return 5 * n; }
@@ -76,39 +83,39 @@ static uint64_t frame_warmup(uint64_t n, const ecsb_params *p) { frame_world_sha
 
 /* ---- parameters ----------------------------------------------------------------------- */
 
-static const char *const order_both[] = {"regular", "shuffled", NULL};
-#define ORDER_MEANING "creation order, membership and removal order: regular (in order, i mod k) or shuffled (drawn from a fixed seed)"
-#define ORDER_BOTH {"order", ORDER_MEANING, 0, 0, 1, true, order_both, {0, 1}, 2, false, 0}
+static const char *const order_choices[] = {"regular", "shuffled", "aged", NULL};
+#define ORDER_MEANING "the world: regular (in order, i mod k), shuffled (membership and creation order drawn from a fixed seed) or aged (lived in: N deaths at random and rebirths before the pass)"
+#define ORDER_ALL {"order", ORDER_MEANING, 0, 0, 2, true, order_choices, {0, 1, 2}, 3, false, 0}
 #define MATCH {"match", "the fraction of entities holding b (1/2: the odd ones)", 0.5, 1.0 / 256, 1, \
                false, NULL, {1.0 / 256, 1.0 / 64, 1.0 / 16, 1.0 / 4, 1.0 / 2, 1}, 6, true, 0}
 
 static const char *const queries_choices[] = {"declared", "none", NULL};
 #define QUERIES {"queries", "the queries its systems declare: declared (as a program would; their upkeep is timed) or none", \
                  0, 0, 1, true, queries_choices, {0, 1}, 2, false, 0}
-static const ecsb_param_info platformer_params[] = {ORDER_BOTH, QUERIES};
-static const ecsb_param_info entity_cycle_params[] = {ORDER_BOTH, QUERIES};
+static const ecsb_param_info platformer_params[] = {ORDER_ALL, QUERIES};
+static const ecsb_param_info entity_cycle_params[] = {ORDER_ALL, QUERIES};
 #define HELD {"held", "how many other u32 components each entity carries (a table layout moves them all on each add and remove)", \
               0, 0, ADD_REMOVE_MAX_HELD, true, NULL, {0, 1, 2, 4, 8, 16}, 6, false, 0}
-static const ecsb_param_info add_remove_params[] = {ORDER_BOTH, QUERIES, HELD};
-static const ecsb_param_info level_load_params[] = {ORDER_BOTH, QUERIES};
+static const ecsb_param_info add_remove_params[] = {ORDER_ALL, QUERIES, HELD};
+static const ecsb_param_info level_load_params[] = {ORDER_ALL, QUERIES};
 
-static const ecsb_param_info dual_iterate_params[] = {ORDER_BOTH, MATCH};
-static const ecsb_param_info simple_iter_params[] = {ORDER_BOTH};
-static const ecsb_param_info packed_1_params[] = {ORDER_BOTH};
-static const ecsb_param_info packed_5_params[] = {ORDER_BOTH};
+static const ecsb_param_info dual_iterate_params[] = {ORDER_ALL, MATCH};
+static const ecsb_param_info simple_iter_params[] = {ORDER_ALL};
+static const ecsb_param_info packed_1_params[] = {ORDER_ALL};
+static const ecsb_param_info packed_5_params[] = {ORDER_ALL};
 #define KINDS {"kinds", "the number of distinct component sets: Data, one of T0 .. T25, extra types by bits (fragmentation)", \
                26, 1, FRAG_ITER_MAX_KINDS, true, NULL, {1, 4, 26, 104, 416, 832}, 6, true, 0}
-static const ecsb_param_info frag_iter_params[] = {ORDER_BOTH, KINDS};
+static const ecsb_param_info frag_iter_params[] = {ORDER_ALL, KINDS};
 #define MOVE3_SIZE_PARAM {"size", "bytes per pos and vel value, of which the pass uses the first 12 (cold bytes in hot components)", \
                           12, 12, 256, true, NULL, {12, 16, 32, 64, 128, 256}, 6, true, 4}
-static const ecsb_param_info move3_params[] = {ORDER_BOTH, MOVE3_SIZE_PARAM};
-static const ecsb_param_info random_get_params[] = {ORDER_BOTH};
+static const ecsb_param_info move3_params[] = {ORDER_ALL, MOVE3_SIZE_PARAM};
+static const ecsb_param_info random_get_params[] = {ORDER_ALL};
 #define CHURN {"churn", "the fraction of the entities born and dying per frame (half bullets, half actors)", \
                0.01, 0, 0.1, false, NULL, {0, 0.001, 0.003, 0.01, 0.03, 0.1}, 6, false, 0}
-static const ecsb_param_info frame_params[] = {ORDER_BOTH, CHURN};
+static const ecsb_param_info frame_params[] = {ORDER_ALL, CHURN};
 #define ROUNDS {"rounds", "the churn before the pass: rounds of destroy-and-create, as a multiple of N", 1, 0, 4, \
                 false, NULL, {0, 0.25, 0.5, 1, 2, 4}, 6, false, 0}
-static const ecsb_param_info churn_iterate_params[] = {ORDER_BOTH, MATCH, ROUNDS};
+static const ecsb_param_info churn_iterate_params[] = {ORDER_ALL, MATCH, ROUNDS};
 
 const ecsb_scenario_info ecsb_scenarios[ECSB_SCENARIO_COUNT] = {
 #define ECSB_SCENARIO(name_, summary_, item_, consumes_, structure_, sizes_)                  \

@@ -13,6 +13,7 @@
  * (C,D) and again for (C,E), moving every cache line of C twice for a third of its values each
  * time; tables holding only {A,B,C,D} and {A,B,C,E} entities move just the matched C, D and E.
  */
+#include "scenarios/defs/simple_iter.h"
 typedef u32_world_state simple_iter_state;
 
 /* The types of each kind, as bit masks. */

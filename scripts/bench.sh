@@ -22,7 +22,7 @@
 #
 # Environment:
 #   QUICK=1           a smoke run of the whole pipeline, not for verdicts: every scenario
-#                     and world order at sizes 256, 1024 and 4000, 3 repetitions, a short min
+#                     and world order at sizes 256 and 4000, 3 repetitions, a short min
 #                     time and at most 8 warm-up passes (under 45 s with the build done)
 #   LARGE=1           the default sizes above 65,536 too (262,144 .. 4,194,304: the reference
 #                     run; ecsbench bench --ecsb_large --ecsb_plan prints its estimate)
@@ -30,8 +30,8 @@
 #                     lists the valid ones; the floor and limit lines always run)
 #   PARAMS            scenario parameter lists, space-separated NAME=V1,V2 (each becomes
 #                     --ecsb_param=NAME=V1,V2: every scenario that declares NAME runs at each
-#                     value it takes); default "order=regular,shuffled", so every scenario
-#                     that takes a shuffled world runs in both, side by side; PARAMS= for none
+#                     value it takes); default "order=regular,shuffled,aged", so every scenario
+#                     runs in all three worlds, side by side; PARAMS= for none
 #   RESULTS_DIR       where run folders go (default: results)
 #   PLOTS_DIR         where plot folders go (default: plots)
 #   PYTHON            Python 3 for the scripts (default: /usr/bin/python3)
@@ -79,13 +79,13 @@ for var in SCENARIOS STRATEGIES SIZES; do
   flags+=("--ecsb_${var,,}=$value")
   again+=("$var=$value")
 done
-PARAMS=${PARAMS-order=regular,shuffled}
+PARAMS=${PARAMS-order=regular,shuffled,aged}
 for list in $PARAMS; do
   [[ $list =~ ^[a-z0-9_]+=[A-Za-z0-9_.,/]+$ ]] ||
     ecsb_usage_error "PARAMS: '$list' is not NAME=V1,V2 (e.g. PARAMS=\"match=1/16,1/4 order=shuffled\"); ecsbench list shows each scenario's parameters"
   flags+=("--ecsb_param=$list")
 done
-[ "$PARAMS" = "order=regular,shuffled" ] || again+=("PARAMS='$PARAMS'")
+[ "$PARAMS" = "order=regular,shuffled,aged" ] || again+=("PARAMS='$PARAMS'")
 # shellcheck disable=SC2206  # word splitting is the point
 extra=(${ECSB_BENCH_ARGS:-})
 [ ${#extra[@]} -eq 0 ] || again+=("ECSB_BENCH_ARGS='${extra[*]}'")
@@ -121,8 +121,10 @@ done
 child="" staging="" plots_staging="" published=""
 cleanup() {
   if [ -n "$child" ]; then
-    kill "$child" 2>/dev/null || true
-    wait "$child" 2>/dev/null || true
+    # shellcheck disable=SC2086 # $child: one pid, or the table scripts' three
+    kill $child 2>/dev/null || true
+    # shellcheck disable=SC2086
+    wait $child 2>/dev/null || true
   fi
   if [ -z "$published" ]; then
     rm -rf "${staging:-/nonexistent}" "${plots_staging:-/nonexistent}"
@@ -174,12 +176,25 @@ crash_point ran
 "$PYTHON" "$here/json_to_csv.py" "$staging/raw.json" -o "$staging/results.csv" \
   --errors "$staging/errors.csv" ||
   { echo "bench: ecsbench's JSON is unusable (above); nothing was published" >&2; exit 2; }
-"$PYTHON" "$here/summary.py" "$staging" --run-id "$run_id" -o "$staging/summary.md" ||
-  { echo "bench: no summary (above); nothing was published" >&2; exit 2; }
-"$PYTHON" "$here/choose.py" "$staging" -o "$staging/choose.md" ||
-  { echo "bench: no choose.md (above); nothing was published" >&2; exit 2; }
+# The three tables read the run's files, not each other: written side by side (each loads
+# scipy and tests every cell, a second or two of CPU).
+"$PYTHON" "$here/summary.py" "$staging" --run-id "$run_id" -o "$staging/summary.md" &
+summary_pid=$!
+"$PYTHON" "$here/choose.py" "$staging" -o "$staging/choose.md" &
+choose_pid=$!
+"$PYTHON" "$here/report.py" "$staging" -o "$staging/report.md" &
+report_pid=$!
+child="$summary_pid $choose_pid $report_pid"
+summary_rc=0 choose_rc=0 report_rc=0
+wait "$summary_pid" || summary_rc=$?
+wait "$choose_pid" || choose_rc=$?
+wait "$report_pid" || report_rc=$?
+child=""
+[ "$summary_rc" -eq 0 ] || { echo "bench: no summary (above); nothing was published" >&2; exit 2; }
+[ "$choose_rc" -eq 0 ] || { echo "bench: no choose.md (above); nothing was published" >&2; exit 2; }
 report_note=""
-"$PYTHON" "$here/report.py" "$staging" -o "$staging/report.md" || case $? in
+case $report_rc in
+  0) ;;
   1) report_note="docs/findings.md states what this run does not support (above; marked in report.md)" ;;
   *) report_note="report.py failed (above)" ;;
 esac

@@ -8,7 +8,7 @@
 
 Per row: the ratio of medians (from results.csv), shown as "1.90x slower" / "2.50x faster", a
 two-sided Mann–Whitney U test over the repetitions (raw.json iteration rows; SciPy's, exact
-up to 20 repetitions a side without ties, see ecsb_stats.py), Holm-adjusted (statsmodels) over
+up to 20 repetitions a side without ties, see ecsb_stats.py), Holm-adjusted (ecsb_stats.holm) over
 every tested row of the table so that the chance of even one false "faster/slower" in the
 whole table stays below alpha, and a verdict:
     faster / slower   Holm-adjusted p < alpha (0.05) AND |ratio - 1| >= threshold (5 %)

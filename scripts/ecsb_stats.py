@@ -6,12 +6,12 @@ The unit of decision is a *cell*: one case (a scenario with one world order and 
 at one N. In a cell, each pair of layouts (the floor and limit are references, not choices) is
 compared:
   test      Welch's t-test on the logarithms of the per-repetition times
-            (scipy.stats.ttest_ind, equal_var=False). Logarithms, because timing noise is
+            (scipy.stats.ttest_ind's, equal_var=False, written out). Logarithms, because timing noise is
             multiplicative and the question is a ratio; Welch, because two layouts need not
             share a spread. Unlike the exact Mann–Whitney U test it can reach small p with 5
             repetitions a side (the U test's floor is p = 0.008 there, which no correction over
             a cell's 45 pairs lets through).
-  family    Holm's correction (statsmodels) over all pairs of layouts of that cell, and
+  family    Holm's correction (statsmodels' multipletests, written out) over all pairs of layouts of that cell, and
             nothing else: a verdict depends only on its cell's repetitions, never on how many
             rows a table has, so every document reaches the same verdict by construction.
   ratio     median time of one / median time of the other, with a 95 % bootstrap confidence
@@ -31,13 +31,12 @@ smallest_p (the least p it can give) and reps_for (the repetitions a table of th
 needs).
 """
 import functools
-import gc
 import math
 import statistics
 
 import numpy as np
-from scipy.stats import bootstrap, mannwhitneyu, t as student_t, ttest_ind
-from statsmodels.stats.multitest import multipletests
+from scipy.special import stdtr
+from scipy.stats import bootstrap, mannwhitneyu, t as student_t
 
 ALPHA = 0.05
 MARGIN = 1.05
@@ -74,7 +73,13 @@ def log_test(a, b):
     la, lb = _logs(a), _logs(b)
     if la.std() == 0 and lb.std() == 0:
         return 1.0 if la.mean() == lb.mean() else 0.0
-    return float(ttest_ind(la, lb, equal_var=False).pvalue)
+    # Welch's test written out: scipy.stats.ttest_ind(la, lb, equal_var=False) gives the same p
+    # (2 * its t distribution's sf(|t|), which is stdtr(df, -|t|)), but its checks cost 0.3 ms
+    # a call, half of what summary.py and report.py spend (tests/scripts/test_stats.py compares).
+    va, vb = la.var(ddof=1) / len(la), lb.var(ddof=1) / len(lb)
+    t = (la.mean() - lb.mean()) / math.sqrt(va + vb)
+    df = (va + vb) ** 2 / (va ** 2 / (len(la) - 1) + vb ** 2 / (len(lb) - 1))
+    return float(2 * stdtr(df, -abs(t)))
 
 
 def _median_ratio(x, y, axis=-1):
@@ -104,14 +109,13 @@ def holm(pvalues):
     """Holm-adjusted p-values, in the order given; None and NaN stay None, uncounted."""
     tested = [i for i, p in enumerate(pvalues) if p is not None and not math.isnan(p)]
     out = [None] * len(pvalues)
-    if tested:
-        # statsmodels' Holm ends with gc.collect(), which walks every object alive: 70 ms
-        # a cell once a run's raw.json is loaded. Objects alive now are moved out of the
-        # collector's sight (gc.freeze), so each call costs only what it allocates.
-        gc.freeze()
-        adjusted = multipletests([pvalues[i] for i in tested], method="holm")[1]
-        for i, p in zip(tested, adjusted):
-            out[i] = float(p)
+    # Holm's step-down, written out (statsmodels' multipletests(method="holm") gives the same,
+    # tests/scripts/test_stats.py compares; importing it took pandas along, 0.15 s a script):
+    # the k-th smallest of m p-values times (m - k), never below the one before, at most 1.
+    running = 0.0
+    for k, i in enumerate(sorted(tested, key=lambda i: pvalues[i])):
+        running = max(running, min(1.0, (len(tested) - k) * pvalues[i]))
+        out[i] = running
     return out
 
 

@@ -54,15 +54,40 @@ data="$staging/.data"
 # Data and settings for gnuplot (exit 2 from plot_data.py: a malformed run).
 "$PYTHON" "$here/plot_data.py" "$run" "$data"
 
-# One gnuplot per chart, as many at once as there are CPUs.
-draw() { # draw SCRIPT VARS
-  "$GNUPLOT" -e "vars=\"$2\"" "$top/plots/common.gp" "$top/plots/$1" 2>"$2.$1.log" ||
-    { cat "$2.$1.log" >&2; echo "error: gnuplot failed on plots/$1 with $2" >&2; return 1; }
-}
-export -f draw
-export GNUPLOT top
-xargs -P "$(nproc 2>/dev/null || echo 2)" -L 1 bash -c 'draw "$@"' draw <"$data/plots.txt" ||
-  { echo "error: gnuplot failed (above) on run $run" >&2; exit 1; }
+# A few gnuplot processes, one per CPU, each drawing its share of the charts in turn: starting
+# gnuplot (cairo, fonts) costs more than most charts take to draw. Before each chart `reset
+# session; unset datafile` (reset keeps the datafile settings: a CSV chart's column headers
+# would eat the first row of the next chart's .dat), so it starts from gnuplot's defaults as in
+# a process of its own. Each chart is named in the log first: a failure names its chart.
+jobs=$(nproc 2>/dev/null || echo 2)
+awk -v jobs="$jobs" -v top="$top" -v dir="$data" '
+  function gp(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
+  NF >= 2 {
+    script = $1; vars = substr($0, index($0, " ") + 1)
+    f = dir "/batch" (NR - 1) % jobs ".gp"
+    print "print " gp("chart: plots/" script " with " vars) > f
+    print "reset session" > f
+    print "unset datafile" > f
+    print "vars = " gp(vars) > f
+    print "load " gp(top "/plots/common.gp") > f
+    print "load " gp(top "/plots/" script) > f
+  }' "$data/plots.txt"
+pids=()
+for ((i = 0; i < jobs; i++)); do
+  [ -f "$data/batch$i.gp" ] || break # fewer charts than CPUs
+  "$GNUPLOT" "$data/batch$i.gp" 2>"$data/batch$i.log" &
+  pids[i]=$!
+done
+failed=0
+for i in "${!pids[@]}"; do
+  wait "${pids[i]}" && continue
+  failed=1
+  log=$data/batch$i.log
+  grep -v '^chart: ' "$log" >&2 || true
+  chart=$(sed -n 's/^chart: //p' "$log" | tail -n 1)
+  echo "error: gnuplot failed on ${chart:-its start, before any chart}" >&2
+done
+[ "$failed" -eq 0 ] || { echo "error: gnuplot failed (above) on run $run" >&2; exit 1; }
 # Hover labels as the browser's own tooltips (no gnuplot_svg.js needed).
 "$PYTHON" "$here/svg_tooltips.py" "$data"/*.svg
 for f in "$data"/*.png "$data"/*.svg; do

@@ -4,7 +4,11 @@
 # make bench (scripts/bench.sh: results/<id>/ with the crossover table in summary.md, and
 # plots/<id>/ with the crossover chart). sweep.sh BIN --all: every scenario's every parameter
 # but `order`, at its declared sweep, one run each (make sweeps); --all --list prints them.
-# Environment: SIZES (default 65536), STRATEGIES, QUICK, PYTHON, and what bench.sh takes.
+# Every sweep runs in every world order: ORDERS (default regular,shuffled,aged; a comma list
+# narrows it) gives its rows per world, and the crossover table one sweep per world (the
+# order is one of the parameters each sweep holds fixed, scripts/ecsb_crossover.py).
+# Environment: SIZES (default 65536), ORDERS, STRATEGIES, QUICK, PYTHON, and what bench.sh
+# takes.
 # Exit 2 with the valid names or range when SCENARIO, PARAM or a value is wrong.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -63,11 +67,12 @@ fi
 scenarios=$(sed -n 1p <<<"$plan")
 params=$(sed -n 2p <<<"$plan")
 SIZES=${SIZES:-65536}
-echo "sweep: $scenarios, $params, N = $SIZES" >&2
+ORDERS=${ORDERS:-regular,shuffled,aged}
+echo "sweep: $scenarios, $params, N = $SIZES, worlds $ORDERS" >&2
 # Values the binary refuses (out of range, malformed) stop the run here with its message (exit 2).
-for p in $params; do
+for p in $params "order=$ORDERS"; do
   "$bin" bench --ecsb_scenarios="$scenarios" --ecsb_param="$p" --ecsb_sizes=1 \
     --benchmark_list_tests >/dev/null || exit 2
 done
-export SCENARIOS=$scenarios PARAMS="order=regular $params" SIZES
+export SCENARIOS=$scenarios PARAMS="order=$ORDERS $params" SIZES
 exec "$here/bench.sh" "$bin"

@@ -6,16 +6,17 @@
  *
  * Idea: a query of several types walks the lead type's dense entries and looks each entity up in the
  * other types (a sparse entry, then a value). While the dense orders follow each other
- * (worlds filled in order) the hardware prefetcher follows those lookups; once churn or a
- * shuffled world has scrambled them, each lookup is a cache miss at DRAM scale. Walks led by
+ * (worlds filled one entity at a time, in any order: regular and shuffled) the hardware
+ * prefetcher follows those lookups; once deaths and births have scrambled them (an aged world,
+ * churn_iterate), each lookup is a cache miss at DRAM scale. Walks led by
  * more than WALK_PREFETCH_MIN (65536) entities go in blocks of WALK_BLOCK (256); a block whose
  * lookups are out of order (judged from samples of the block before it, already in cache)
  * prefetches the sparse entry 2 * WALK_PREFETCH_AHEAD (32) entities ahead and the value 16
  * ahead.
  * Costs: about 10 instructions per entity in prefetching blocks; nothing below 65,536 holders.
- * Wins: large shuffled or churned worlds (churn_iterate, dual_iterate order=shuffled at
- * 1,048,576). Loses: nothing measurable where the blocks are in order (they run plain); small
- * worlds never prefetch, so it equals sparse_set there.
+ * Wins: large worlds that have lived (churn_iterate, dual_iterate order=aged at 1,048,576).
+ * Level elsewhere: a shuffled world's dense orders still follow ids, so its blocks run plain;
+ * small worlds never prefetch, so it equals sparse_set there.
  * Tuning: software prefetch (this line's point); otherwise as sparse_set.
  */
 #define SPARSE_SET_PREFETCH 1

@@ -166,6 +166,7 @@ static const struct CMUnitTest strategy_tests[] = {
                    (void *)&tst_scenario_ids[ECSB_SCENARIO_##name]}},
 #include "scenarios/scenarios.def"
 #undef ECSB_SCENARIO
+    ECSB_WORLDS_TESTS(STRATEGY_TEST)
     ECSB_DIFFERENTIAL_TESTS(STRATEGY_TEST)
 };
 

@@ -11,6 +11,15 @@
 #include <string.h>
 
 #include "scenarios/common.h"
+#include "scenarios/defs/churn_iterate.h"
+#include "scenarios/defs/dual_iterate.h"
+#include "scenarios/defs/entity_cycle.h"
+#include "scenarios/defs/frag_iter.h"
+#include "scenarios/defs/level_load.h"
+#include "scenarios/defs/move3.h"
+#include "scenarios/defs/platformer.h"
+#include "scenarios/defs/random_get.h"
+#include "scenarios/defs/simple_iter.h"
 #include "tests/faulty.h"
 #include "tests/support.h"
 #include "tests/suites.h"
@@ -26,27 +35,23 @@ static const uint64_t sizes[] = {0, 1, 2, 3, 17, 4000, 65536};
 
 /*
  * The parameter sets a scenario is checked with: its defaults, each declared parameter at
- * each value of its default sweep (the others at their defaults), and, where the scenario
- * takes order=shuffled, every other sweep value in a shuffled world too. Returns the count.
+ * each value of its default sweep (the others at their defaults), and the same in every other
+ * world order the scenario takes (shuffled, aged). Returns the count.
  */
 static size_t param_sets(ecsb_scenario_id id, ecsb_params *out, size_t max)
 {
     const ecsb_scenario_info *info = &ecsb_scenarios[id];
     size_t count = 0;
     out[count++] = ecsb_params_default(id);
-    for (int shuffled = 0; shuffled <= 1; shuffled++) {
-        if (shuffled && info->params[ECSB_PARAM_ORDER].max < ECSB_ORDER_SHUFFLED)
-            break;
-        for (uint32_t i = 0; i < info->param_count; i++)
+    for (int order = 0; order <= (int)info->params[ECSB_PARAM_ORDER].max; order++)
+        for (uint32_t i = order ? 1 : 0; i < info->param_count; i++)
             for (uint32_t k = 0; k < info->params[i].sweep_count && count < max; k++) {
                 ecsb_params p = ecsb_params_default(id);
-                if (shuffled)
-                    p.v[ECSB_PARAM_ORDER] = ECSB_ORDER_SHUFFLED;
+                p.v[ECSB_PARAM_ORDER] = order;
                 p.v[i] = info->params[i].sweep[k];
                 if (memcmp(&p, &out[0], sizeof p) != 0)
                     out[count++] = p;
             }
-    }
     return count;
 }
 

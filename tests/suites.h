@@ -82,6 +82,9 @@
     X(bad_input_id_space_wrap_keeps_handles_unique_and_stale_ones_rejected)                    \
     X(bad_input_structural_change_inside_a_query_returns_iterating_and_changes_nothing)
 
+/* tests/worlds.c: each world order builds its own world (per strategy). */
+#define ECSB_WORLDS_TESTS(X) X(worlds_each_order_builds_its_own_world_in_every_scenario)
+
 /* tests/entity_ids.c, run once: the shared entity-id unit (harness/entity_ids.h) on its own. */
 #define ECSB_ENTITY_IDS_TESTS(X)                                                               \
     X(entity_ids_create_destroy_and_lifo_reuse)                                                \
@@ -139,7 +142,8 @@ extern const ecsb_scenario_id tst_scenario_ids[ECSB_SCENARIO_COUNT];
     X(timing_warmup_turns_frame_over_and_stays_one_elsewhere)                                  \
     X(placement_pads_vary_between_blocks_stay_aligned_and_within_4_kib)                        \
     X(placement_reaches_the_floor_and_the_limit_arrays)                                        \
-    X(move3_size_reaches_the_bytes_of_every_line)
+    X(move3_size_reaches_the_bytes_of_every_line)                                    \
+    X(worlds_aged_diagnostic_tells_aged_storage_from_id_order)
 
 #define ECSB_DECLARE_TEST(name) void name(void **state);
 ECSB_CONFORMANCE_TESTS(ECSB_DECLARE_TEST)
@@ -147,6 +151,7 @@ ECSB_QUERY_TESTS(ECSB_DECLARE_TEST)
 ECSB_POINTER_TESTS(ECSB_DECLARE_TEST)
 ECSB_DIFFERENTIAL_TESTS(ECSB_DECLARE_TEST)
 ECSB_BAD_INPUT_TESTS(ECSB_DECLARE_TEST)
+ECSB_WORLDS_TESTS(ECSB_DECLARE_TEST)
 ECSB_FLOOR_TESTS(ECSB_DECLARE_TEST)
 ECSB_ENTITY_IDS_TESTS(ECSB_DECLARE_TEST)
 #undef ECSB_DECLARE_TEST

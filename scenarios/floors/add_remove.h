@@ -1,6 +1,7 @@
 /* add_remove's floor: A (and the held Cs) for every entity; B packed, written in serial order
  * by the adds and dropped all at once by the removes. Indexed by serial, it does the same work
  * in both orders: creation and removal order are what a layout may trip over, not the floor. */
+#include "scenarios/defs/add_remove.h"
 typedef struct floor_add_remove {
     uint32_t *a, *b;
     uint32_t *c[ADD_REMOVE_MAX_HELD]; /* the held types, never touched by the pass */

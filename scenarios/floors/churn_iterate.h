@@ -1,12 +1,14 @@
 /* churn_iterate's floor: dual_iterate's arrays, the churned positions of the handle list
  * holding their new values (a position keeps its place: the floor has no order to decay). */
+#include "scenarios/defs/churn_iterate.h"
 static ecsb_status floor_churn_iterate_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
     ecsb_status st = floor_dual_iterate_prepare(out, n, p);
     if (st != ECSB_OK)
         return st;
     floor_dual_iterate *s = *out;
-    dual_iterate_order o;
+    ecsb_world_order o;
+    const double match = dual_iterate_match(p);
     if (!dual_iterate_order_make(&o, n, p)) {
         floor_dual_iterate_release(s);
         *out = NULL;
@@ -16,10 +18,10 @@ static ecsb_status floor_churn_iterate_prepare(void **out, uint64_t n, const ecs
     for (uint64_t round = 0, rounds = churn_iterate_rounds(n, p); round < rounds; round++) {
         uint64_t pos = churn_iterate_position(&rng, n); /* a serial: a handle-list position */
         s->a[s->pos_of ? s->pos_of[pos] : pos] = dual_iterate_a0(n + round);
-        if (dual_iterate_order_holds_b(&o, pos))
+        if (dual_iterate_order_holds_b(&o, pos, match))
             s->b[s->b_index[pos]] = dual_iterate_b0(n + round);
     }
-    dual_iterate_order_free(&o);
+    ecsb_world_order_free(&o);
     return ECSB_OK;
 }
 

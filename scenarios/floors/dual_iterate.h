@@ -5,6 +5,7 @@
  * the holders' positions (at[]), in ascending order. Shared by churn_iterate's floor, which
  * rewrites the values its churn replaces.
  */
+#include "scenarios/defs/dual_iterate.h"
 typedef struct floor_dual_iterate {
     double *a;           /* by position: creation order */
     int32_t *b;          /* the j-th holder's b */
@@ -30,7 +31,8 @@ static void floor_dual_iterate_release(void *state)
 static ecsb_status floor_dual_iterate_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
     floor_dual_iterate *s = *out = ecsb_state_alloc(sizeof *s);
-    dual_iterate_order o;
+    ecsb_world_order o;
+    const double match = dual_iterate_match(p);
     if (!s)
         return ECSB_ERR_NOMEM;
     if (!dual_iterate_order_make(&o, n, p)) {
@@ -39,30 +41,30 @@ static ecsb_status floor_dual_iterate_prepare(void **out, uint64_t n, const ecsb
         return ECSB_ERR_NOMEM;
     }
     s->n = n;
-    s->holders = dual_iterate_holders(n, o.match);
-    double k = 1.0 / o.match;
-    s->stride = !o.serial_at && k == (double)(uint64_t)k ? (uint64_t)k : 0;
+    s->holders = dual_iterate_holders(n, match);
+    double k = 1.0 / match;
+    s->stride = ecsb_world_order_serial(&o) && k == (double)(uint64_t)k ? (uint64_t)k : 0;
     s->a = ecsb_array_alloc(n, sizeof *s->a);
     s->b = ecsb_array_alloc(s->holders, sizeof *s->b);
     s->b_index = ecsb_array_alloc(n, sizeof *s->b_index);
     bool ok = s->a && s->b && s->b_index;
     if (ok && !s->stride)
         ok = (s->at = ecsb_array_alloc(s->holders, sizeof *s->at)) != NULL;
-    if (ok && o.serial_at)
+    if (ok && !ecsb_world_order_serial(&o))
         ok = (s->pos_of = ecsb_array_alloc(n, sizeof *s->pos_of)) != NULL;
     if (!ok) {
-        dual_iterate_order_free(&o);
+        ecsb_world_order_free(&o);
         floor_dual_iterate_release(s);
         *out = NULL;
         return ECSB_ERR_NOMEM;
     }
     uint64_t j = 0;
     for (uint64_t pos = 0; pos < n; pos++) {
-        uint64_t serial = dual_iterate_serial_at(&o, pos);
+        uint64_t serial = ecsb_born_at(&o, pos);
         s->a[pos] = dual_iterate_a0(serial);
         if (s->pos_of)
             s->pos_of[serial] = (uint32_t)pos;
-        if (dual_iterate_order_holds_b(&o, serial)) {
+        if (dual_iterate_order_holds_b(&o, serial, match)) {
             s->b[j] = dual_iterate_b0(serial);
             s->b_index[serial] = j;
             if (s->at)
@@ -70,7 +72,7 @@ static ecsb_status floor_dual_iterate_prepare(void **out, uint64_t n, const ecsb
             j++;
         }
     }
-    dual_iterate_order_free(&o);
+    ecsb_world_order_free(&o);
     return ECSB_OK;
 }
 

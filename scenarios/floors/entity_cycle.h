@@ -1,5 +1,6 @@
 /* entity_cycle's floor: A for the N originals; B packed, appended two per A value and then
  * dropped all at once (destroying every B holder empties it). */
+#include "scenarios/defs/entity_cycle.h"
 typedef struct floor_entity_cycle {
     uint32_t *a, *b;
     uint64_t n, sum, visits;

@@ -2,6 +2,7 @@
  * at frag_iter_lasts(r): the rank is the serial in a regular world, ecsb_world_order's
  * otherwise): exactly what the pass touches. Every other value never changes after set-up, so
  * the checksum computes it rather than storing it; the memory counts one u32 per value held. */
+#include "scenarios/defs/frag_iter.h"
 typedef struct floor_frag_iter {
     uint32_t *data, *last;
     uint64_t n, visits, values;

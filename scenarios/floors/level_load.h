@@ -1,6 +1,7 @@
 /* level_load's floor: one array per type, packed, allocated at its final size before the pass
  * (untouched: the pass pays the first touch of every page, as the strategies do, but no
  * growth). */
+#include "scenarios/defs/level_load.h"
 typedef struct floor_level_load {
     uint32_t *v[LEVEL_LOAD_TYPES];
     uint64_t count[LEVEL_LOAD_TYPES]; /* holders of each type */

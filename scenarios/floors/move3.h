@@ -1,5 +1,6 @@
 /* move3's floor: pos[] and vel[] for every entity, mass[] packed for every 4th (entity 4m at
  * m), "entity" being the rank (the serial in a regular world, ecsb_world_order's otherwise). */
+#include "scenarios/defs/move3.h"
 typedef struct floor_move3 {
     unsigned char *pos, *vel; /* values of `size` bytes, a move3_vec at the start of each */
     size_t size;

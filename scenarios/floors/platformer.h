@@ -1,6 +1,7 @@
 /* platformer's floor: order=regular, a stack of hp values (the two spawns on top of the
  * originals); order=shuffled, the originals' hp by serial, read in the drawn kill order (the
  * spawns die in the round they were born: their values need no storage). */
+#include "scenarios/defs/platformer.h"
 typedef struct floor_platformer {
     int32_t *hp;
     uint32_t *kill_at; /* round -> serial (shuffled); NULL: regular */

@@ -1,6 +1,7 @@
 /* random_get's floor: a[] and b[] indexed by entity (b 0 where it is absent, never a held value:
  * no branch on a miss), looked up through the same permutation the strategies' handle list
  * follows. */
+#include "scenarios/defs/random_get.h"
 typedef struct floor_random_get {
     double *a;
     int32_t *b;

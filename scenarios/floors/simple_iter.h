@@ -4,6 +4,7 @@
  * shuffled world "entity" is the rank (ecsb_world_order): the arrays are packed by kind as
  * ever, and the checksum finds serial s's values at its rank's positions.
  */
+#include "scenarios/defs/simple_iter.h"
 typedef struct floor_simple_iter {
     uint32_t *v[5];
     uint64_t count[5]; /* holders of each type */

@@ -1,4 +1,5 @@
 /* churn_iterate's limit: dual_iterate's, the churned positions holding their new values. */
+#include "scenarios/defs/churn_iterate.h"
 static ecsb_status limit_churn_iterate_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
     ecsb_status st = limit_dual_iterate_prepare(out, n, p);

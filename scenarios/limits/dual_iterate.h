@@ -1,6 +1,7 @@
 /* dual_iterate's limit: the a values of the holders of b packed beside their b values (in
  * creation order); the other entities' a values apart, untouched by the pass. Shared by
  * churn_iterate. */
+#include "scenarios/defs/dual_iterate.h"
 typedef struct limit_dual_iterate {
     double *matched_a; /* the j-th holder's a at j */
     int32_t *b;        /* the j-th holder's b at j */
@@ -31,7 +32,8 @@ static double *limit_dual_iterate_a(limit_dual_iterate *s, uint64_t i)
 static ecsb_status limit_dual_iterate_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
     limit_dual_iterate *s = *out = ecsb_state_alloc(sizeof *s);
-    dual_iterate_order o;
+    ecsb_world_order o;
+    const double match = dual_iterate_match(p);
     if (!s)
         return ECSB_ERR_NOMEM;
     if (!dual_iterate_order_make(&o, n, p)) {
@@ -40,21 +42,21 @@ static ecsb_status limit_dual_iterate_prepare(void **out, uint64_t n, const ecsb
         return ECSB_ERR_NOMEM;
     }
     s->n = n;
-    s->holders = dual_iterate_holders(n, o.match);
+    s->holders = dual_iterate_holders(n, match);
     s->matched_a = ecsb_array_alloc(s->holders, sizeof *s->matched_a);
     s->b = ecsb_array_alloc(s->holders, sizeof *s->b);
     s->other_a = ecsb_array_alloc(n - s->holders, sizeof *s->other_a);
     s->where = ecsb_array_alloc(n, sizeof *s->where);
     if (!s->matched_a || !s->b || !s->other_a || !s->where) {
-        dual_iterate_order_free(&o);
+        ecsb_world_order_free(&o);
         limit_dual_iterate_release(s);
         *out = NULL;
         return ECSB_ERR_NOMEM;
     }
     uint64_t j = 0, other = 0;
     for (uint64_t k = 0; k < n; k++) {
-        uint64_t i = dual_iterate_serial_at(&o, k);
-        if (dual_iterate_order_holds_b(&o, i)) {
+        uint64_t i = ecsb_born_at(&o, k);
+        if (dual_iterate_order_holds_b(&o, i, match)) {
             s->where[i] = 2 * j + 1;
             s->b[j++] = dual_iterate_b0(i);
         } else {
@@ -62,7 +64,7 @@ static ecsb_status limit_dual_iterate_prepare(void **out, uint64_t n, const ecsb
         }
         *limit_dual_iterate_a(s, i) = dual_iterate_a0(i);
     }
-    dual_iterate_order_free(&o);
+    ecsb_world_order_free(&o);
     return ECSB_OK;
 }
 

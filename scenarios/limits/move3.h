@@ -1,6 +1,7 @@
 /* move3's limit: pos, vel and mass of the matched entities (every 4th) packed together; the
  * other entities' pos and vel apart, untouched by the pass. Positions follow the rank (the
  * serial in a regular world, ecsb_world_order's otherwise). */
+#include "scenarios/defs/move3.h"
 typedef struct limit_move3 {
     unsigned char *pos, *vel;   /* entity 4m's at m (values of `size` bytes) */
     float *mass;                /* entity 4m's at m */

@@ -4,6 +4,7 @@
  * the {A,B,C,D} and {A,B,C,E} tables hold them); kind 1's C apart, untouched by the pass. In a
  * shuffled world the positions follow the rank (ecsb_world_order), as in the floor.
  */
+#include "scenarios/defs/simple_iter.h"
 typedef struct limit_simple_iter {
     uint32_t *a, *b;
     uint32_t *c_of[4]; /* c_of[k]: C of kind-k entities 4m + k at m (k = 1, 2, 3) */

@@ -178,7 +178,22 @@ done
 for p in 0 -1 abc 1000001 "" 2x; do
   expect_usage_error "bad passes '$p'; passes is a decimal integer 1..1000000" run dual_iterate floor 10 "$p"
 done
-expect_usage_error "unknown subcommand 'foo'; valid: list, run, bench, help" foo
+expect_usage_error "unknown subcommand 'foo'; valid: list, run, bench, age, help" foo
+# age: how aged a world is (1 in id order, about 0.5 in none); bad arguments exit 2
+expect_usage_error "age takes a scenario, a strategy and N" age dual_iterate sparse_set
+expect_usage_error "unknown scenario" age nope sparse_set 10
+expect_usage_error "unknown strategy" age dual_iterate floor 10
+expect_usage_error "bad N" age dual_iterate sparse_set 0
+expect_usage_error "order=old is not valid" age dual_iterate sparse_set 10 order=old
+regular=$("$bin" age dual_iterate sparse_set 4096) || fail "age in the regular world exited $?"
+aged=$("$bin" age dual_iterate sparse_set 4096 order=aged) || fail "age in the aged world exited $?"
+[[ "$regular" =~ ^in_order=1\.0000\ pairs=[0-9]+\ fingerprint=[0-9a-f]{16}$ ]] ||
+  fail "age dual_iterate sparse_set 4096: '$regular', want in_order=1.0000 pairs=.. fingerprint=.."
+"$PYTHON" -c 'import sys; v = float(sys.argv[1].split()[0].split("=")[1]); sys.exit(0 if v < 0.75 else 1)' "$aged" ||
+  fail "age dual_iterate sparse_set 4096 order=aged: '$aged', want in_order under 0.75"
+# level_load is looked at after its pass (its prepare leaves no entity)
+[ "$("$bin" age level_load sparse_set 100 | cut -d' ' -f2)" != "pairs=0" ] ||
+  fail "age level_load: looked at an empty world (want the world its pass loads)"
 expect_usage_error "unknown subcommand 'List'" List
 expect_usage_error "list takes no arguments but --json" list extra
 expect_usage_error "list takes no arguments but --json" list --json extra
@@ -250,6 +265,14 @@ grep -qx "churn_iterate/flat_map/65536" "$tmp/sel" && ! grep -q "flat_map/65537"
   fail "shuffled cap: $(tr '\n' ' ' <"$tmp/sel") / $(cat "$tmp/err")"
 "$bin" run packed_5 flat_map 65537 1 order=shuffled 2>&1 >/dev/null | grep -q "warning: packed_5 on flat_map is capped at N = 65536 (" ||
   fail "run above a shuffled cap does not warn"
+# An aged world's set-up destroys N entities at random positions: flat_map takes the tighter of
+# churn_iterate's cap and entity_cycle's shuffled one (4000), named with its order.
+"$bin" bench --ecsb_scenarios=dual_iterate --ecsb_strategies=flat_map --ecsb_sizes=4000,4001 \
+  --ecsb_param=order=aged --benchmark_list_tests >"$tmp/sel" 2>"$tmp/err" ||
+  fail "aged cap: selection exited $?"
+[ "$(cat "$tmp/sel")" = "dual_iterate/floor/4000/order=aged"$'\n'"dual_iterate/limit/4000/order=aged"$'\n'"dual_iterate/flat_map/4000/order=aged"$'\n'"dual_iterate/floor/4001/order=aged"$'\n'"dual_iterate/limit/4001/order=aged" ] &&
+  grep -q "not running dual_iterate/flat_map/4001 order=aged: above its largest N 4000 (" "$tmp/err" ||
+  fail "aged cap: $(tr '\n' ' ' <"$tmp/sel") / $(cat "$tmp/err")"
 # paged ids hold 16,777,215 live entities: dual_iterate's largest N on paged_sparse_set and
 # owning_group, entity_cycle's (three live entities per N at its peak) a third of it
 "$bin" bench --ecsb_scenarios=dual_iterate,entity_cycle --ecsb_strategies=paged_sparse_set,owning_group \
@@ -391,8 +414,8 @@ if not match or match[0]["default"] != "0.5" or match[0]["min"] != 1 / 256 or no
         or match[0]["sweep"][0] != "0.00390625":
     bad.append(f"dual_iterate's match: {match}")
 for s in sc.values():
-    if s["params"][0]["choices"] != ["regular", "shuffled"]:
-        bad.append(f"{s['name']} does not take order=regular|shuffled")
+    if s["params"][0]["choices"] != ["regular", "shuffled", "aged"]:
+        bad.append(f"{s['name']} does not take order=regular|shuffled|aged")
 for b in bad:
     print("   ", b, file=sys.stderr)
 sys.exit(1 if bad else 0)

@@ -87,7 +87,7 @@ check "the redraw left no staging folder" test "$(find "$tmp/plots" -mindepth 1 
 mkdir -p "$tmp/failed"
 cp "$run"/* "$tmp/failed/"
 grep -v '^dual_iterate,sparse_set,65536,' "$run/results.csv" >"$tmp/failed/results.csv"
-printf 'dual_iterate,sparse_set,65536,error,,,,,,,,5,\r\n' >>"$tmp/failed/results.csv"
+printf 'dual_iterate,sparse_set,65536,error,,,,,,,,5,,,\r\n' >>"$tmp/failed/results.csv"
 "$PYTHON" - "$tmp/failed/raw.json" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
@@ -109,6 +109,19 @@ GNUPLOT=false PLOTS_DIR="$tmp/pg" scripts/plots.sh "$run" >/dev/null 2>"$tmp/err
 rc=$?
 [ $rc -eq 1 ] && grep -q 'error: gnuplot failed' "$tmp/err" || { echo "  not ok: gnuplot failing: exit $rc: $(cat "$tmp/err")" >&2; fail=1; }
 check "gnuplot failing publishes nothing" test -z "$(ls -A "$tmp/pg" 2>/dev/null)"
+
+# gnuplot failing on one chart (its script not found): the message names that chart. The
+# charts are drawn in a few gnuplot processes, each a batch of charts in turn.
+cat >"$tmp/gnuplot-one-fails" <<'SH'
+#!/usr/bin/env bash
+sed -i 's|/plots/memory_vs_n.gp"$|/plots/no_such_script.gp"|' "$1" && exec gnuplot "$@"
+SH
+chmod +x "$tmp/gnuplot-one-fails"
+GNUPLOT=$tmp/gnuplot-one-fails PLOTS_DIR="$tmp/pg1" scripts/plots.sh "$run" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 1 ] && grep -q 'error: gnuplot failed on plots/memory_vs_n.gp with .*platformer.memory.vars.gp' "$tmp/err" ||
+  { echo "  not ok: one chart failing is named: exit $rc: $(cat "$tmp/err")" >&2; fail=1; }
+check "one chart failing publishes nothing" test -z "$(ls -A "$tmp/pg1" 2>/dev/null)"
 
 # ---- unusable runs: exit 2, a message, nothing written ------------------------------------
 mkdir -p "$tmp/empty" "$tmp/nocsv" "$tmp/results/.incomplete-x-1"

@@ -6,7 +6,11 @@ import os
 import sys
 import unittest
 
-from scipy.stats import mannwhitneyu
+import math
+import random
+
+from scipy.stats import mannwhitneyu, ttest_ind
+from statsmodels.stats.multitest import multipletests
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "scripts"))
@@ -80,6 +84,20 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(ratio_ci(a, b), ratio_ci(list(a), list(b)))
         self.assertAlmostEqual(log_test(a, b), log_test([2 * x for x in a], [2 * x for x in b]))
 
+    def test_the_test_is_scipys_welch_test_on_logarithms(self):
+        """log_test writes Welch's test out (for speed): the p of scipy's ttest_ind, unequal
+        variances, on the logs; unequal sizes, one side without spread, far apart and close."""
+        rng = random.Random(7)
+        cases = [([1.0, 1.2, 0.9], [1.3, 1.1, 1.4, 1.25, 1.2]), ([2.0, 2.0, 2.0], [2.1, 2.2, 2.0]),
+                 ([1.0, 1.01], [50.0, 51.0, 49.0]), ([3.0, 3.1, 2.9, 3.05], [3.0, 3.1, 2.95])]
+        cases += [([rng.lognormvariate(0, 0.2) for _ in range(rng.randint(2, 9))],
+                   [rng.lognormvariate(0.1, 0.3) for _ in range(rng.randint(2, 9))])
+                  for _ in range(40)]
+        for a, b in cases:
+            want = ttest_ind([math.log(x) for x in a], [math.log(x) for x in b],
+                             equal_var=False).pvalue
+            self.assertAlmostEqual(log_test(a, b), want, places=12, msg=f"{a} vs {b}")
+
     def test_the_family_sentence_names_the_test_the_correction_and_the_three_words(self):
         for words in ("Welch's t-test", "Holm", "all pairs of layouts in that cell",
                       "*faster*", "*level*", "*undecidable*", "1.05", "bootstrap"):
@@ -138,6 +156,17 @@ class Holm(unittest.TestCase):
     def test_none_entries_do_not_count_as_tests(self):
         self.assertEqual(holm([0.01, None, None]), [0.01, None, None])
         self.assertEqual(holm([0.01, 0.01]), [0.02, 0.02])
+
+    def test_the_correction_is_statsmodels_holm(self):
+        """holm writes Holm's step-down out (for speed): statsmodels' adjusted p-values, ties
+        and values that reach 1 included."""
+        rng = random.Random(3)
+        cases = [[0.01, 0.04, 0.03], [0.2, 0.2, 0.01, 0.5], [0.001] * 4, [0.6, 0.9, 0.02]]
+        cases += [[rng.random() ** 3 for _ in range(rng.randint(1, 45))] for _ in range(40)]
+        for ps in cases:
+            want = multipletests(ps, method="holm")[1]
+            for got, w in zip(holm(ps), want):
+                self.assertAlmostEqual(got, w, places=12, msg=str(ps))
 
     def test_all_none(self):
         self.assertEqual(holm([None, None]), [None, None])

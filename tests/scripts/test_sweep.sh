@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # test_sweep.sh — make sweep's arguments: an unknown scenario, a parameter the scenario does
-# not declare (or `order`), and a value out of range each stop before anything runs, exit 2,
-# with the valid names or range; nothing is written to results/.
+# not declare (or `order`), a value out of range and a world order that does not exist each
+# stop before anything runs, exit 2, with the valid names or range; nothing is written to
+# results/. A sweep runs in every world order (rows and a crossover section per world), and
+# ORDERS narrows it.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
@@ -26,6 +28,23 @@ expect "packed_1 has no parameter 'match' to sweep; valid: (none: it declares on
 expect "platformer has no parameter 'match' to sweep; valid: queries" platformer match
 expect "match takes a number 0.00390625 .. 1" dual_iterate match 0.5,3
 expect "want SCENARIO and PARAM" dual_iterate
+ORDERS=regular,old expect "order=old is not valid; order takes regular | shuffled | aged" dual_iterate match
+# a tiny sweep: rows in every world, a crossover section per world; ORDERS=aged: aged rows only
+sweep_rows() { # ORDERS: the parameter sets of a tiny sweep's results.csv rows
+  rm -rf "$tmp/results" "$tmp/plots"
+  ORDERS=$1 RESULTS_DIR=$tmp/results PLOTS_DIR=$tmp/plots QUICK=1 SIZES=64 STRATEGIES=index_is_id \
+    scripts/sweep.sh "$bin" dual_iterate match 0.5,1 >"$tmp/out" 2>"$tmp/err" ||
+    fail "sweep.sh in ORDERS=$1 exited $?: $(tail -3 "$tmp/err")"
+  awk -F, 'NR > 1 { print $NF }' "$tmp"/results/*/results.csv | tr -d '\r' | sort -u | tr '\n' ' '
+}
+got=$(sweep_rows "")
+want="order=aged;match=0.5 order=aged;match=1 order=regular;match=0.5 order=regular;match=1 order=shuffled;match=0.5 order=shuffled;match=1 "
+[ "$got" = "$want" ] || fail "a sweep's rows: got '$got', want '$want'"
+for world in "dual_iterate: match" "dual_iterate (order=shuffled): match" "dual_iterate (order=aged): match"; do
+  grep -qF "### $world, N = 64" "$tmp"/results/*/summary.md || fail "no crossover section '$world' in the sweep's summary.md"
+done
+got=$(sweep_rows aged)
+[ "$got" = "order=aged;match=0.5 order=aged;match=1 " ] || fail "ORDERS=aged: rows '$got'"
 # --all: one sweep per declared parameter but order, each scenario's in declaration order
 want=$("${PYTHON:-python3}" -c 'import json,sys; d=json.load(sys.stdin)
 for s in d["scenarios"]:
