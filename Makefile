@@ -40,12 +40,13 @@ TEST_OPT ?= -O1
 TEST_CFLAGS = -std=c17 $(WARN) $(TEST_OPT) $(TEST_DEBUG) $(SANITIZE) -DECSB_CHECKED
 # The test build's strategy objects (each with every scenario compiled against it) at -O0: at
 # -O1, inlining every strategy function into every scenario under ASan+UBSan made them most of
-# make test's build; at -O0 they compile about 15x faster (sparse_set 1.2 s vs 20 s of CPU,
-# the whole test build 189 s -> ~55 s) and the C tests take about 15% more CPU (index_is_id's
-# group 8.9 s vs 7.6 s, measured under load 10), since the tests, the model and the harness
-# stay at -O1. sparse_set's "#pragma GCC unroll" on a loop with an && condition makes gcc -O0
-# warn "ignoring loop annotation" (no option turns it off), so the two files that compile it
-# take -Og (11.7 s). make TEST_STRATEGY_OPT=-O1 for the former build.
+# make test's build; at -O0 they compile about 15x faster (sparse_set 1.2 s vs 20 s of CPU; the
+# whole test build 194 s -> 64 s) and the C tests take about 22% more CPU (156 s vs 128 s),
+# since the tests, the model and the harness stay at -O1 (measured under load 5-10).
+# sparse_set's "#pragma GCC unroll" on a loop with an && condition makes gcc -O0 warn
+# "ignoring loop annotation" (no option turns it off), so the two files that compile it take
+# -Og (11.7 s). make TEST_STRATEGY_OPT=-O1 for the former build (after rm -rf build/test: the
+# test build keeps no flags stamp).
 TEST_STRATEGY_OPT ?= -O0
 TST_STRATEGY_OPT = $(if $(filter sparse_set sparse_set_prefetch,$(basename $(notdir $@))),-Og,$(TEST_STRATEGY_OPT))
 
