@@ -36,7 +36,19 @@ SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 # strategy, under ASan and UBSan: most of make test's build time) about 30% faster than -g.
 # make TEST_DEBUG=-g for a debugger's variables (with ECSB_NO_FORK=1, tests/main.c).
 TEST_DEBUG ?= -g1
-TEST_CFLAGS := -std=c17 $(WARN) -O1 $(TEST_DEBUG) $(SANITIZE) -DECSB_CHECKED
+TEST_OPT ?= -O1
+TEST_CFLAGS = -std=c17 $(WARN) $(TEST_OPT) $(TEST_DEBUG) $(SANITIZE) -DECSB_CHECKED
+# The test build's strategy objects (each with every scenario compiled against it) at -O0: at
+# -O1, inlining every strategy function into every scenario under ASan+UBSan made them most of
+# make test's build; at -O0 they compile about 15x faster (sparse_set 1.2 s vs 20 s of CPU; the
+# whole test build 194 s -> 64 s) and the C tests take about 22% more CPU (156 s vs 128 s),
+# since the tests, the model and the harness stay at -O1 (measured under load 5-10).
+# sparse_set's "#pragma GCC unroll" on a loop with an && condition makes gcc -O0 warn
+# "ignoring loop annotation" (no option turns it off), so the two files that compile it take
+# -Og (11.7 s). make TEST_STRATEGY_OPT=-O1 for the former build (after rm -rf build/test: the
+# test build keeps no flags stamp).
+TEST_STRATEGY_OPT ?= -O0
+TST_STRATEGY_OPT = $(if $(filter sparse_set sparse_set_prefetch,$(basename $(notdir $@))),-Og,$(TEST_STRATEGY_OPT))
 
 # Every strategy file is compiled (the registry in strategies/strategies.def picks which run).
 CORE_SRC  := harness/core.c harness/registry.c harness/timing.c scenarios/scenarios.c scenarios/floor.c scenarios/limit.c \
@@ -66,7 +78,7 @@ ALL_HDR      := $(wildcard harness/*.h scenarios/*.h scenarios/defs/*.h scenario
 HASHED_SRC   := $(sort $(CORE_SRC) $(BENCH_SRC) $(BENCH_CXX) $(ALL_HDR))
 SOURCE_HASHES := $(REL)/generated/source_hashes.h
 
-.PHONY: all deps bench sweep sweeps test test-fast test-slow test-c test-fuzz test-scripts soak fuzz coverage plots screenshot report choose compare hyperfine \
+.PHONY: all deps bench sweep sweeps test test-fast test-slow test-c test-fuzz test-scripts run-c run-fuzz run-scripts-fast run-scripts-slow soak fuzz coverage plots screenshot report choose compare hyperfine \
         cachegrind clean help new-strategy FORCE
 .DEFAULT_GOAL := help
 
@@ -137,27 +149,27 @@ $(TST)/%.o: %.c | $(BUILD_STAMP) $(TEST_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(TEST_CFLAGS) -c -o $@ $<
 
+$(TST)/strategies/%.o: TEST_OPT = $(TST_STRATEGY_OPT)
+
 $(TST)/ecsbench_tests: $(TEST_OBJ)
 	$(CC) $(SANITIZE) -o $@ $^ -lcmocka -lm
 
-# make test: the three builds side by side (-j), then the fast tier (the C tests, groups
-# TEST_JOBS processes at a time, and the quick script tests) and the slow tier (a short fuzz
-# run per strategy and the script tests that build, run valgrind or a whole pipeline).
-# Sequential stages, so each stage's output reads whole; each tier ends in its count line.
+# make test: one make graph, TEST_JOBS jobs at a time, kept going past a failing part (-k): the
+# three builds, and each part as soon as its binary is built (the script tests need only the
+# release binary, which builds first), so that no core idles while one part waits for another.
+# Each part prints its output whole when it ends (--output-sync) and ends in its count line.
+# The C tests and the script tests run TEST_JOBS processes of their own inside their job.
 TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ $$n -ge 2 ] && echo 2 || echo 1)
-test: ## build and run every test (sanitizers on): test-fast, then test-slow
-	@echo "make test: building the test, fuzz and benchmark binaries, $(TEST_JOBS) jobs at a time"
-	@$(MAKE) --no-print-directory -j$(TEST_JOBS) $(TST)/ecsbench_tests $(FUZZ_BIN) $(BUILD)/ecsbench
-	@$(MAKE) --no-print-directory test-fast
-	@$(MAKE) --no-print-directory test-slow
+TEST_GRAPH = $(MAKE) --no-print-directory -k -j$(TEST_JOBS) --output-sync=target
+test: ## build and run every test (sanitizers on): test-fast and test-slow, side by side
+	@echo "make test: the test, fuzz and benchmark builds and every test part, $(TEST_JOBS) jobs at a time"
+	@$(TEST_GRAPH) run-scripts-fast run-c run-scripts-slow run-fuzz
 
-test-fast: $(TST)/ecsbench_tests $(BUILD)/ecsbench ## the C tests and the quick script tests (~2 min built)
-	@ECSB_TEST_JOBS=$(TEST_JOBS) $(MAKE) --no-print-directory test-c
-	@ECSB_SCRIPT_JOBS=$(TEST_JOBS) ECSB_SCRIPT_TIER=fast $(MAKE) --no-print-directory test-scripts
+test-fast: ## the C tests and the quick script tests
+	@$(TEST_GRAPH) run-scripts-fast run-c
 
-test-slow: $(FUZZ_BIN) $(BUILD)/ecsbench ## fuzzing, memcheck, the pipeline, crash and build script tests
-	@FUZZ_JOBS=$(TEST_JOBS) $(MAKE) --no-print-directory test-fuzz
-	@ECSB_SCRIPT_JOBS=$(TEST_JOBS) ECSB_SCRIPT_TIER=slow $(MAKE) --no-print-directory test-scripts
+test-slow: ## fuzzing, memcheck, the pipeline, crash and build script tests
+	@$(TEST_GRAPH) run-scripts-slow run-fuzz
 
 test-c: $(TST)/ecsbench_tests ## conformance, differential and bad-input tests, ASan+UBSan
 	$(TST)/ecsbench_tests
@@ -178,11 +190,16 @@ FUZZ_SRC := harness/core.c harness/registry.c $(wildcard strategies/*.c) tests/s
             tests/differential.c tests/fuzz/fuzz_world.c
 FUZZ_OBJ := $(FUZZ_SRC:%.c=$(FUZZ)/obj/%.o)
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_TEST_SECONDS ?= 3
+# The fuzz objects at -O0: clang -O1 spent about 140 s of CPU on them (flat_map alone 26 s),
+# -O0 about 6 s; the target then runs about 0.6x as many inputs a second (flat_map 2,700 vs
+# 4,600 under load), so make test fuzzes 5 s per strategy instead of 3 for as many inputs.
+# For long runs: rm -rf build/fuzz; make fuzz FUZZ_OPT=-O1 (no stamp: objects keep their flags).
+FUZZ_TEST_SECONDS ?= 5
+FUZZ_OPT ?= -O0
 
 $(FUZZ)/obj/%.o: %.c | $(TEST_STAMP)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(CPPFLAGS) -DECSB_NO_SCENARIOS -DECSB_CHECKED -std=c17 $(WARN) -O1 -g1 -fsanitize=fuzzer-no-link \
+	$(FUZZ_CC) $(CPPFLAGS) -DECSB_NO_SCENARIOS -DECSB_CHECKED -std=c17 $(WARN) $(FUZZ_OPT) -g1 -fsanitize=fuzzer-no-link \
 		$(FUZZ_SAN) -c -o $@ $<
 
 $(FUZZ_BIN): $(FUZZ_OBJ)
@@ -191,8 +208,19 @@ $(FUZZ_BIN): $(FUZZ_OBJ)
 fuzz: $(FUZZ_BIN) ## coverage-guided fuzzing against the model: make fuzz [STRATEGY=x] [SECONDS=n] [NICE=19]
 	@NICE=$(NICE) tests/fuzz/run.sh $(FUZZ_BIN) "$(STRATEGY)" $(or $(SECONDS),60)
 
-test-fuzz: $(FUZZ_BIN) ## a short fuzz run per strategy (FUZZ_TEST_SECONDS each, default 3; make fuzz runs longer)
+test-fuzz: $(FUZZ_BIN) ## a short fuzz run per strategy (FUZZ_TEST_SECONDS each, default 5; make fuzz runs longer)
 	@tests/fuzz/run.sh $(FUZZ_BIN) each $(FUZZ_TEST_SECONDS)
+
+# The parts. The script tests' own make calls get no -j, jobserver or output sync from this
+# graph (their make output must read as it does from a shell).
+SCRIPT_MAKEFLAGS = MAKEFLAGS="$$(echo " $$MAKEFLAGS" | sed -E 's/ (-j[0-9]*|--jobserver-auth=[^ ]*|-O[a-z]*)//g')"
+run-c: $(TST)/ecsbench_tests
+	@ECSB_TEST_JOBS=$(TEST_JOBS) $(TST)/ecsbench_tests
+run-fuzz: $(FUZZ_BIN)
+	@FUZZ_JOBS=$(TEST_JOBS) tests/fuzz/run.sh $(FUZZ_BIN) each $(FUZZ_TEST_SECONDS)
+run-scripts-fast run-scripts-slow: run-scripts-%: $(BUILD)/ecsbench | $(TEST_STAMP)
+	@$(SCRIPT_MAKEFLAGS) ECSB_SCRIPT_JOBS=$(TEST_JOBS) ECSB_SCRIPT_TIER=$* PYTHON=$(PYTHON) BUILD=$(BUILD) \
+		tests/scripts/run_all.sh
 
 # Line coverage (gcov/lcov) of strategies/ and harness/ under the C tests and the script tests,
 # from a separate -O0 build without sanitizers: build/coverage/html/index.html. Unoptimised, the
