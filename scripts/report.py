@@ -226,6 +226,16 @@ def times_x(v):
     return f"{v:.2f}x" if v < 10 else f"{v:.3g}x"
 
 
+def shown_sizes(sizes):
+    """The columns of a case's table: every N of a case run at three sizes or fewer; else the
+    articles' N = 4000 (or the size nearest it) and the largest, so the report stays a page per
+    case (report.md under 40 KB with three world orders)."""
+    if len(sizes) <= 3:
+        return list(sizes)
+    near = min(sizes, key=lambda n: (abs(n - 4000), n))
+    return sorted({near, max(sizes)})
+
+
 def case_table(run, case, sizes):
     """A row per line, a column per N: the leader's median ns per item in bold, every other
     line's ratio to it with its mark (= level, ? undecidable, none: the leader is faster; ⚠
@@ -354,7 +364,9 @@ def report(run_dir, findings=FINDINGS):
             "against it, no mark when the leader is *faster* (the floor and limit, references "
             "outside the family, are unmarked); *⚠* the line's timed passes still drifted. Last row: the runner-up's median / the leader's, its 95 % "
             "confidence interval and verdict (*?23*: undecidable, 23 repetitions a side would "
-            f"tell; *?>{stats.MAX_REPS}*: more than {stats.MAX_REPS}).", ""]
+            f"tell; *?>{stats.MAX_REPS}*: more than {stats.MAX_REPS}). A case run at more than "
+            "three sizes (the articles' sweep) shows N = 4000 and its largest N here; "
+            "[summary.md](summary.md) and the charts have every N.", ""]
     described = set()
     for case, sizes in all_cases.items():
         out += [f"### {case_name(case)}", ""]
@@ -362,7 +374,7 @@ def report(run_dir, findings=FINDINGS):
         if summary and base_scenario(case[0]) not in described:  # once per scenario
             described.add(base_scenario(case[0]))
             out += [summary, ""]
-        out += case_table(run, case, sizes) + [""]
+        out += case_table(run, case, shown_sizes(sizes)) + [""]
     out += ["## Per strategy", "",
             "Over every case and N of the run (a *cell*): where each strategy leads (and where "
             "it is *faster* than every other layout), where it is *level* with the leader, "
