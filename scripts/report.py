@@ -285,13 +285,34 @@ def by_case(all_cases, cells):
         where = "every N" if sizes == all_cases[case] and len(sizes) > 1 else \
             " and ".join(n_text(n) for n in sizes) if len(sizes) < 3 else \
             ", ".join(n_text(n) for n in sizes[:-1]) + " and " + n_text(sizes[-1])
-        text = f"{case_name(case)} at {where}"
         ratios = [r for _, r in got if r is not None]
+        note = ""
         if ratios:
             lo, hi = min(ratios), max(ratios)
-            text += f" ({lo:.2f}x)" if f"{lo:.2f}" == f"{hi:.2f}" else f" ({lo:.2f}–{hi:.2f}x)"
-        parts.append(text)
-    return "; ".join(parts)
+            note = f" ({lo:.2f}x)" if f"{lo:.2f}" == f"{hi:.2f}" else f" ({lo:.2f}–{hi:.2f}x)"
+        parts.append((case, where, note))
+    # a scenario whose every world order (and nothing else) reads alike: one entry
+    worlds = {}
+    for case, where, note in parts:
+        base, _, changed = case[0].partition("~")
+        if not note and (not changed or (changed.startswith("order=") and "," not in changed)):
+            worlds.setdefault((base, where), []).append(case)
+    orders = {}
+    for case in all_cases:
+        base, _, changed = case[0].partition("~")
+        if not changed or (changed.startswith("order=") and "," not in changed):
+            orders.setdefault(base, set()).add(case)
+    out, merged = [], set()
+    for case, where, note in parts:
+        base = case[0].partition("~")[0]
+        same = worlds.get((base, where), [])
+        if len(orders.get(base, ())) > 1 and set(same) == orders[base]:
+            if (base, where) not in merged:
+                merged.add((base, where))
+                out.append(f"{base} in every world at {where}")
+            continue
+        out.append(f"{case_name(case)} at {where}{note}")
+    return "; ".join(out)
 
 
 def strategy_paragraph(run, all_cases, st):
@@ -320,8 +341,12 @@ def strategy_paragraph(run, all_cases, st):
     if not cells and not failed:
         return []
     if led:
+        undecided = [x for x in led if x not in decided]
         text = (f"**{st}** leads in {len(led)} of {cells} cells: {by_case(all_cases, led)}. "
-                + (f"*Faster* than every other layout in {len(decided)}: "
+                + ("*Faster* than every other layout in all of them." if not undecided else
+                   f"*Faster* than every other layout in {len(decided)}, all but "
+                   f"{by_case(all_cases, undecided)}." if len(undecided) < len(decided) else
+                   f"*Faster* than every other layout in {len(decided)}: "
                    f"{by_case(all_cases, decided)}." if decided else
                    "In none of them *faster* than every other layout."))
     else:
