@@ -192,11 +192,11 @@ static ecsb_status frame_prepare(void **out, uint64_t n, const ecsb_params *p)
         .initial_capacity = ecsb_capacity_hint(n),
         .allocator = ecsb_scenario_allocator,
         .query_count = 5 + sh->rare_systems,
-        .queries = {{2, {FRAME_POS, FRAME_VEL}},
-                    {3, {FRAME_TARGET, FRAME_POS, FRAME_VEL}},
-                    {3, {FRAME_HP, FRAME_STATUS, FRAME_SLOT}},
-                    {2, {FRAME_LIFE, FRAME_SLOT}},
-                    {2, {FRAME_POS, FRAME_TRANSFORM}}},
+        .queries = {{2, {FRAME_POS, FRAME_VEL}, false},
+                    {3, {FRAME_TARGET, FRAME_POS, FRAME_VEL}, false},
+                    {3, {FRAME_HP, FRAME_STATUS, FRAME_SLOT}, false},
+                    {2, {FRAME_LIFE, FRAME_SLOT}, false},
+                    {2, {FRAME_POS, FRAME_TRANSFORM}, false}},
     };
     for (uint32_t t = FRAME_CORE_TYPES; t < sh->types; t++)
         config.type_size[t] = sizeof(uint32_t);
