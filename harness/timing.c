@@ -185,6 +185,8 @@ static ecsb_status time_fresh(const ecsb_scenario_impl *impl, uint64_t n, const 
         if ((st = prepare_all(impl, n, p, states, 1)) != ECSB_OK)
             break;
         st = impl->pass(states[0]);
+        if (w == 0 && st == ECSB_OK)
+            r->first_checksum = impl->checksum(states[0]);
         release_all(impl, states, 1);
     }
     if (st != ECSB_OK) {
@@ -263,8 +265,11 @@ static ecsb_status time_repeated(const ecsb_scenario_impl *impl, uint64_t n, con
         note_prepare(r, ecsb_now() - t0);
         if (w == 0)
             impl->memory(state, &r->bytes, &r->entities);
-        for (uint64_t i = 0; i < plan->warmup && st == ECSB_OK; i++)
+        for (uint64_t i = 0; i < plan->warmup && st == ECSB_OK; i++) {
             st = impl->pass(state);
+            if (w == 0 && i == 0 && st == ECSB_OK)
+                r->first_checksum = impl->checksum(state);
+        }
         const char *step = "warm-up";
         uint64_t group = plan->group ? plan->group : 1;
         for (uint64_t done = 0; st == ECSB_OK && done < share;) {

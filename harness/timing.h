@@ -27,7 +27,8 @@
  * into up to ECSB_TIME_SLICES consecutive slices (per-pass times, in order), the drift of
  * the passes within each world (the least time per pass in its last third of spans against
  * the least in its first third: preemption only adds time), the memory of the first
- * world right after prepare, and the checksum of the last world.
+ * world right after prepare, the checksum of the last world and, when there is a warm-up,
+ * the checksum of the first world after one pass (untimed: taken during the warm-up).
  *
  * This file needs only harness/ecsb.h: it is part of the core library, so the C tests (under
  * ASan and UBSan) exercise it directly.
@@ -66,6 +67,9 @@ typedef struct ecsb_time_result {
     const char *step;     /* on failure: "prepare", "warm-up" or "pass" */
     uint64_t passes;      /* timed passes run */
     uint64_t checksum;    /* of the last world, after all its passes */
+    uint64_t first_checksum; /* with plan.warmup >= 1: of the first world after its first
+                                (warm-up) pass, the checksum of a fresh world passed once:
+                                the check's, so a calibration checks too */
     double seconds;       /* timed passes, summed */
     double least_pass;    /* least time per pass over the spans (the calibration estimate) */
     double prepare_seconds; /* one prepare, the least seen */

@@ -95,6 +95,10 @@ void timing_runs_the_warmup_untimed_on_every_world_and_times_exactly_the_plan(vo
     TST_CHECK(r.checksum == 4 + 3,
               "checksum %llu: the last world's passes, want 7 (4 warm-up, 3 timed)",
               (unsigned long long)r.checksum);
+    TST_CHECK(r.first_checksum == 1,
+              "first checksum %llu: the first world after its first warm-up pass, want 1 "
+              "(what a check on a fresh world passed once reads)",
+              (unsigned long long)r.first_checksum);
     TST_CHECK(r.bytes == 64 && r.entities == 1, "memory of the first world not recorded");
 }
 
@@ -112,6 +116,8 @@ void timing_gives_every_fresh_pass_a_world_of_its_own_after_warmup_worlds(void *
               (unsigned long long)prepared, (unsigned long long)passed);
     TST_CHECK(r.passes == 7 && r.checksum == 1, "timed %llu, checksum %llu",
               (unsigned long long)r.passes, (unsigned long long)r.checksum);
+    TST_CHECK(r.first_checksum == 1, "fresh: first checksum %llu, want 1 (a warm-up world "
+              "passed once)", (unsigned long long)r.first_checksum);
     /* groups of 3, 3, 1: three spans, each its own slice */
     TST_CHECK(r.slice_count == 3, "%u slices, want one per span (3)", r.slice_count);
 }

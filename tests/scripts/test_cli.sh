@@ -290,6 +290,19 @@ done
 "$bin" bench --ecsb_scenarios=platformer --benchmark_filter='-/(floor|sparse_set)/' --ecsb_sizes=5 --benchmark_list_tests >"$tmp/sel" 2>&1
 ! grep -qE "/(floor|sparse_set)/" "$tmp/sel" && grep -q "platformer/flat_map/5" "$tmp/sel" ||
   fail "negative --benchmark_filter: $(tr '\n' ' ' <"$tmp/sel")"
+# the floor filtered out: its reference checksum is still taken (one pass), so every line is
+# checked and timed, not an error row (packed_5 and platformer: a world per pass and a reused one)
+"$bin" bench --ecsb_scenarios=platformer,packed_5 --benchmark_filter='-/floor/' --ecsb_sizes=64 \
+  --benchmark_repetitions=1 --benchmark_min_time=0.001 --ecsb_progress=off --benchmark_format=json \
+  >"$tmp/nofloor.json" 2>"$tmp/err" || fail "the floor filtered out: exit $?: $(tail -n 3 "$tmp/err")"
+"$PYTHON" - "$tmp/nofloor.json" <<'PY' || fail "the floor filtered out: see above"
+import json, sys
+rows = [b for b in json.load(open(sys.argv[1]))["benchmarks"] if b["run_type"] == "iteration"]
+bad = [b["name"] for b in rows if b.get("error_occurred") or "/floor/" in b["name"]]
+names = {b["name"].split("/")[0] for b in rows}
+if bad or names != {"platformer", "packed_5"}:
+    sys.exit(f"  not ok: error or floor rows {bad[:3]}, scenarios {sorted(names)}")
+PY
 # default sizes are each scenario's own, up to 65536 unless --ecsb_large
 "$bin" bench --ecsb_scenarios=platformer --ecsb_strategies=floor --benchmark_list_tests >"$tmp/sel" 2>&1
 [ "$(sed 's|.*/||' "$tmp/sel" | paste -sd, -)" = "256,1024,4000,4096,16384,65536" ] ||
