@@ -12,7 +12,8 @@
  *    actual checksum or the status), never a time. A second world, after one warm-up pass,
  *    estimates a pass's time (growing groups of passes, or of fresh worlds, until 1 ms).
  * 2. Plan, per cell: the scenario's warm-up (ecsb_warmup_passes), and as many timed passes
- *    as the slowest line needs for the min time (at least MIN_TIMED_PASSES), the same for
+ *    as the slowest line needs for the min time (at least MIN_TIMED_PASSES; fewer, down to
+ *    one, where passes of 1/8 s or more make LONG_PASSES_SECONDS sooner), the same for
  *    every line, so no line's world is older or younger when timed; the timed passes spread
  *    over up to MAX_WORLDS freshly built worlds (fresh placements) where building them is
  *    cheap; repetitions by the cell's cost, the same for its lines (bench_flags.c). Google Benchmark gets exactly
@@ -44,8 +45,12 @@
 /* Calibration: after one warm-up pass, passes (or fresh worlds) in growing groups until this
  * much has been timed; a pass's time is the least per pass of any group. */
 #define CALIBRATION_SECONDS 0.001
-/* Timed passes per repetition, at least: one pass is one sample of the cache state. */
+/* Timed passes per repetition, at least: one pass is one sample of the cache state; but
+ * no more than make LONG_PASSES_SECONDS on the slowest line (at least one pass): a pass over a
+ * shuffled 1M-entity world takes about a second, far longer than any preemption, and three
+ * of them in each of five repetitions were most of a 1M run's time. */
 #define MIN_TIMED_PASSES 3
+#define LONG_PASSES_SECONDS 0.25
 /* Worlds per repetition (repeated-pass scenarios): up to MAX_WORLDS, each a fresh placement,
  * as long as building and warming them costs at most WORLD_COST_SHARE times the timed passes. */
 #define MAX_WORLDS 16
@@ -138,10 +143,9 @@ static void plan_cell(bench_case *cases, size_t count, const ecsb_bench_settings
     double warm_fit = floor(WARMUP_CELL_SECONDS / slow);
     if ((double)cell.warmup > warm_fit)
         cell.warmup = warm_fit < 1 ? 1 : (uint64_t)warm_fit;
-    double want = ceil(ecsb_bench_min_time(s) / slow);
-    cell.passes = want < MIN_TIMED_PASSES          ? MIN_TIMED_PASSES
-                  : want > (double)MAX_ITERATIONS ? MAX_ITERATIONS
-                                                  : (uint64_t)want;
+    double least = fmin(MIN_TIMED_PASSES, ceil(LONG_PASSES_SECONDS / slow));
+    double want = fmax(ceil(ecsb_bench_min_time(s) / slow), least);
+    cell.passes = want > (double)MAX_ITERATIONS ? MAX_ITERATIONS : (uint64_t)want;
     cell.worlds = 1;
     if (!fresh) {
         double timed = (double)cell.passes * slow;

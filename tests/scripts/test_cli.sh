@@ -361,6 +361,13 @@ awk '$1 == "dual_iterate/floor/256" && $2 >= 5 && $2 <= 9 { a = 1 } $1 == "dual_
      END { exit !(a && b && !few) }' "$tmp/plan" ||
   fail "plan: want 5 to 9 repetitions at every size and at least 3 timed passes each: $(cat "$tmp/plan")"
 grep -q "^# total [0-9.]* seconds" "$tmp/plan" || fail "plan: no estimated total"
+# Long passes (a shuffled world of 524,288 entities cycled: about 0.35 s a pass here): fewer
+# than 3 timed passes, as many as make 0.25 s on the cell's slowest line, the same for its floor.
+"$bin" bench --ecsb_plan --ecsb_scenarios=entity_cycle --ecsb_strategies=handle_table --ecsb_sizes=524288 \
+  --ecsb_param=order=shuffled >"$tmp/plan" 2>"$tmp/err" || fail "long-pass plan exited $?: $(cat "$tmp/err")"
+awk '$1 ~ /handle_table/ { slow = $5; hp = $3 } $1 ~ /floor/ { fp = $3 }
+     END { exit !(slow >= 0.125 && hp < 3 && hp * slow >= 0.25 && (hp - 1) * slow < 0.25 && fp == hp) }' "$tmp/plan" ||
+  fail "long passes: want fewer than 3 timed passes, as many as make 0.25 s, the floor's the same: $(cat "$tmp/plan")"
 # Every scenario whose pass consumes its set-up, at its smallest default size, every
 # implementation: the two clock reads around a group of fresh worlds are under 1% of it.
 for sc in $("$PYTHON" -c 'import json,sys; print(" ".join(s["name"] for s in json.load(open(sys.argv[1]))["scenarios"] if s["consumes_setup"]))' "$tmp/list.json"); do
