@@ -134,7 +134,8 @@ ecsb_status ecsb_run_scenario(const ecsb_scenario_impl *impl, ecsb_scenario_id s
     *r = (ecsb_run_result){.status = ECSB_OK, .step = ""};
     run_watch w = {.on = progress, .total = passes ? passes : 1};
     /* The engine bench uses, with the warm-up bench uses: one world, adaptive spans. */
-    ecsb_time_plan plan = {.worlds = 1, .warmup = ecsb_warmup_passes(s, n, p), .passes = passes};
+    ecsb_time_plan plan = {.worlds = 1, .warmup = ecsb_warmup_passes(s, n, p), .passes = passes,
+                           .checksums = ECSB_CHECKSUM_LAST};
     ecsb_time_result t;
     ecsb_placement_seed(1); /* placements as the suite draws them by default */
     ecsb_time_case(impl, ecsb_scenarios[s].consumes_setup, n, p, &plan, &t, watch_update, &w);

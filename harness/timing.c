@@ -185,7 +185,7 @@ static ecsb_status time_fresh(const ecsb_scenario_impl *impl, uint64_t n, const 
         if ((st = prepare_all(impl, n, p, states, 1)) != ECSB_OK)
             break;
         st = impl->pass(states[0]);
-        if (w == 0 && st == ECSB_OK)
+        if (w == 0 && st == ECSB_OK && (plan->checksums & ECSB_CHECKSUM_FIRST))
             r->first_checksum = impl->checksum(states[0]);
         release_all(impl, states, 1);
     }
@@ -216,7 +216,7 @@ static ecsb_status time_fresh(const ecsb_scenario_impl *impl, uint64_t n, const 
         r->seconds += seconds;
         done += b;
         bool last = done == plan->passes || (plan->stop_after > 0 && r->seconds >= plan->stop_after);
-        if (last)
+        if (last && (plan->checksums & ECSB_CHECKSUM_LAST))
             r->checksum = impl->checksum(states[b - 1]);
         release_all(impl, states, b);
         if (!spans_add(sp, (span){0, done - b, b, seconds})) {
@@ -267,7 +267,7 @@ static ecsb_status time_repeated(const ecsb_scenario_impl *impl, uint64_t n, con
             impl->memory(state, &r->bytes, &r->entities);
         for (uint64_t i = 0; i < plan->warmup && st == ECSB_OK; i++) {
             st = impl->pass(state);
-            if (w == 0 && i == 0 && st == ECSB_OK)
+            if (w == 0 && i == 0 && st == ECSB_OK && (plan->checksums & ECSB_CHECKSUM_FIRST))
                 r->first_checksum = impl->checksum(state);
         }
         const char *step = "warm-up";
@@ -303,7 +303,7 @@ static ecsb_status time_repeated(const ecsb_scenario_impl *impl, uint64_t n, con
             free(world_passes);
             return fail(r, st, step);
         }
-        if (w + 1 == worlds || stopped)
+        if ((w + 1 == worlds || stopped) && (plan->checksums & ECSB_CHECKSUM_LAST))
             r->checksum = impl->checksum(state);
         impl->release(state);
     }

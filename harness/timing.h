@@ -11,7 +11,7 @@
  *       plan.warmup passes                                 untimed: the world reaches steady
  *                                                          state (ecsb_scenario_info.warmup_passes)
  *       its share of plan.passes, plan.group between two clock reads   timed
- *       checksum (last world), release                     untimed
+ *       checksum (if plan.checksums asks), release         untimed
  *
  * A scenario whose pass consumes its set-up (platformer, level_load) has no second pass on a
  * world: every pass gets a fresh world, all prepared untimed. Its warm-up is plan.warmup worlds
@@ -27,8 +27,8 @@
  * into up to ECSB_TIME_SLICES consecutive slices (per-pass times, in order), the drift of
  * the passes within each world (the least time per pass in its last third of spans against
  * the least in its first third: preemption only adds time), the memory of the first
- * world right after prepare, the checksum of the last world and, when there is a warm-up,
- * the checksum of the first world after one pass (untimed: taken during the warm-up).
+ * world right after prepare and, as plan.checksums asks, the checksum of the last world and
+ * the checksum of the first world after one warm-up pass (untimed: taken during the warm-up).
  *
  * This file needs only harness/ecsb.h: it is part of the core library, so the C tests (under
  * ASan and UBSan) exercise it directly.
@@ -60,14 +60,22 @@ typedef struct ecsb_time_plan {
     uint64_t passes; /* timed passes in all (>= 1) */
     uint64_t group;  /* timed passes between two clock reads; 0: adaptive (grows from 1) */
     double stop_after; /* > 0: stop after the span that brings the timed seconds to this */
+    uint32_t checksums; /* which checksums to take (ECSB_CHECKSUM_*; 0: none) */
 } ecsb_time_plan;
+
+/* The checksums a timing takes, untimed: each walks the whole world by entity (in a shuffled
+ * or aged 1M world, several seconds of cache misses), so a timed repetition takes none. */
+enum {
+    ECSB_CHECKSUM_FIRST = 1, /* the first world after its first warm-up pass (plan.warmup >= 1) */
+    ECSB_CHECKSUM_LAST = 2,  /* the last world after all its passes */
+};
 
 typedef struct ecsb_time_result {
     ecsb_status status;   /* ECSB_OK, or the first failure */
     const char *step;     /* on failure: "prepare", "warm-up" or "pass" */
     uint64_t passes;      /* timed passes run */
-    uint64_t checksum;    /* of the last world, after all its passes */
-    uint64_t first_checksum; /* with plan.warmup >= 1: of the first world after its first
+    uint64_t checksum;    /* ECSB_CHECKSUM_LAST: of the last world, after all its passes */
+    uint64_t first_checksum; /* ECSB_CHECKSUM_FIRST: of the first world after its first
                                 (warm-up) pass, the checksum of a fresh world passed once:
                                 the check's, so a calibration checks too */
     double seconds;       /* timed passes, summed */

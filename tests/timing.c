@@ -21,7 +21,7 @@ typedef struct fixture {
     uint64_t passes;
 } fixture;
 
-static uint64_t prepared, released, passed;
+static uint64_t prepared, released, passed, checksummed;
 static double (*spin_of)(uint64_t pass); /* seconds the k-th pass of a world spins */
 
 static ecsb_status fixture_prepare(void **out, uint64_t n, const ecsb_params *p)
@@ -47,7 +47,11 @@ static ecsb_status fixture_pass(void *state)
     return ECSB_OK;
 }
 
-static uint64_t fixture_checksum(void *state) { return ((fixture *)state)->passes; }
+static uint64_t fixture_checksum(void *state)
+{
+    checksummed++;
+    return ((fixture *)state)->passes;
+}
 static void fixture_release(void *state)
 {
     released++;
@@ -65,7 +69,7 @@ static const ecsb_scenario_impl fixture_impl = {fixture_prepare, fixture_pass, f
 
 static void reset(double (*spin)(uint64_t))
 {
-    prepared = released = passed = 0;
+    prepared = released = passed = checksummed = 0;
     spin_of = spin;
 }
 
@@ -82,7 +86,8 @@ void timing_runs_the_warmup_untimed_on_every_world_and_times_exactly_the_plan(vo
     (void)state;
     reset(NULL);
     ecsb_params p = {{0}};
-    ecsb_time_plan plan = {.worlds = 3, .warmup = 4, .passes = 10, .group = 2};
+    ecsb_time_plan plan = {.worlds = 3, .warmup = 4, .passes = 10, .group = 2,
+                           .checksums = ECSB_CHECKSUM_FIRST | ECSB_CHECKSUM_LAST};
     ecsb_time_result r;
     TST_CHECK(ecsb_time_case(&fixture_impl, false, 8, &p, &plan, &r, NULL, NULL) == ECSB_OK,
               "status %s", ecsb_status_str(r.status));
@@ -107,7 +112,8 @@ void timing_gives_every_fresh_pass_a_world_of_its_own_after_warmup_worlds(void *
     (void)state;
     reset(NULL);
     ecsb_params p = {{0}};
-    ecsb_time_plan plan = {.worlds = 1, .warmup = 2, .passes = 7, .group = 3};
+    ecsb_time_plan plan = {.worlds = 1, .warmup = 2, .passes = 7, .group = 3,
+                           .checksums = ECSB_CHECKSUM_FIRST | ECSB_CHECKSUM_LAST};
     ecsb_time_result r;
     TST_CHECK(ecsb_time_case(&fixture_impl, true, 8, &p, &plan, &r, NULL, NULL) == ECSB_OK,
               "status %s", ecsb_status_str(r.status));
@@ -169,7 +175,8 @@ void timing_adaptive_groups_stop_after_the_asked_time(void **state)
     (void)state;
     reset(steady);
     ecsb_params p = {{0}};
-    ecsb_time_plan plan = {.worlds = 1, .warmup = 1, .passes = 1000000, .stop_after = 0.002};
+    ecsb_time_plan plan = {.worlds = 1, .warmup = 1, .passes = 1000000, .stop_after = 0.002,
+                           .checksums = ECSB_CHECKSUM_LAST};
     ecsb_time_result r;
     ecsb_time_case(&fixture_impl, false, 8, &p, &plan, &r, NULL, NULL);
     TST_CHECK(r.status == ECSB_OK && r.seconds >= 0.002 && r.passes < 1000,
@@ -177,6 +184,30 @@ void timing_adaptive_groups_stop_after_the_asked_time(void **state)
               (unsigned long long)r.passes);
     TST_CHECK(r.checksum == r.passes + 1, "checksum %llu after %llu timed passes and 1 warm-up",
               (unsigned long long)r.checksum, (unsigned long long)r.passes);
+}
+
+/* A timed repetition takes no checksum (each is a walk over the whole world); the check
+ * takes the first world's after one pass, `ecsbench run` the last world's. */
+void timing_takes_only_the_checksums_the_plan_asks_for(void **state)
+{
+    (void)state;
+    ecsb_params p = {{0}};
+    static const uint32_t asks[] = {0, ECSB_CHECKSUM_FIRST, ECSB_CHECKSUM_LAST,
+                                    ECSB_CHECKSUM_FIRST | ECSB_CHECKSUM_LAST};
+    for (int fresh = 0; fresh < 2; fresh++)
+        for (size_t k = 0; k < sizeof asks / sizeof *asks; k++) {
+            reset(NULL);
+            ecsb_time_plan plan = {.worlds = 2, .warmup = 2, .passes = 6, .group = 2,
+                                   .checksums = asks[k]};
+            ecsb_time_result r;
+            ecsb_time_case(&fixture_impl, fresh, 8, &p, &plan, &r, NULL, NULL);
+            uint64_t want = (asks[k] & ECSB_CHECKSUM_FIRST ? 1 : 0) +
+                            (asks[k] & ECSB_CHECKSUM_LAST ? 1 : 0);
+            TST_CHECK(r.status == ECSB_OK && checksummed == want,
+                      "%s worlds, checksums %u: %llu checksums taken, want %llu",
+                      fresh ? "fresh" : "repeated", asks[k], (unsigned long long)checksummed,
+                      (unsigned long long)want);
+        }
 }
 
 void timing_warmup_turns_frame_over_and_stays_one_elsewhere(void **state)
@@ -250,7 +281,8 @@ void placement_reaches_the_floor_and_the_limit_arrays(void **state)
                 continue;
             uint64_t sums[2];
             for (int w = 0; w < 2; w++) {
-                ecsb_time_plan plan = {.worlds = 1, .warmup = 0, .passes = 2, .group = 1};
+                ecsb_time_plan plan = {.worlds = 1, .warmup = 0, .passes = 2, .group = 1,
+                                       .checksums = ECSB_CHECKSUM_LAST};
                 ecsb_time_result r;
                 TST_CHECK(ecsb_time_case(impls[k], ecsb_scenarios[id].consumes_setup, 300, &p,
                                          &plan, &r, NULL, NULL) == ECSB_OK,

@@ -291,14 +291,16 @@ done
 ! grep -qE "/(floor|sparse_set)/" "$tmp/sel" && grep -q "platformer/flat_map/5" "$tmp/sel" ||
   fail "negative --benchmark_filter: $(tr '\n' ' ' <"$tmp/sel")"
 # the floor filtered out: its reference checksum is still taken (one pass), so every line is
-# checked and timed, not an error row (packed_5 and platformer: a world per pass and a reused one)
-"$bin" bench --ecsb_scenarios=platformer,packed_5 --benchmark_filter='-/floor/' --ecsb_sizes=64 \
+# checked and timed, not an error row (packed_5 and platformer: a world per pass and a reused one);
+# above N = 65,536 no world is grown from empty (no bytes_grown counter), at 65,536 one is
+"$bin" bench --ecsb_scenarios=platformer,packed_5 --benchmark_filter='-/floor/' --ecsb_sizes=64,65537 \
   --benchmark_repetitions=1 --benchmark_min_time=0.001 --ecsb_progress=off --benchmark_format=json \
   >"$tmp/nofloor.json" 2>"$tmp/err" || fail "the floor filtered out: exit $?: $(tail -n 3 "$tmp/err")"
 "$PYTHON" - "$tmp/nofloor.json" <<'PY' || fail "the floor filtered out: see above"
 import json, sys
 rows = [b for b in json.load(open(sys.argv[1]))["benchmarks"] if b["run_type"] == "iteration"]
 bad = [b["name"] for b in rows if b.get("error_occurred") or "/floor/" in b["name"]]
+bad += [b["name"] + ": bytes_grown" for b in rows if ("bytes_grown" in b) != b["name"].endswith("/64")]
 names = {b["name"].split("/")[0] for b in rows}
 if bad or names != {"platformer", "packed_5"}:
     sys.exit(f"  not ok: error or floor rows {bad[:3]}, scenarios {sorted(names)}")
