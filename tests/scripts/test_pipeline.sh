@@ -32,9 +32,12 @@ export PYTHON
 runs() { find "$1" -mindepth 1 -maxdepth 1 -type d -not -name '.*' -printf '%f\n' 2>/dev/null | sort; }
 # bench NAME [VAR=value...]: scripts/bench.sh on the stand-in into $tmp/NAME/{results,plots},
 # log in $tmp/NAME.log, exit status in $rc
+# bench NAME VAR=value...: bench.sh with the stand-in binary, its signals at their defaults
+# (a test run started in the background of a script inherits SIGINT ignored, which a shell
+# cannot trap again; a user's Ctrl-C reaches a pipeline started from a terminal).
 bench() {
   local name=$1; shift
-  env "$@" RESULTS_DIR="$tmp/$name/results" PLOTS_DIR="$tmp/$name/plots" \
+  env --default-signal=INT,TERM "$@" RESULTS_DIR="$tmp/$name/results" PLOTS_DIR="$tmp/$name/plots" \
     scripts/bench.sh "$fake" >"$tmp/$name.log" 2>&1
   rc=$?
   return $rc
