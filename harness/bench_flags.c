@@ -9,7 +9,8 @@
  * larger ones, 262,144 .. 4,194,304, with --ecsb_large: every repetition builds and warms its
  * 1M-4M worlds afresh, so they take several times the rest; --ecsb_plan estimates both); the
  * slowest line of a cell times at least DEFAULT_MIN_TIME of passes per repetition (and at
- * least 3 passes, after the scenario's warm-up: bench.c); 5 repetitions at every size, the
+ * least 3 passes, or 0.25 s of passes where they are long, after the scenario's warm-up:
+ * bench.c); 5 repetitions at every size, the
  * fewest with which an exact two-sided Mann-Whitney U test can reach p < 0.05 (with 3 it
  * cannot go below p = 0.1, so no difference between two cells could ever be called real), up
  * to 9 where a cell's repetition is cheap.
@@ -291,8 +292,9 @@ void ecsb_bench_usage(FILE *out)
             "  --benchmark_repetitions=R  repetitions of every benchmark (default: %d, up to\n"
             "                             9 where a cell is cheap)\n"
             "  --benchmark_min_time=S     seconds of passes per repetition on the slowest line\n"
-            "                             of a cell, at least 3 passes after the scenario's\n"
-            "                             untimed warm-up, the same for every line (default: %g)\n"
+            "                             of a cell, at least 3 passes (or 0.25 s of long\n"
+            "                             ones) after the scenario's untimed warm-up, the\n"
+            "                             same for every line (default: %g)\n"
             "  --benchmark_enable_random_interleaving=true|false   (default: true)\n"
             "  --benchmark_out=FILE --benchmark_out_format=json|console   (default: json)\n"
             "Every other --benchmark_* flag below goes to Google Benchmark.\n"
