@@ -6,8 +6,14 @@ gnuplot's svg terminal writes a `with labels hypertext` point as
 which shows TEXT only through gnuplot_svg.js (an absolute path on the machine that drew it, or
 40 KB inlined into every chart with `mouse standalone`); elsewhere the handler is undefined and
 each mouse move is a script error. Rewritten as <g><title>TEXT</title>, the browser's own
-tooltip shows it wherever the SVG is opened. Files are rewritten in place; exit 2 on a file that
-cannot be read.
+tooltip shows it wherever the SVG is opened.
+
+gnuplot also gives each plot's group a <title>, the browser's tooltip over that plot's lines
+and bars: the plot command's text ("csvfile using (i-1):(b(i, ...))"), or, when one process
+draws several charts in turn (plots.sh), a key title left over from an earlier chart (a
+strategy's line labelled "limit" on a chart that has no limit). Those titles are dropped; the
+key and the hover labels name what is drawn. Files are rewritten in place; exit 2 on a file
+that cannot be read.
 """
 import html
 import re
@@ -17,7 +23,11 @@ HOVER = re.compile(r"""<g onmousemove="gnuplot_svg\.showHypertext\(evt,'(.*?)'\)
                    r"""onmouseout="gnuplot_svg\.hideHypertext\(\)"><title> </title>""")
 
 
+PLOT_TITLE = re.compile(r'(<g id="gnuplot_plot_\d+" >)<title>[^<]*</title>')
+
+
 def rewrite(text):
+    text = PLOT_TITLE.sub(r"\1", text)
     return HOVER.sub(lambda m: f"<g><title>{html.escape(html.unescape(m.group(1)), quote=False)}"
                                "</title>", text)
 

@@ -116,6 +116,15 @@ class ChartsDrawTheirCase(unittest.TestCase):
             self.assertEqual(hover_points(self.chart(f"{case}_memory_vs_n"), "bytes"),
                              expected(scale, nbytes), f"{case}_memory_vs_n: the points drawn")
 
+    def test_no_tooltip_names_another_plot(self):
+        # gnuplot titles each plot's group with its command's text, or with a key title left
+        # over from the chart its process drew before; the only tooltips are the hover labels.
+        for name in sorted(os.listdir(self.out)):
+            if name.endswith(".svg"):
+                with open(os.path.join(self.out, name), encoding="utf-8") as f:
+                    stale = re.findall(r'<g id="gnuplot_plot_\d+" ><title>([^<]*)</title>', f.read())
+                self.assertEqual(stale, [], f"{name}: plot groups titled {stale[:3]}")
+
     def test_bars_at_4000_label_the_case_medians_only(self):
         for case, (_, scale) in CASES.items():
             with open(self.chart(f"{case}_n4000"), encoding="utf-8") as f:
