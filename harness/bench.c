@@ -6,10 +6,10 @@
  * scenario, parameter set and N form a cell. Every timing goes through the one engine,
  * ecsb_time_case (harness/timing.h). Three phases:
  *
- * 1. Check and calibrate, untimed as far as the results go: each benchmark prepares, runs one
- *    pass and takes its checksum, which must equal the floor's at the same cell; a wrong
- *    checksum or a failed status makes it an error row (SkipWithError, with the expected and
- *    actual checksum or the status), never a time. A second world, after one warm-up pass,
+ * 1. Check and calibrate, untimed as far as the results go: each benchmark prepares a world,
+ *    runs one pass and takes its checksum, which must equal the floor's at the same cell; a
+ *    wrong checksum or a failed status makes it an error row (SkipWithError, with the expected
+ *    and actual checksum or the status), never a time. The same world, so warmed, then
  *    estimates a pass's time (growing groups of passes, or of fresh worlds, until 1 ms).
  * 2. Plan, per cell: the scenario's warm-up (ecsb_warmup_passes), and as many timed passes
  *    as the slowest line needs for the min time (at least MIN_TIMED_PASSES; fewer, down to
@@ -82,16 +82,8 @@ typedef struct bench_case {
 
 /* ---- phase 1: check and calibrate ------------------------------------------------------ */
 
-/* The check: a fresh world, one pass, its checksum (no warm-up: the same for every line). */
-static ecsb_status check_run(const bench_case *c, ecsb_time_result *r)
-{
-    ecsb_time_plan plan = {.worlds = 1, .warmup = 0, .passes = 1, .group = 1,
-                           .checksums = ECSB_CHECKSUM_LAST};
-    return ecsb_time_case(c->impl, ecsb_scenarios[c->scenario].consumes_setup, c->n, &c->params,
-                          &plan, r, NULL, NULL);
-}
-
-/* Calibration: one warm-up pass, then growing groups until CALIBRATION_SECONDS are timed. */
+/* Calibration: one warm-up pass (its checksum, of a fresh world passed once, is the check's:
+ * first_checksum), then growing groups until CALIBRATION_SECONDS are timed. */
 static ecsb_status calibrate(bench_case *c, ecsb_time_result *r)
 {
     ecsb_time_plan plan = {.worlds = 1, .warmup = 1, .passes = MAX_ITERATIONS,
@@ -202,9 +194,9 @@ static bool measure_grown(bench_case *c)
 /*
  * Check case c against its cell's reference checksum and calibrate it, on one world: the
  * calibration's first pass is a warm-up on a fresh world, whose checksum is the check's
- * (ecsb_time_result.first_checksum), so a 1M-entity world is built twice per line (this and
- * the grown-from-empty measure), not three times. The floor, first in its cell, sets the
- * reference for the lines after it (is_reference).
+ * (ecsb_time_result.first_checksum), so a line's world is built once before timing (twice
+ * up to GROWN_LARGEST_N, with the grown-from-empty measure). The floor, first in its cell,
+ * sets the reference for the lines after it (is_reference).
  */
 static void check_case(bench_case *c, ecsb_time_result *ref, bool is_reference)
 {
@@ -218,20 +210,18 @@ static void check_case(bench_case *c, ecsb_time_result *ref, bool is_reference)
     }
     ecsb_time_result r;
     ecsb_status st = calibrate(c, &r);
-    if (is_reference) {
+    if (is_reference)
         *ref = r;
-        ref->checksum = r.first_checksum;
-    }
     if (st != ECSB_OK) {
         snprintf(c->error, sizeof c->error, "%s on %s at N=%" PRIu64 ": %s failed: %s",
                  scenario, c->strategy, c->n, r.step, ecsb_status_str(r.status));
         return;
     }
-    if (r.first_checksum != ref->checksum) {
+    if (r.first_checksum != ref->first_checksum) {
         snprintf(c->error, sizeof c->error,
                  "%s on %s at N=%" PRIu64 ": wrong checksum: expected %016" PRIx64
                  " (floor), got %016" PRIx64,
-                 scenario, c->strategy, c->n, ref->checksum, r.first_checksum);
+                 scenario, c->strategy, c->n, ref->first_checksum, r.first_checksum);
         return;
     }
     if (!measure_grown(c))
@@ -335,10 +325,10 @@ static void check_suite(suite *su, const ecsb_bench_settings *s, bool show)
         if (i == 0 || !same_cell(c, &su->cases[i - 1])) {
             first = i;
             is_reference = c->impl == &ecsb_floor[c->scenario];
-            if (!is_reference) { /* the floor filtered out: its one pass gives the reference */
+            if (!is_reference) { /* the floor filtered out: its calibration gives the reference */
                 bench_case floor_case = *c;
                 floor_case.impl = &ecsb_floor[c->scenario];
-                check_run(&floor_case, &ref);
+                calibrate(&floor_case, &ref);
             }
         }
         check_case(c, &ref, is_reference);
