@@ -58,6 +58,13 @@ uint64_t ecsb_warmup_passes(ecsb_scenario_id s, uint64_t n, const ecsb_params *p
     return want ? want : 1;
 }
 
+/* True when a timing with plan.stop_after has timed enough: `seconds` over `spans` spans. */
+static bool stop_now(const ecsb_time_plan *plan, double seconds, size_t spans)
+{
+    return plan->stop_after > 0 && seconds >= plan->stop_after &&
+           (spans >= ECSB_STOP_LEAST_SPANS || seconds >= ECSB_STOP_ALONE * plan->stop_after);
+}
+
 /* ---- the spans of one timing ------------------------------------------------------------ */
 
 /* One span between two clock reads: which world, where its passes start in that world's
@@ -215,7 +222,7 @@ static ecsb_status time_fresh(const ecsb_scenario_impl *impl, uint64_t n, const 
         }
         r->seconds += seconds;
         done += b;
-        bool last = done == plan->passes || (plan->stop_after > 0 && r->seconds >= plan->stop_after);
+        bool last = done == plan->passes || stop_now(plan, r->seconds, sp->count + 1);
         if (last && (plan->checksums & ECSB_CHECKSUM_LAST))
             r->checksum = impl->checksum(states[b - 1]);
         release_all(impl, states, b);
@@ -291,7 +298,7 @@ static ecsb_status time_repeated(const ecsb_scenario_impl *impl, uint64_t n, con
             done += b;
             if (watch)
                 watch(watch_ctx, r->passes, plan->passes, r->seconds);
-            if (plan->stop_after > 0 && r->seconds >= plan->stop_after) {
+            if (stop_now(plan, r->seconds, sp->count)) {
                 stopped = true;
                 break;
             }

@@ -41,6 +41,11 @@
 
 #include "harness/ecsb.h"
 
+/* A calibration (plan.stop_after) times at least 3 spans, so that its least time per pass
+ * survives one span cut by another process (a 3 ms span of 0.3 us passes made a cell plan
+ * 7 passes), unless the spans are long: 100 times stop_after is reached sooner. */
+#define ECSB_STOP_LEAST_SPANS 3u
+#define ECSB_STOP_ALONE 100.0
 /* Consecutive slices the per-pass times are gathered into. */
 #define ECSB_TIME_SLICES 12u
 /* An adaptive group (plan.group == 0) grows until a span takes this long. */
@@ -59,7 +64,8 @@ typedef struct ecsb_time_plan {
     uint64_t warmup; /* untimed passes on each world before its timed ones (fresh: worlds) */
     uint64_t passes; /* timed passes in all (>= 1) */
     uint64_t group;  /* timed passes between two clock reads; 0: adaptive (grows from 1) */
-    double stop_after; /* > 0: stop after the span that brings the timed seconds to this */
+    double stop_after; /* > 0: stop once the timed seconds reach this over at least
+                          ECSB_STOP_LEAST_SPANS spans, or reach ECSB_STOP_ALONE times it */
     uint32_t checksums; /* which checksums to take (ECSB_CHECKSUM_*; 0: none) */
 } ecsb_time_plan;
 

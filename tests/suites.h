@@ -140,6 +140,7 @@ extern const ecsb_scenario_id tst_scenario_ids[ECSB_SCENARIO_COUNT];
     X(timing_records_the_time_per_pass_of_each_span_in_order)                                  \
     X(timing_flags_drift_in_a_world_that_slows_and_not_in_a_steady_one)                        \
     X(timing_adaptive_groups_stop_after_the_asked_time)                                        \
+    X(timing_calibration_outlasts_one_preempted_span)                                          \
     X(timing_takes_only_the_checksums_the_plan_asks_for)                                       \
     X(timing_warmup_turns_frame_over_and_stays_one_elsewhere)                                  \
     X(placement_pads_vary_between_blocks_stay_aligned_and_within_4_kib)                        \

@@ -186,6 +186,40 @@ void timing_adaptive_groups_stop_after_the_asked_time(void **state)
               (unsigned long long)r.checksum, (unsigned long long)r.passes);
 }
 
+/* The first timed pass spins 5 ms (a span cut by another process), the rest 200 us: of a
+ * world, after one warm-up pass; of all, for fresh worlds (each has one pass). */
+static double preempted_once(uint64_t pass) { return pass == 1 ? 5e-3 : 200e-6; }
+static double preempted_first(uint64_t pass)
+{
+    (void)pass;
+    return passed == 0 ? 5e-3 : 200e-6;
+}
+
+void timing_calibration_outlasts_one_preempted_span(void **state)
+{
+    (void)state;
+    ecsb_params p = {{0}};
+    for (int fresh = 0; fresh < 2; fresh++) {
+        reset(fresh ? preempted_first : preempted_once);
+        ecsb_time_plan plan = {.worlds = 1, .warmup = fresh ? 0 : 1, .passes = 1000000,
+                               .stop_after = 0.002};
+        ecsb_time_result r;
+        ecsb_time_case(&fixture_impl, fresh, 8, &p, &plan, &r, NULL, NULL);
+        TST_CHECK(r.status == ECSB_OK && r.least_pass < 1e-3 && r.slice_count >= 3,
+                  "%s: a 5 ms first span, then 200 us passes: least pass %g s over %u spans; "
+                  "want the 200 us of a later span", fresh ? "fresh" : "repeated", r.least_pass,
+                  r.slice_count);
+    }
+    /* long spans stop alone: 100 x stop_after in one span */
+    reset(steady);
+    ecsb_time_plan plan = {.worlds = 1, .warmup = 0, .passes = 1000000, .stop_after = 1e-6,
+                           .group = 1000};
+    ecsb_time_result r;
+    ecsb_time_case(&fixture_impl, false, 8, &p, &plan, &r, NULL, NULL);
+    TST_CHECK(r.passes == 1000, "a 0.2 s span, 200 000 x stop_after: %llu passes, want one span",
+              (unsigned long long)r.passes);
+}
+
 /* A timed repetition takes no checksum (each is a walk over the whole world); the check
  * takes the first world's after one pass, `ecsbench run` the last world's. */
 void timing_takes_only_the_checksums_the_plan_asks_for(void **state)
