@@ -583,9 +583,10 @@ static int run_suite(ecsb_bench_settings *s, suite *su, int argc, char **argv)
         ecsb_format_duration(checked, sizeof checked, ecsb_now() - t0);
         ecsb_format_duration(left, sizeof left, estimate);
         fprintf(stderr,
-                "ecsbench: run %s: %zu benchmarks, %zu repetitions, random interleaving %s; "
-                "checked in %s, timing about %s\n",
-                run_id, su->count, prog.total, s->interleave ? "on" : "off", checked, left);
+                "ecsbench: run %s: %zu benchmarks, %zu repetitions, random interleaving %s, "
+                "placement seed %" PRIu64 "; checked in %s, timing about %s\n",
+                run_id, su->count, prog.total, s->interleave ? "on" : "off", s->seed, checked,
+                left);
     }
     prog.t0 = ecsb_now();
     if (!ecsb_gb_run(s->out_path, s->out_format)) {
@@ -602,6 +603,8 @@ int ecsb_bench_main(int argc, char **argv)
     ecsb_bench_settings s;
     int rc = ecsb_bench_parse(argc, argv, &s);
     if (rc == 0) {
+        if (!s.seed_given)
+            s.seed = ecsb_draw_seed(); /* every run its own placements (recorded: ecsb_seed) */
         ecsb_placement_seed(s.seed);
         suite su;
         if (!build_suite(&s, &su)) {

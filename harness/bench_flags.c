@@ -35,7 +35,6 @@
 #define QUICK_REPETITIONS 3
 #define MAX_REPETITIONS 1000u
 #define MAX_MIN_TIME 3600.0
-#define DEFAULT_SEED 1u
 #define DEFAULT_LARGEST 65536u /* default sizes above it need --ecsb_large */
 
 /* A smoke run: the smallest default size and the bar charts' 4000, two points per line; each
@@ -279,8 +278,8 @@ void ecsb_bench_usage(FILE *out)
             "                             seconds), time nothing\n"
             "  --ecsb_seed=S              the seed of the placements: every block a world,\n"
             "                             floor or limit allocates is placed after a pad of\n"
-            "                             0..63 cache lines drawn from it (default: %u; 0: no\n"
-            "                             pads, the heap's own placement)\n"
+            "                             0..63 cache lines drawn from it (default: drawn by\n"
+            "                             each run, recorded as ecsb_seed; 0: no pads)\n"
             "  --ecsb_run_id=ID           run id for the JSON context ([A-Za-z0-9._-], default:\n"
             "                             UTC time + host, e.g. 20261121T214500Z-vm)\n"
             "  --ecsb_context=KEY=VALUE   extra JSON context entry; KEY gets the ecsb_ prefix\n"
@@ -310,7 +309,7 @@ void ecsb_bench_usage(FILE *out)
             "scenario's capacity hint), bytes_grown (the same, grown from empty), warmup and\n"
             "worlds (the plan), slice_1.. (seconds per pass in consecutive slices of the\n"
             "timed passes) and drift (least time per pass, last third / first third).\n",
-            ECSB_MAX_N, ECSB_MAX_SIZES, DEFAULT_LARGEST, DEFAULT_LARGEST, QUICK_REPETITIONS, QUICK_MIN_TIME, ECSB_QUICK_WARMUP, DEFAULT_SEED, DEFAULT_REPETITIONS,
+            ECSB_MAX_N, ECSB_MAX_SIZES, DEFAULT_LARGEST, DEFAULT_LARGEST, QUICK_REPETITIONS, QUICK_MIN_TIME, ECSB_QUICK_WARMUP, DEFAULT_REPETITIONS,
             DEFAULT_MIN_TIME);
 }
 
@@ -497,6 +496,7 @@ static int parse_own_flag(const char *arg, ecsb_bench_settings *s, bool *scenari
         }
         *strategies_given = true;
     } else if ((v = flag_value(arg, "--ecsb_seed"))) {
+        s->seed_given = true;
         if (strcmp(v, "0") == 0)
             s->seed = 0; /* no pads: the heap's own placement, to compare against */
         else if (!ecsb_parse_count(v, UINT64_MAX, &s->seed))
@@ -606,7 +606,7 @@ int ecsb_bench_parse(int argc, char **argv, ecsb_bench_settings *s)
     static char interleave_on[] = "--benchmark_enable_random_interleaving=true";
     static char interleave_off[] = "--benchmark_enable_random_interleaving=false";
 
-    *s = (ecsb_bench_settings){.progress = true, .interleave = true, .seed = DEFAULT_SEED};
+    *s = (ecsb_bench_settings){.progress = true, .interleave = true};
     if (ecsb_strategy_count > ECSB_MAX_STRATEGIES) {
         fprintf(stderr, "ecsbench: %zu strategies registered, the suite handles %u\n",
                 ecsb_strategy_count, ECSB_MAX_STRATEGIES);

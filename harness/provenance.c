@@ -263,6 +263,7 @@ void ecsb_provenance_record(const ecsb_provenance *p)
     ecsb_gb_add_context("ecsb_quick", s->quick ? "true" : "false");
     snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)s->seed);
     ecsb_gb_add_context("ecsb_seed", tmp);
+    ecsb_gb_add_context("ecsb_seed_drawn", s->seed_given ? "false" : "true");
 
     buf[0] = '\0';
     append(buf, sizeof buf, ECSB_FLOOR_NAME);

@@ -33,6 +33,16 @@
 /* Most registered strategies the suite's selection handles. */
 #define ECSB_MAX_STRATEGIES 64u
 
+/*
+ * The placement seed (harness/core.c: the pads before every block) of `ecsbench run`, whose
+ * figures are compared across invocations (hyperfine.sh), so it stays fixed: the one default
+ * seed. `ecsbench bench` draws a fresh one per run (ecsb_draw_seed) unless --ecsb_seed is given.
+ */
+#define ECSB_DEFAULT_SEED 1u
+
+/* A fresh placement seed, never 0 (0 means no pads): getrandom, else the clock and the pid. */
+uint64_t ecsb_draw_seed(void);
+
 /* Names the references go by wherever a strategy name is expected. */
 #define ECSB_FLOOR_NAME "floor"
 #define ECSB_LIMIT_NAME "limit"
@@ -113,6 +123,7 @@ typedef struct ecsb_bench_settings {
     bool progress;
     const char *run_id;
     uint64_t seed;       /* --ecsb_seed: the placements' sequence (harness/core.c) */
+    bool seed_given;     /* false: the run draws its own (ecsb_bench_main) */
     const char *param_flag[ECSB_MAX_PARAM_FLAGS]; /* --ecsb_param=NAME=V1,V2 as given */
     size_t param_flag_count;
     char context_key[ECSB_MAX_EXTRA_CONTEXT][64];

@@ -355,6 +355,25 @@ for b in bad[:20]:
 sys.exit(1 if bad else 0)
 EOF
 
+# ---- the placement seed: drawn afresh by every run, recorded, replayed by --ecsb_seed ---------
+seed_run() { # seed_run OUT [flags...]: a one-row run; prints its recorded ecsb_seed and ecsb_seed_drawn
+  local out=$1
+  shift
+  "$bin" bench --ecsb_scenarios=dual_iterate --ecsb_strategies=floor --ecsb_sizes=16 \
+    --benchmark_repetitions=1 --benchmark_min_time=0.0001 --ecsb_progress=off \
+    --benchmark_out="$out" "$@" >/dev/null 2>"$tmp/err" || fail "seed run $* exited $?: $(tail -n 3 "$tmp/err")"
+  "$PYTHON" -c 'import json,sys; c = json.load(open(sys.argv[1]))["context"]; print(c.get("ecsb_seed"), c.get("ecsb_seed_drawn"))' "$out"
+}
+s1=$(seed_run "$tmp/s1.json")
+s2=$(seed_run "$tmp/s2.json")
+[[ "$s1" =~ ^[1-9][0-9]*\ true$ && "$s2" =~ ^[1-9][0-9]*\ true$ && "${s1% *}" != "${s2% *}" ]] ||
+  fail "two runs without --ecsb_seed: seeds '$s1' and '$s2', want two different drawn ones"
+s3=$(seed_run "$tmp/s3.json" --ecsb_seed="${s1% *}")
+[ "$s3" = "${s1% *} false" ] || fail "--ecsb_seed=${s1% *} recorded '$s3', want that seed, not drawn"
+[ "$(seed_run "$tmp/s4.json" --ecsb_seed=0)" = "0 false" ] || fail "--ecsb_seed=0 not recorded as 0"
+expect_usage_error "bad --ecsb_seed=x" bench --ecsb_seed=x --ecsb_plan
+expect_usage_error "bad --ecsb_seed=9223372036854775808x" bench --ecsb_seed=9223372036854775808x --ecsb_plan
+
 # ---- the plan: repetitions by size; clock reads < 1% of every timed span -----------------
 "$bin" bench --ecsb_plan --ecsb_sizes=256,1048576 --ecsb_scenarios=dual_iterate --ecsb_strategies=floor --benchmark_min_time=0.0001 >"$tmp/plan" 2>"$tmp/err" ||
   fail "--ecsb_plan exited $?: $(cat "$tmp/err")"
