@@ -91,6 +91,7 @@ help: ## list the targets
 	@echo "           LARGE=1 (bench: the sizes above 65536 too, 262144 .. 4194304: the reference run)"
 	@echo "           A=results/<id> B=results/<id> | STRATEGIES=s1,s2 (compare)"
 	@echo "           WEIGHTS=frame:3,dual_iterate:1 (choose: scenario:weight, with RUN=)"
+	@echo "           SIZE_WEIGHTS=4000:1,65536:3 (choose: how each scenario's weight is shared among its sizes; default equally)"
 	@echo "           SCENARIOS=a,b STRATEGIES=x,y SIZES=4000,65536 (bench, hyperfine, cachegrind)"
 	@echo "           PARAMS='match=1/16,1/4 order=regular,shuffled' (bench: scenario parameters;"
 	@echo "           default order=regular,shuffled,aged; build/ecsbench list shows them)"
@@ -271,7 +272,7 @@ report: ## write a run's report.md, checking docs/findings.md against it: make r
 
 choose: ## rank the layouts for a mix of workloads: make choose RUN=results/<id> WEIGHTS=frame:3,dual_iterate:1
 	@$(SETUP) compare
-	@$(PYTHON) scripts/choose.py "$(RUN)" --weights "$(WEIGHTS)"
+	@$(PYTHON) scripts/choose.py "$(RUN)" --weights "$(WEIGHTS)" $(if $(SIZE_WEIGHTS),--size-weights "$(SIZE_WEIGHTS)")
 
 compare: ## compare runs A= and B= (table + heat map of B÷A in plots/compare/), or strategies in run A (STRATEGIES=s1,s2)
 	@$(SETUP) compare
