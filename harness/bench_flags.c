@@ -2,7 +2,10 @@
  * bench_flags.c — the flags of `ecsbench bench`: which benchmarks (scenarios, strategies,
  * sizes, a name filter), how long each is timed (repetitions, min time per repetition), where
  * the results go. ecsbench handles these itself; every other --benchmark_* flag goes to
- * Google Benchmark's Initialize, and an argument neither knows is an error (exit 2).
+ * Google Benchmark's Initialize, and an argument neither knows is an error (exit 2). Every
+ * flag ecsbench takes is one row of the flag table (`flags[]`: name, kind, target, range,
+ * what a bad value lacks, help text, a valid and an invalid example): the parser, --help and
+ * `list --json` all read it.
  *
  * Defaults (the budget: the full suite in 5 minutes on a 2-core VM with every strategy
  * registered, both world orders): each scenario's default sizes up to DEFAULT_LARGEST (the
@@ -17,6 +20,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -252,67 +256,6 @@ bool ecsb_bench_selected(const ecsb_bench_settings *s, const char *name)
     return (regexec(&s->filter_re, name, 0, NULL, 0) == 0) != s->filter_negated;
 }
 
-void ecsb_bench_usage(FILE *out)
-{
-    fprintf(out,
-            "Flags of ecsbench bench (a later flag overrides an earlier one):\n"
-            "  --ecsb_scenarios=A,B       only these scenarios (default: all)\n"
-            "  --ecsb_strategies=X,Y      only these strategies (default: all); the floor, and\n"
-            "                             the limit where a scenario has one, always run\n"
-            "  --ecsb_sizes=N,N,...       these sizes for every scenario, each 1..%u, at most\n"
-            "                             %u (default: each scenario's own up to %u, see list\n"
-            "                             --json)\n"
-            "  --ecsb_large               the default sizes above %u too (262144 .. 4194304:\n"
-            "                             the reference run has them; each repetition builds\n"
-            "                             and warms a fresh 1M-4M world, so they take several\n"
-            "                             times the rest: --ecsb_plan estimates it)\n"
-            "  --ecsb_param=NAME=V1,V2    run every scenario that declares parameter NAME at each\n"
-            "                             value it accepts (repeatable: every combination; the\n"
-            "                             others keep their defaults; list shows them); names\n"
-            "                             get /name=value[,name=value] for values not the default\n"
-            "  --ecsb_quick               a smoke run, not for verdicts: sizes 256,4000,\n"
-            "                             %d repetitions of %g s, at most %d warm-up passes\n"
-            "                             (unless other flags say otherwise)\n"
-            "  --ecsb_plan                check and calibrate every benchmark, print the plan\n"
-            "                             (repetitions, passes, group, warm-up, worlds, estimated\n"
-            "                             seconds), time nothing\n"
-            "  --ecsb_seed=S              the seed of the placements: every block a world,\n"
-            "                             floor or limit allocates is placed after a pad of\n"
-            "                             0..63 cache lines drawn from it (default: drawn by\n"
-            "                             each run, recorded as ecsb_seed; 0: no pads)\n"
-            "  --ecsb_run_id=ID           run id for the JSON context ([A-Za-z0-9._-], default:\n"
-            "                             UTC time + host, e.g. 20261121T214500Z-vm)\n"
-            "  --ecsb_context=KEY=VALUE   extra JSON context entry; KEY gets the ecsb_ prefix\n"
-            "  --ecsb_progress=auto|off   progress on stderr (auto: a live line on a terminal\n"
-            "                             when stdout is redirected, else a line per 10%%)\n"
-            "  --benchmark_filter=REGEX   only names matching it (POSIX extended; -REGEX: not\n"
-            "                             matching)\n"
-            "  --benchmark_list_tests     print the selected names, run nothing\n"
-            "  --benchmark_repetitions=R  repetitions of every benchmark (default: %d, up to\n"
-            "                             9 where a cell is cheap)\n"
-            "  --benchmark_min_time=S     seconds of passes per repetition on the slowest line\n"
-            "                             of a cell, at least 3 passes (or 0.25 s of long\n"
-            "                             ones) after the scenario's untimed warm-up, the\n"
-            "                             same for every line (default: %g)\n"
-            "  --benchmark_enable_random_interleaving=true|false   (default: true)\n"
-            "  --benchmark_out=FILE --benchmark_out_format=json|console   (default: json)\n"
-            "Every other --benchmark_* flag below goes to Google Benchmark.\n"
-            "Before anything is timed, every benchmark runs once untimed: its checksum must\n"
-            "equal the floor's (the same work on plain arrays) at the same scenario and N,\n"
-            "else it is an error row (and ecsbench bench exits 1 after writing its results).\n"
-            "A second untimed world calibrates the passes per repetition. Each repetition\n"
-            "spreads its passes over freshly built worlds (fresh placements); a scenario\n"
-            "whose pass consumes its set-up (platformer) times batches of freshly prepared\n"
-            "worlds between two clock reads.\n"
-            "Rows are named scenario/strategy/N and carry real_time per pass and the counters\n"
-            "items_per_pass, n, bytes and entities (the storage right after set-up with the\n"
-            "scenario's capacity hint), bytes_grown (the same, grown from empty), warmup and\n"
-            "worlds (the plan), slice_1.. (seconds per pass in consecutive slices of the\n"
-            "timed passes) and drift (least time per pass, last third / first third).\n",
-            ECSB_MAX_N, ECSB_MAX_SIZES, DEFAULT_LARGEST, DEFAULT_LARGEST, QUICK_REPETITIONS, QUICK_MIN_TIME, ECSB_QUICK_WARMUP, DEFAULT_REPETITIONS,
-            DEFAULT_MIN_TIME);
-}
-
 /* ---- parsing ----------------------------------------------------------------------------- */
 
 static int usage_error(const char *fmt, const char *arg, const char *hint)
@@ -399,13 +342,13 @@ static bool parse_bool(const char *v, bool *out)
     return true;
 }
 
-static bool parse_seconds(const char *v, double *out)
+static bool parse_seconds(const char *v, double max, double *out)
 {
     char *end;
     if (!*v || !((*v >= '0' && *v <= '9') || *v == '.'))
         return false;
     double x = strtod(v, &end);
-    if (*end || !isfinite(x) || !(x > 0) || x > MAX_MIN_TIME)
+    if (*end || !isfinite(x) || !(x > 0) || x > max)
         return false;
     *out = x;
     return true;
@@ -430,145 +373,374 @@ static int set_filter(const char *v, ecsb_bench_settings *s)
     return 0;
 }
 
-/* A flag ecsbench handles: 0 done, 1 not ours, 2 bad (printed). */
-static int parse_own_flag(const char *arg, ecsb_bench_settings *s, bool *scenarios_given,
-                          bool *strategies_given)
+/* ---- the flag table ------------------------------------------------------------------------ */
+
+/* What the parser carries between flags: whether the selection was given at all. */
+typedef struct parse_state {
+    bool scenarios_given, strategies_given;
+} parse_state;
+
+/* A flag's value parser: 0 taken, 1 bad (the table's hint is printed), 2 bad and printed. */
+typedef int (*flag_parser)(const char *v, const char *arg, ecsb_bench_settings *s,
+                           parse_state *ps);
+
+typedef enum flag_kind {
+    FLAG_BOOL,    /* bool at `offset`: no value, true/false, 1/0, yes/no */
+    FLAG_COUNT,   /* int at `offset`: a decimal integer 1..max */
+    FLAG_SECONDS, /* double at `offset`: seconds above 0, at most max */
+    FLAG_CUSTOM,  /* `parse` decides */
+} flag_kind;
+
+/*
+ * One flag ecsbench takes itself (as redis's config table: one row per flag, read by the parser,
+ * by --help and by `list --json`, so they cannot drift apart). help is a printf format over
+ * help_args (doubles: %.0f for counts); its lines go under each other in help. example and
+ * bad are a valid and an invalid value (test_cli.sh gives every flag both).
+ */
+typedef struct bench_flag {
+    const char *name;  /* "--ecsb_sizes" */
+    const char *form;  /* how help shows it, "--ecsb_sizes=N,N,..." */
+    flag_kind kind;
+    size_t offset;     /* FLAG_BOOL, FLAG_COUNT, FLAG_SECONDS: the field in the settings */
+    double max;        /* FLAG_COUNT, FLAG_SECONDS */
+    flag_parser parse; /* FLAG_CUSTOM */
+    const char *hint;  /* said after "bad <arg>": what the flag takes */
+    const char *help;
+    double help_args[3];
+    const char *example, *bad;
+} bench_flag;
+
+static int parse_sizes(const char *v, const char *arg, ecsb_bench_settings *s, parse_state *ps)
 {
-    const char *v;
-    bool b;
-    if ((v = flag_value(arg, "--ecsb_quick"))) {
-        if (!parse_bool(v, &s->quick))
-            return usage_error("bad %s", arg, "--ecsb_quick takes no value, or true/false");
-    } else if ((v = flag_value(arg, "--ecsb_large"))) {
-        if (!parse_bool(v, &s->large))
-            return usage_error("bad %s", arg, "--ecsb_large takes no value, or true/false");
-    } else if ((v = flag_value(arg, "--ecsb_plan"))) {
-        if (!parse_bool(v, &s->plan_only))
-            return usage_error("bad %s", arg, "--ecsb_plan takes no value, or true/false");
-    } else if ((v = flag_value(arg, "--ecsb_sizes"))) {
-        char buf[1024];
-        const char *items[ECSB_MAX_SIZES];
-        int count = split_list(v, buf, sizeof buf, items, ECSB_MAX_SIZES);
-        s->size_count = 0;
-        for (int i = 0; i < count; i++)
-            if (!ecsb_parse_count(items[i], ECSB_MAX_N, &s->sizes[s->size_count++]))
-                count = -1;
-        if (count < 0)
-            return usage_error("bad %s", arg,
-                               "--ecsb_sizes takes a comma-separated list of decimal sizes, "
-                               "each 1..16777216, at most 32 of them, e.g. --ecsb_sizes=256,4000");
-        qsort(s->sizes, s->size_count, sizeof s->sizes[0], compare_u64);
-        size_t kept = 0;
-        for (size_t i = 0; i < s->size_count; i++)
-            if (kept == 0 || s->sizes[kept - 1] != s->sizes[i])
-                s->sizes[kept++] = s->sizes[i];
-        s->size_count = kept;
-    } else if ((v = flag_value(arg, "--ecsb_scenarios"))) {
-        char buf[1024];
-        const char *items[MAX_LIST_ITEMS];
-        int count = split_list(v, buf, sizeof buf, items, MAX_LIST_ITEMS);
-        memset(s->scenario_on, 0, sizeof s->scenario_on);
-        if (count < 0)
-            return name_error("--ecsb_scenarios", arg, NULL, true);
-        for (int i = 0; i < count; i++) {
-            ecsb_scenario_id id = ecsb_scenario_find(items[i]);
-            if (id == ECSB_SCENARIO_COUNT)
-                return name_error("--ecsb_scenarios", arg, items[i], true);
-            s->scenario_on[id] = true;
-        }
-        *scenarios_given = true;
-    } else if ((v = flag_value(arg, "--ecsb_strategies"))) {
-        char buf[1024];
-        const char *items[MAX_LIST_ITEMS];
-        int count = split_list(v, buf, sizeof buf, items, MAX_LIST_ITEMS);
-        memset(s->strategy_on, 0, sizeof s->strategy_on);
-        if (count < 0)
-            return name_error("--ecsb_strategies", arg, NULL, false);
-        for (int i = 0; i < count; i++) {
-            if (strcmp(items[i], ECSB_FLOOR_NAME) == 0 || strcmp(items[i], ECSB_LIMIT_NAME) == 0)
-                continue; /* the references run anyway */
-            size_t k = 0;
-            while (k < ecsb_strategy_count && strcmp(ecsb_strategies[k]->name, items[i]) != 0)
-                k++;
-            if (k == ecsb_strategy_count)
-                return name_error("--ecsb_strategies", arg, items[i], false);
-            s->strategy_on[k] = true;
-        }
-        *strategies_given = true;
-    } else if ((v = flag_value(arg, "--ecsb_seed"))) {
-        s->seed_given = true;
-        if (strcmp(v, "0") == 0)
-            s->seed = 0; /* no pads: the heap's own placement, to compare against */
-        else if (!ecsb_parse_count(v, UINT64_MAX, &s->seed))
-            return usage_error("bad %s", arg,
-                               "--ecsb_seed takes a decimal number (the placements' sequence: "
-                               "the same seed draws the same pads; 0: no pads)");
-    } else if ((v = flag_value(arg, "--ecsb_run_id"))) {
-        if (!valid_run_id(v))
-            return usage_error("bad %s", arg,
-                               "a run id is 1..100 characters of A-Z a-z 0-9 . _ -, "
-                               "not starting with . or -");
-        s->run_id = v;
-    } else if ((v = flag_value(arg, "--ecsb_context"))) {
-        if (!add_context(v, s))
-            return usage_error("bad %s", arg,
-                               "--ecsb_context takes KEY=VALUE, KEY 1..50 characters of "
-                               "a-z 0-9 _ (at most 16 of them)");
-    } else if ((v = flag_value(arg, "--ecsb_param"))) {
-        char err[512];
-        if (s->param_flag_count == ECSB_MAX_PARAM_FLAGS)
-            return usage_error("too many: %s", arg, "at most 8 --ecsb_param flags");
-        if (!check_param_flag(v, err, sizeof err))
-            return usage_error("bad %s", arg, err);
-        s->param_flag[s->param_flag_count++] = v;
-    } else if ((v = flag_value(arg, "--ecsb_progress"))) {
-        if (strcmp(v, "auto") == 0)
-            s->progress = true;
-        else if (strcmp(v, "off") == 0)
-            s->progress = false;
-        else
-            return usage_error("bad %s", arg, "--ecsb_progress is auto or off");
-    } else if (strncmp(arg, "--ecsb_", 7) == 0) {
-        return usage_error("unknown flag %s", arg,
-                           "ecsbench's own flags are --ecsb_scenarios=, --ecsb_strategies=, "
-                           "--ecsb_sizes=, --ecsb_param=, --ecsb_quick, --ecsb_large, --ecsb_plan, "
-                           "--ecsb_seed=, --ecsb_run_id=, --ecsb_context=, --ecsb_progress=");
-    } else if ((v = flag_value(arg, "--benchmark_filter"))) {
-        return set_filter(v, s);
-    } else if ((v = flag_value(arg, "--benchmark_list_tests"))) {
-        if (!parse_bool(v, &s->list_tests))
-            return usage_error("bad %s", arg, "it takes true or false");
-    } else if ((v = flag_value(arg, "--benchmark_enable_random_interleaving"))) {
-        if (!parse_bool(v, &b))
-            return usage_error("bad %s", arg, "it takes true or false");
-        s->interleave = b;
-    } else if ((v = flag_value(arg, "--benchmark_repetitions"))) {
-        uint64_t r;
-        if (!ecsb_parse_count(v, MAX_REPETITIONS, &r))
-            return usage_error("bad %s", arg, "repetitions: a decimal integer 1..1000");
-        s->repetitions = (int)r;
-    } else if ((v = flag_value(arg, "--benchmark_min_time"))) {
-        if (!parse_seconds(v, &s->min_time))
-            return usage_error("bad %s", arg,
-                               "seconds of passes per repetition: a number above 0, at most "
-                               "3600, without a unit, e.g. --benchmark_min_time=0.05");
-    } else if ((v = flag_value(arg, "--benchmark_out_format"))) {
-        if (strcmp(v, "json") == 0)
-            s->out_format = ECSB_GB_OUT_JSON;
-        else if (strcmp(v, "console") == 0)
-            s->out_format = ECSB_GB_OUT_CONSOLE;
-        else
-            return usage_error("bad %s", arg,
-                               "valid values: json, console (Google Benchmark's CSV is "
-                               "deprecated: make bench writes results.csv from the JSON)");
-    } else if ((v = flag_value(arg, "--benchmark_out"))) {
-        if (!*v)
-            return usage_error("bad %s", arg, "--benchmark_out=FILE names the output file");
-        s->out_path = v;
-    } else {
+    (void)arg;
+    (void)ps;
+    char buf[1024];
+    const char *items[ECSB_MAX_SIZES];
+    int count = split_list(v, buf, sizeof buf, items, ECSB_MAX_SIZES);
+    s->size_count = 0;
+    for (int i = 0; i < count; i++)
+        if (!ecsb_parse_count(items[i], ECSB_MAX_N, &s->sizes[s->size_count++]))
+            count = -1;
+    if (count < 0)
         return 1;
-    }
+    qsort(s->sizes, s->size_count, sizeof s->sizes[0], compare_u64);
+    size_t kept = 0;
+    for (size_t i = 0; i < s->size_count; i++)
+        if (kept == 0 || s->sizes[kept - 1] != s->sizes[i])
+            s->sizes[kept++] = s->sizes[i];
+    s->size_count = kept;
     return 0;
+}
+
+static int parse_scenarios(const char *v, const char *arg, ecsb_bench_settings *s,
+                           parse_state *ps)
+{
+    char buf[1024];
+    const char *items[MAX_LIST_ITEMS];
+    int count = split_list(v, buf, sizeof buf, items, MAX_LIST_ITEMS);
+    memset(s->scenario_on, 0, sizeof s->scenario_on);
+    if (count < 0)
+        return name_error("--ecsb_scenarios", arg, NULL, true);
+    for (int i = 0; i < count; i++) {
+        ecsb_scenario_id id = ecsb_scenario_find(items[i]);
+        if (id == ECSB_SCENARIO_COUNT)
+            return name_error("--ecsb_scenarios", arg, items[i], true);
+        s->scenario_on[id] = true;
+    }
+    ps->scenarios_given = true;
+    return 0;
+}
+
+static int parse_strategies(const char *v, const char *arg, ecsb_bench_settings *s,
+                            parse_state *ps)
+{
+    char buf[1024];
+    const char *items[MAX_LIST_ITEMS];
+    int count = split_list(v, buf, sizeof buf, items, MAX_LIST_ITEMS);
+    memset(s->strategy_on, 0, sizeof s->strategy_on);
+    if (count < 0)
+        return name_error("--ecsb_strategies", arg, NULL, false);
+    for (int i = 0; i < count; i++) {
+        if (strcmp(items[i], ECSB_FLOOR_NAME) == 0 || strcmp(items[i], ECSB_LIMIT_NAME) == 0)
+            continue; /* the references run anyway */
+        size_t k = 0;
+        while (k < ecsb_strategy_count && strcmp(ecsb_strategies[k]->name, items[i]) != 0)
+            k++;
+        if (k == ecsb_strategy_count)
+            return name_error("--ecsb_strategies", arg, items[i], false);
+        s->strategy_on[k] = true;
+    }
+    ps->strategies_given = true;
+    return 0;
+}
+
+static int parse_seed(const char *v, const char *arg, ecsb_bench_settings *s, parse_state *ps)
+{
+    (void)arg;
+    (void)ps;
+    s->seed_given = true;
+    if (strcmp(v, "0") == 0) {
+        s->seed = 0; /* no pads: the heap's own placement, to compare against */
+        return 0;
+    }
+    return ecsb_parse_count(v, UINT64_MAX, &s->seed) ? 0 : 1;
+}
+
+static int parse_run_id(const char *v, const char *arg, ecsb_bench_settings *s, parse_state *ps)
+{
+    (void)arg;
+    (void)ps;
+    if (!valid_run_id(v))
+        return 1;
+    s->run_id = v;
+    return 0;
+}
+
+static int parse_context(const char *v, const char *arg, ecsb_bench_settings *s,
+                         parse_state *ps)
+{
+    (void)arg;
+    (void)ps;
+    return add_context(v, s) ? 0 : 1;
+}
+
+static int parse_param(const char *v, const char *arg, ecsb_bench_settings *s, parse_state *ps)
+{
+    (void)ps;
+    char err[512];
+    if (s->param_flag_count == ECSB_MAX_PARAM_FLAGS)
+        return usage_error("too many: %s", arg, "at most 8 --ecsb_param flags");
+    if (!check_param_flag(v, err, sizeof err))
+        return usage_error("bad %s", arg, err);
+    s->param_flag[s->param_flag_count++] = v;
+    return 0;
+}
+
+static int parse_progress(const char *v, const char *arg, ecsb_bench_settings *s,
+                          parse_state *ps)
+{
+    (void)arg;
+    (void)ps;
+    if (strcmp(v, "auto") != 0 && strcmp(v, "off") != 0)
+        return 1;
+    s->progress = strcmp(v, "auto") == 0;
+    return 0;
+}
+
+static int parse_filter(const char *v, const char *arg, ecsb_bench_settings *s, parse_state *ps)
+{
+    (void)arg;
+    (void)ps;
+    return set_filter(v, s);
+}
+
+static int parse_out_format(const char *v, const char *arg, ecsb_bench_settings *s,
+                            parse_state *ps)
+{
+    (void)arg;
+    (void)ps;
+    if (strcmp(v, "json") == 0)
+        s->out_format = ECSB_GB_OUT_JSON;
+    else if (strcmp(v, "console") == 0)
+        s->out_format = ECSB_GB_OUT_CONSOLE;
+    else
+        return 1;
+    return 0;
+}
+
+static int parse_out(const char *v, const char *arg, ecsb_bench_settings *s, parse_state *ps)
+{
+    (void)arg;
+    (void)ps;
+    if (!*v)
+        return 1;
+    s->out_path = v;
+    return 0;
+}
+
+#define SETTING(field) offsetof(ecsb_bench_settings, field)
+
+static const bench_flag flags[] = {
+    {"--ecsb_scenarios", "--ecsb_scenarios=A,B", FLAG_CUSTOM, 0, 0, parse_scenarios, NULL,
+     "only these scenarios (default: all)", {0}, "dual_iterate", "nope"},
+    {"--ecsb_strategies", "--ecsb_strategies=X,Y", FLAG_CUSTOM, 0, 0, parse_strategies, NULL,
+     "only these strategies (default: all); the floor, and\n"
+     "the limit where a scenario has one, always run",
+     {0}, "floor", "nope"},
+    {"--ecsb_sizes", "--ecsb_sizes=N,N,...", FLAG_CUSTOM, 0, 0, parse_sizes,
+     "--ecsb_sizes takes a comma-separated list of decimal sizes, each 1..16777216, at most 32 "
+     "of them, e.g. --ecsb_sizes=256,4000",
+     "these sizes for every scenario, each 1..%.0f, at most\n"
+     "%.0f (default: each scenario's own up to %.0f, see list\n"
+     "--json)",
+     {ECSB_MAX_N, ECSB_MAX_SIZES, DEFAULT_LARGEST}, "16,4", "0"},
+    {"--ecsb_large", "--ecsb_large", FLAG_BOOL, SETTING(large), 0, NULL,
+     "--ecsb_large takes no value, or true/false",
+     "the default sizes above %.0f too (262144 .. 4194304:\n"
+     "the reference run has them; each repetition builds\n"
+     "and warms a fresh 1M-4M world, so they take several\n"
+     "times the rest: --ecsb_plan estimates it)",
+     {DEFAULT_LARGEST}, "true", "maybe"},
+    {"--ecsb_param", "--ecsb_param=NAME=V1,V2", FLAG_CUSTOM, 0, 0, parse_param, NULL,
+     "run every scenario that declares parameter NAME at each\n"
+     "value it accepts (repeatable: every combination; the\n"
+     "others keep their defaults; list shows them); names\n"
+     "get /name=value[,name=value] for values not the default",
+     {0}, "match=1/2", "nosuch=1"},
+    {"--ecsb_quick", "--ecsb_quick", FLAG_BOOL, SETTING(quick), 0, NULL,
+     "--ecsb_quick takes no value, or true/false",
+     "a smoke run, not for verdicts: sizes 256,4000,\n"
+     "%.0f repetitions of %g s, at most %.0f warm-up passes\n"
+     "(unless other flags say otherwise)",
+     {QUICK_REPETITIONS, QUICK_MIN_TIME, ECSB_QUICK_WARMUP}, "", "2"},
+    {"--ecsb_plan", "--ecsb_plan", FLAG_BOOL, SETTING(plan_only), 0, NULL,
+     "--ecsb_plan takes no value, or true/false",
+     "check and calibrate every benchmark, print the plan\n"
+     "(repetitions, passes, group, warm-up, worlds, estimated\n"
+     "seconds), time nothing",
+     {0}, "false", "maybe"},
+    {"--ecsb_seed", "--ecsb_seed=S", FLAG_CUSTOM, 0, 0, parse_seed,
+     "--ecsb_seed takes a decimal number (the placements' sequence: the same seed draws the "
+     "same pads; 0: no pads)",
+     "the seed of the placements: every block a world,\n"
+     "floor or limit allocates is placed after a pad of\n"
+     "0..63 cache lines drawn from it (default: drawn by\n"
+     "each run, recorded as ecsb_seed, so --ecsb_seed=<it>\n"
+     "replays its placements; 0: no pads)",
+     {0}, "12345", "x"},
+    {"--ecsb_run_id", "--ecsb_run_id=ID", FLAG_CUSTOM, 0, 0, parse_run_id,
+     "a run id is 1..100 characters of A-Z a-z 0-9 . _ -, not starting with . or -",
+     "run id for the JSON context ([A-Za-z0-9._-], default:\n"
+     "UTC time + host, e.g. 20261121T214500Z-vm)",
+     {0}, "r1", "../x"},
+    {"--ecsb_context", "--ecsb_context=KEY=VALUE", FLAG_CUSTOM, 0, 0, parse_context,
+     "--ecsb_context takes KEY=VALUE, KEY 1..50 characters of a-z 0-9 _ (at most 16 of them)",
+     "extra JSON context entry; KEY gets the ecsb_ prefix", {0}, "note=x", "x"},
+    {"--ecsb_progress", "--ecsb_progress=auto|off", FLAG_CUSTOM, 0, 0, parse_progress,
+     "--ecsb_progress is auto or off",
+     "progress on stderr (auto: a live line on a terminal\n"
+     "when stdout is redirected, else a line per 10%%)",
+     {0}, "off", "maybe"},
+    {"--benchmark_filter", "--benchmark_filter=REGEX", FLAG_CUSTOM, 0, 0, parse_filter, NULL,
+     "only names matching it (POSIX extended; -REGEX: not\n"
+     "matching)",
+     {0}, "dual_iterate", "("},
+    {"--benchmark_list_tests", "--benchmark_list_tests", FLAG_BOOL, SETTING(list_tests), 0, NULL,
+     "it takes true or false", "print the selected names, run nothing", {0}, "true", "maybe"},
+    {"--benchmark_repetitions", "--benchmark_repetitions=R", FLAG_COUNT, SETTING(repetitions),
+     MAX_REPETITIONS, NULL, "repetitions: a decimal integer 1..1000",
+     "repetitions of every benchmark (default: %.0f, up to\n"
+     "%.0f where a cell is cheap)",
+     {DEFAULT_REPETITIONS, MOST_REPETITIONS}, "2", "0"},
+    {"--benchmark_min_time", "--benchmark_min_time=S", FLAG_SECONDS, SETTING(min_time),
+     MAX_MIN_TIME, NULL,
+     "seconds of passes per repetition: a number above 0, at most 3600, without a unit, e.g. "
+     "--benchmark_min_time=0.05",
+     "seconds of passes per repetition on the slowest line\n"
+     "of a cell, at least 3 passes (or 0.25 s of long\n"
+     "ones) after the scenario's untimed warm-up, the\n"
+     "same for every line (default: %g)",
+     {DEFAULT_MIN_TIME}, "0.01", "1s"},
+    {"--benchmark_enable_random_interleaving", "--benchmark_enable_random_interleaving=true|false",
+     FLAG_BOOL, SETTING(interleave), 0, NULL, "it takes true or false", "(default: true)", {0},
+     "false", "maybe"},
+    {"--benchmark_out", "--benchmark_out=FILE", FLAG_CUSTOM, 0, 0, parse_out,
+     "--benchmark_out=FILE names the output file", "write the results to FILE too", {0},
+     "/dev/null", ""},
+    {"--benchmark_out_format", "--benchmark_out_format=json|console", FLAG_CUSTOM, 0, 0,
+     parse_out_format,
+     "valid values: json, console (Google Benchmark's CSV is deprecated: make bench writes "
+     "results.csv from the JSON)",
+     "(default: json)", {0}, "console", "xml"},
+};
+#define FLAG_COUNT_ALL (sizeof flags / sizeof flags[0])
+
+/* One table row's value: 0 taken, 2 bad (printed). */
+static int parse_flag(const bench_flag *f, const char *v, const char *arg,
+                      ecsb_bench_settings *s, parse_state *ps)
+{
+    char *field = (char *)s + f->offset;
+    int rc;
+    uint64_t count;
+    switch (f->kind) {
+    case FLAG_BOOL:
+        rc = parse_bool(v, (bool *)field) ? 0 : 1;
+        break;
+    case FLAG_COUNT:
+        rc = ecsb_parse_count(v, (uint64_t)f->max, &count) ? 0 : 1;
+        if (rc == 0)
+            *(int *)field = (int)count;
+        break;
+    case FLAG_SECONDS:
+        rc = parse_seconds(v, f->max, (double *)field) ? 0 : 1;
+        break;
+    default:
+        rc = f->parse(v, arg, s, ps);
+        break;
+    }
+    return rc == 1 ? usage_error("bad %s", arg, f->hint) : rc;
+}
+
+/* A flag ecsbench handles: 0 done, 1 not ours, 2 bad (printed). */
+static int parse_own_flag(const char *arg, ecsb_bench_settings *s, parse_state *ps)
+{
+    for (size_t i = 0; i < FLAG_COUNT_ALL; i++) {
+        const char *v = flag_value(arg, flags[i].name);
+        if (v)
+            return parse_flag(&flags[i], v, arg, s, ps);
+    }
+    if (strncmp(arg, "--ecsb_", 7) != 0)
+        return 1;
+    char own[512] = "";
+    for (size_t i = 0; i < FLAG_COUNT_ALL; i++)
+        if (strncmp(flags[i].name, "--ecsb_", 7) == 0)
+            snprintf(own + strlen(own), sizeof own - strlen(own), "%s%s%s", own[0] ? ", " : "",
+                     flags[i].name, strchr(flags[i].form, '=') ? "=" : "");
+    fprintf(stderr, "ecsbench: unknown flag %s\necsbench's own flags are %s\n(see: ecsbench help)\n",
+            arg, own);
+    return 2;
+}
+
+void ecsb_bench_usage(FILE *out)
+{
+    fprintf(out, "Flags of ecsbench bench (a later flag overrides an earlier one):\n");
+    for (size_t i = 0; i < FLAG_COUNT_ALL; i++) {
+        const bench_flag *f = &flags[i];
+        char text[1024];
+        const double *a = f->help_args;
+        snprintf(text, sizeof text, f->help, a[0], a[1], a[2]);
+        bool wide = strlen(f->form) > 26;
+        fprintf(out, "  %-26s%s", f->form, wide ? "   " : " ");
+        for (char *line = text, *next; line; line = next) {
+            next = strchr(line, '\n');
+            if (next)
+                *next++ = '\0';
+            fprintf(out, "%s%s\n", line == text ? "" : "                             ", line);
+        }
+    }
+    fputs("Every other --benchmark_* flag below goes to Google Benchmark.\n"
+          "Before anything is timed, every benchmark runs once untimed: its checksum must\n"
+          "equal the floor's (the same work on plain arrays) at the same scenario and N,\n"
+          "else it is an error row (and ecsbench bench exits 1 after writing its results).\n"
+          "A second untimed world calibrates the passes per repetition. Each repetition\n"
+          "spreads its passes over freshly built worlds (fresh placements); a scenario\n"
+          "whose pass consumes its set-up (platformer) times batches of freshly prepared\n"
+          "worlds between two clock reads.\n"
+          "Rows are named scenario/strategy/N and carry real_time per pass and the counters\n"
+          "items_per_pass, n, bytes and entities (the storage right after set-up with the\n"
+          "scenario's capacity hint), bytes_grown (the same, grown from empty), warmup and\n"
+          "worlds (the plan), slice_1.. (seconds per pass in consecutive slices of the\n"
+          "timed passes) and drift (least time per pass, last third / first third).\n",
+          out);
+}
+
+void ecsb_bench_flags_json(FILE *out)
+{
+    fprintf(out, "[");
+    for (size_t i = 0; i < FLAG_COUNT_ALL; i++)
+        fprintf(out, "%s{\"name\": \"%s\", \"example\": \"%s\", \"bad\": \"%s\"}", i ? ", " : "",
+                flags[i].name, flags[i].example, flags[i].bad);
+    fprintf(out, "]");
 }
 
 /*
@@ -619,9 +791,9 @@ int ecsb_bench_parse(int argc, char **argv, ecsb_bench_settings *s)
     }
     s->gb_argv[s->gb_argc++] = argv[0];
     int interleave_slot = s->gb_argc++;
-    bool scenarios_given = false, strategies_given = false;
+    parse_state ps = {0};
     for (int i = 2; i < argc; i++) {
-        int rc = parse_own_flag(argv[i], s, &scenarios_given, &strategies_given);
+        int rc = parse_own_flag(argv[i], s, &ps);
         if (rc == 1)
             rc = check_gb_choice_flag(argv[i]);
         else if (rc == 0)
@@ -632,10 +804,10 @@ int ecsb_bench_parse(int argc, char **argv, ecsb_bench_settings *s)
     }
     s->gb_argv[interleave_slot] = s->interleave ? interleave_on : interleave_off;
     s->gb_argv[s->gb_argc] = NULL;
-    if (!scenarios_given)
+    if (!ps.scenarios_given)
         for (int i = 0; i < ECSB_SCENARIO_COUNT; i++)
             s->scenario_on[i] = true;
-    if (!strategies_given)
+    if (!ps.strategies_given)
         for (size_t i = 0; i < ecsb_strategy_count; i++)
             s->strategy_on[i] = true;
     int rc = check_param_selection(s);

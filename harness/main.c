@@ -187,7 +187,10 @@ static void list_json(void)
         }
         printf("]}%s\n", s + 1 == ECSB_SCENARIO_COUNT ? "" : ",");
     }
-    printf("  ]\n}\n");
+    printf("  ],\n  \"bench_flags\": ");
+    fflush(stdout);
+    ecsb_bench_flags_json(stdout);
+    printf("\n}\n");
 }
 
 static int cmd_list(int argc, char **argv)

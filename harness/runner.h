@@ -162,8 +162,11 @@ bool ecsb_bench_selected(const ecsb_bench_settings *s, const char *name);
 
 /* `ecsbench bench ...`. Returns the exit status. */
 int ecsb_bench_main(int argc, char **argv);
-/* The suite's own flags and defaults, for help. */
+/* The suite's own flags and defaults, for help (from bench_flags.c's flag table). */
 void ecsb_bench_usage(FILE *out);
+/* The flag table as a JSON array of {name, example, bad}: a valid and an invalid value of
+ * every flag (list --json; test_cli.sh gives every flag both). */
+void ecsb_bench_flags_json(FILE *out);
 
 /* ---- provenance (provenance.c) ------------------------------------------------------------- */
 

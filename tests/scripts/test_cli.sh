@@ -83,7 +83,7 @@ import json, re, sys
 doc = json.load(open(sys.argv[1]))
 text = [l.split() for l in open(sys.argv[2]) if l.strip()]
 bad = []
-if sorted(doc) != ["references", "scenarios", "strategies"]:
+if sorted(doc) != ["bench_flags", "references", "scenarios", "strategies"]:
     bad.append(f"top-level keys {sorted(doc)}")
 names = [s["name"] for s in doc["strategies"]]
 if names != [w[1] for w in text if w[0] == "strategy"]:
@@ -225,6 +225,19 @@ done
 expect_usage_error "bad --benchmark_filter=(" bench --benchmark_filter="("
 expect_usage_error "selection names no benchmark" bench --ecsb_sizes=1 --ecsb_progress=off --benchmark_filter=nomatch
 expect_usage_error "cannot write --benchmark_out=$tmp/no/such/dir/x.json" bench --ecsb_sizes=1 --benchmark_out="$tmp/no/such/dir/x.json"
+
+# ---- the flag table (bench_flags.c): every flag in help, taking its example, refusing its bad value
+"$bin" help >"$tmp/help" 2>&1
+nflags=0
+while IFS="|" read -r name example bad; do
+  nflags=$((nflags + 1))
+  grep -q -- "^  $name[= ]" "$tmp/help" || fail "flag $name is not in ecsbench help"
+  arg=$name${example:+=$example}
+  "$bin" bench --ecsb_scenarios=dual_iterate --ecsb_strategies=floor --ecsb_sizes=16 "$arg" \
+    --benchmark_list_tests >"$tmp/out" 2>"$tmp/err" || fail "bench $arg (the table's example) exited $?: $(head -c 300 "$tmp/err")"
+  expect_usage_error "$name=$bad" bench --ecsb_scenarios=dual_iterate --ecsb_sizes=16 "$name=$bad" --benchmark_list_tests
+done < <("$PYTHON" -c 'import json,sys; [print(f["name"], f["example"], f["bad"], sep="|") for f in json.load(open(sys.argv[1]))["bench_flags"]]' "$tmp/list.json")
+[ "$nflags" -ge 18 ] || fail "list --json: $nflags bench flags, want the table's 18 or more"
 
 # ---- names: scenario/strategy/N, floor, limit, strategies; selection ----------------------
 "$bin" bench --ecsb_sizes=7,3 --benchmark_list_tests=true >"$tmp/names" 2>"$tmp/err" || fail "list_tests exited $?"
