@@ -78,7 +78,7 @@ ALL_HDR      := $(wildcard harness/*.h scenarios/*.h scenarios/defs/*.h scenario
 HASHED_SRC   := $(sort $(CORE_SRC) $(BENCH_SRC) $(BENCH_CXX) $(ALL_HDR))
 SOURCE_HASHES := $(REL)/generated/source_hashes.h
 
-.PHONY: all deps bench sweep sweeps test test-fast test-slow test-c test-fuzz test-scripts run-c run-fuzz run-scripts-fast run-scripts-slow soak fuzz coverage plots screenshot report choose compare hyperfine \
+.PHONY: all deps bench sweep sweeps test test-fast test-slow test-c test-fuzz test-scripts run-c run-fuzz run-scripts-fast run-scripts-slow soak fuzz coverage plots screenshot report findings choose compare hyperfine \
         cachegrind clean help new-strategy FORCE
 .DEFAULT_GOAL := help
 
@@ -269,6 +269,10 @@ screenshot: ## a PNG of a run's page (its top 1280x2400): make screenshot RUN=re
 report: ## write a run's report.md, checking docs/findings.md against it: make report RUN=results/<id>
 	@$(SETUP) compare
 	@$(PYTHON) scripts/report.py "$(RUN)"
+
+findings: ## check docs/findings.md on every run it lists; write its where: lines and the tables by machine (docs/results.md, README)
+	@$(SETUP) compare
+	@$(PYTHON) scripts/findings.py
 
 choose: ## rank the layouts for a mix of workloads: make choose RUN=results/<id> WEIGHTS=frame:3,dual_iterate:1
 	@$(SETUP) compare
