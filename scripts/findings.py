@@ -154,7 +154,9 @@ def readme_block(findings, by_machine):
         if any(counts):
             out.append(f"| {word} | " + " | ".join(map(str, counts)) + " |")
     every = sum(all(machine_state(r, t) == F.HOLDS for r in by_machine.values()) for t in texts)
-    out += ["", f"{every} of {len(texts)} hold on every machine (properties of the layouts); "
+    scope = "every machine (properties of the layouts)" if len(by_machine) > 1 else \
+        "the one machine measured so far"
+    out += ["", f"{every} of {len(texts)} hold on {scope}; "
             "[per claim](docs/results.md#findings-by-machine).", "", END]
     return out
 

@@ -457,6 +457,7 @@ class FindingsByMachine(unittest.TestCase):
         self.assertIn("before\n\n" + BEGIN, text["results.md"])
         self.assertIn(f"| claims | {amd} | {intel} |\n| --- | ---: | ---: |\n| hold | 1 | 1 |\n"
                       "| contradicted | 1 | 1 |", text["README.md"])
+        self.assertIn("1 of 2 hold on every machine (properties of the layouts)", text["README.md"])
         # not committed: no run confirms it; one where: line per claim, the stale one replaced
         self.assertEqual(text["findings.md"].count("  - where: not yet committed · "), 2)
         self.assertNotIn("stale", text["findings.md"])
