@@ -85,9 +85,10 @@ def machine_table(run, findings):
     return out + ["", note], same
 
 
-def findings_section(run, all_cases, findings):
+def findings_section(run, all_cases, findings, reference=True):
     """(markdown lines, {state: count}) of the findings file with its claims checked. The
-    generated where: lines and the history are left to the file."""
+    generated where: lines and the history are left to the file. On other hardware than the
+    reference machines (reference False) a contradicted claim is marked "contradicted here"."""
     out, counts = [], {s: 0 for s in MARK}
     claims = {i: (prefix, claim) for i, prefix, claim in findings.claims}
     section = None  # the file's preamble (before its first section) describes the file
@@ -106,7 +107,9 @@ def findings_section(run, all_cases, findings):
         counts[outcome.state] += 1
         says = outcome.says + (f", {F.fmt_needed(outcome.needed)}"
                                if outcome.state == F.NOT_CONFIRMED else "")
-        out.append(f"{prefix}`{claim['text']}` — {MARK[outcome.state]}: {says}")
+        mark = MARK[outcome.state] if reference or outcome.state != F.CONTRADICTED \
+            else "✗ contradicted here"
+        out.append(f"{prefix}`{claim['text']}` — {mark}: {says}")
     while out and not out[0].strip():
         out.pop(0)
     return out, counts
@@ -277,7 +280,7 @@ def report(run_dir, findings=FINDINGS):
         else findings
     out += ["## The reference machine against this machine", ""] + table + \
         ["", stats.FAMILY, ""]
-    lines, counts = findings_section(run, all_cases, found)
+    lines, counts = findings_section(run, all_cases, found, same)
     out += ["## Findings (hand-written, checked against this run)", "",
             f"From {name}: {counts[F.HOLDS]} claims hold, {counts[F.CONTRADICTED]} are "
             f"contradicted, {counts[F.NOT_CONFIRMED]} not confirmed (the run cannot tell), "

@@ -106,7 +106,7 @@ class Report(unittest.TestCase):
         rc, md, err = self.report(HOLDS + claim)
         self.assertEqual(rc, 0, err)  # no reference run listed: other hardware
         self.assertIn("not confirmed here", err)
-        self.assertIn("- `dual_iterate N=4000 index_is_id/floor <= 2.4` — ✗ **contradicted**: "
+        self.assertIn("- `dual_iterate N=4000 index_is_id/floor <= 2.4` — ✗ contradicted here: "
                       "2.67 (2.50–2.89): the whole interval is above 2.4", md)
         self.assertIn("4 claims hold, 1 are contradicted", md)
         # the same run listed as the reference: its machine is a reference machine
@@ -117,6 +117,7 @@ class Report(unittest.TestCase):
         self.assertIn("report: 1 claim(s) of", err)
         self.assertIn("contradicted in", err)
         self.assertIn("This run's machine is a reference machine", md)
+        self.assertIn("— ✗ **contradicted**: 2.67 (2.50–2.89)", md)
         self.assertEqual(self.report(HOLDS, "--strict")[0], 0)
 
     def test_a_claim_the_run_cannot_check_is_said_and_fails_only_when_strict(self):
