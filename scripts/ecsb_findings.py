@@ -24,7 +24,7 @@ name=value words pick the case whose parameters include them; without any, the d
 
 Outcomes (every verdict and interval is scripts/ecsb_stats.py's):
   holds          fastest is S: S is *faster* than every other layout; A level B: the run calls
-                 them *level*; a bound: the pair's whole 95 % confidence interval lies on the
+                 them *level*; a bound: the pair's whole confidence interval (ecsb_stats's) lies on the
                  claimed side of X (and where the bound claims a margin, A/B >= X > 1 or
                  A/B <= X < 1, the run also calls that side *faster*)
   contradicted   the run decides the opposite: another layout is *faster* than S or *level* with
@@ -186,7 +186,7 @@ def _fastest(cell, claim):
                    needed=None if None in needed else max(needed))
 
 
-def _bound(pair, claim, sides):
+def _bound(pair, claim, sides, reps):
     op, x = claim["op"], claim["bound"]
     ratio, ci = pair.ratio, pair.ci
     says = f"{fmt3(ratio)} ({fmt_interval(ci)})"
@@ -208,7 +208,7 @@ def _bound(pair, claim, sides):
         return Outcome(NOT_CONFIRMED, says + f", {pair.words()}: a margin the run does not call "
                        "*faster*", ratio, ci, pair.needed)
     return Outcome(NOT_CONFIRMED, says + f": the interval straddles {claim['written']}", ratio, ci,
-                   stats.reps_to_bound(pair, x))
+                   stats.reps_to_bound(pair, x, reps))
 
 
 def check_claim(run, all_cases, claim):
@@ -232,7 +232,8 @@ def check_claim(run, all_cases, claim):
         state = {stats.LEVEL: HOLDS, stats.FASTER: CONTRADICTED}.get(pair.verdict, NOT_CONFIRMED)
         return Outcome(state, f"{fmt3(pair.ratio)} ({fmt_interval(pair.ci)}), {pair.verdict}",
                        pair.ratio, pair.ci, pair.needed)
-    return _bound(pair, claim, sides)
+    reps = min(len(run.samples[(case[0], side, n)]) for side in sides)
+    return _bound(pair, claim, sides, reps)
 
 
 # ---- the findings file ------------------------------------------------------------------------

@@ -209,17 +209,17 @@ class Pair:
             f"undecidable (> {MAX_REPS} reps)" if self.ci else "undecidable (< 2 reps)"
 
 
-def reps_to_bound(pair, bound):
+def reps_to_bound(pair, bound, reps):
     """For a claimed bound on a pair's ratio (docs/findings.md, scripts/ecsb_findings.py): the
     fewest repetitions a side with which the pair's confidence interval, shrinking as
-    1/sqrt(n) around its ratio, would lie wholly on one side of `bound`; None beyond MAX_REPS,
-    without an interval, or when the ratio is the bound itself."""
+    1/sqrt(n) around its ratio, would lie wholly on one side of `bound`, `reps` being the
+    repetitions a side it has now; None beyond MAX_REPS, without an interval, or when the ratio
+    is the bound itself. Reads only pair.ratio and pair.ci."""
     ci = pair.ci
-    if not ci or pair.ratio == bound or bound <= 0:
+    if not ci or pair.ratio == bound or bound <= 0 or reps < 2:
         return None
     room = abs(math.log(bound / pair.ratio))
     half = math.log(ci[1] / pair.ratio) if pair.ratio < bound else math.log(pair.ratio / ci[0])
-    reps = min(len(pair._a), len(pair._b))
     n = math.ceil(reps * (half / room) ** 2)
     return max(n, reps + 1) if n <= MAX_REPS else None
 

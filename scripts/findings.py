@@ -25,6 +25,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ecsb_findings as F  # noqa: E402
+import ecsb_stats as stats  # noqa: E402
 from ecsb_cases import cases  # noqa: E402
 from ecsb_rundata import RunError, load_run  # noqa: E402
 
@@ -111,7 +112,8 @@ def results_block(findings, by_machine):
     texts = findings.claim_texts()
     out = [BEGIN, "",
            "Each claim of [docs/findings.md](findings.md) in each machine's run (`make findings` "
-           "checks them on the runs that file lists): ✓ holds (the whole 95 % interval of the "
+           "checks them on the runs that file lists): ✓ holds (the whole "
+           f"{round(stats.CONFIDENCE * 100)} % interval of the "
            "ratio on the claimed side; *faster* for a leader); ? not confirmed (the run cannot "
            "tell; the repetitions a side that would); ✗ contradicted (the run decides the "
            "opposite). Ratio of times per item and its interval, three significant digits.", "",

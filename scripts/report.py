@@ -285,7 +285,7 @@ def report(run_dir, findings=FINDINGS):
             f"From {name}: {counts[F.HOLDS]} claims hold, {counts[F.CONTRADICTED]} are "
             f"contradicted, {counts[F.NOT_CONFIRMED]} not confirmed (the run cannot tell), "
             f"{counts[F.NOT_CHECKED]} cannot be checked against this run (a bound holds when "
-            "its whole 95 % interval is on the claimed side).", ""] + lines + [""]
+            f"its whole {round(stats.CONFIDENCE * 100)} % interval is on the claimed side).", ""] + lines + [""]
     out += ["## Per case", "",
             "A row per line, a column per N: the leader's median time per item in bold, every "
             "other line's median / the leader's, marked *=* level with it, *?* undecidable "
