@@ -51,9 +51,9 @@ TEST_STRATEGY_OPT ?= -O0
 TST_STRATEGY_OPT = $(if $(filter sparse_set sparse_set_prefetch,$(basename $(notdir $@))),-Og,$(TEST_STRATEGY_OPT))
 
 # Every strategy file is compiled (the registry in strategies/strategies.def picks which run).
-CORE_SRC  := harness/core.c harness/registry.c harness/timing.c scenarios/scenarios.c scenarios/floor.c scenarios/limit.c \
+CORE_SRC  := harness/core.c harness/registry.c harness/timing.c harness/machine_cpuid.c scenarios/scenarios.c scenarios/floor.c scenarios/limit.c \
              $(wildcard strategies/*.c)
-BENCH_SRC := $(filter-out harness/core.c harness/registry.c harness/timing.c,$(wildcard harness/*.c))
+BENCH_SRC := $(filter-out harness/core.c harness/registry.c harness/timing.c harness/machine_cpuid.c,$(wildcard harness/*.c))
 BENCH_CXX := $(wildcard harness/*.cc)
 TEST_SRC  := $(wildcard tests/*.c)
 
@@ -78,7 +78,7 @@ ALL_HDR      := $(wildcard harness/*.h scenarios/*.h scenarios/defs/*.h scenario
 HASHED_SRC   := $(sort $(CORE_SRC) $(BENCH_SRC) $(BENCH_CXX) $(ALL_HDR))
 SOURCE_HASHES := $(REL)/generated/source_hashes.h
 
-.PHONY: all deps bench sweep sweeps test test-fast test-slow test-c test-fuzz test-scripts run-c run-fuzz run-scripts-fast run-scripts-slow soak fuzz coverage plots screenshot report findings choose compare hyperfine \
+.PHONY: all deps bench machine sweep sweeps test test-fast test-slow test-c test-fuzz test-scripts run-c run-fuzz run-scripts-fast run-scripts-slow soak fuzz coverage plots screenshot report findings choose compare hyperfine \
         cachegrind clean help new-strategy FORCE
 .DEFAULT_GOAL := help
 
@@ -139,6 +139,13 @@ $(REL)/harness/provenance.o: CPPFLAGS += -DECSB_GBENCH_VERSION='"$(or $(GBENCH_V
 	-DECSB_BUILD_CFLAGS='"$(CFLAGS)"' -DECSB_BUILD_CXXFLAGS='"$(CXXFLAGS)"' \
 	-DECSB_SOURCE_HASHES='"$(SOURCE_HASHES)"'
 $(REL)/harness/provenance.o: Makefile $(SOURCE_HASHES)
+# ecsbench machine: its kernels at fixed flags (the last -O wins), so the machine's figures,
+# and the hardware line drawn from them, do not change with OPT; machine.json records both.
+MACHINE_KERNEL_FLAGS := -O3
+$(REL)/harness/machine_measure.o: CFLAGS += $(MACHINE_KERNEL_FLAGS)
+$(REL)/harness/machine.o: CPPFLAGS += -DECSB_BUILD_CC='"$(CC)"' -DECSB_BUILD_CFLAGS='"$(CFLAGS)"' \
+	-DECSB_MACHINE_KERNEL_FLAGS='"$(CFLAGS) $(MACHINE_KERNEL_FLAGS)"'
+$(REL)/harness/machine.o: Makefile
 
 # Rewritten (and provenance.o rebuilt) only when a hash or the list of sources changes.
 $(SOURCE_HASHES): FORCE
@@ -246,6 +253,10 @@ test-scripts: $(BUILD)/ecsbench | $(TEST_STAMP) ## CLI, registry, memcheck, JSON
 bench: $(BUILD)/ecsbench ## run the default suite (<= 65536: ~5 min); results/<id>/ and plots/<id>/ (QUICK=1: a smoke run; LARGE=1: ~33 min)
 	@$(SETUP) bench
 	@PYTHON=$(PYTHON) QUICK=$(QUICK) LARGE=$(LARGE) scripts/bench.sh $(BUILD)/ecsbench
+
+MACHINE_OUT ?= $(BUILD)/machine.json
+machine: $(BUILD)/ecsbench ## the machine (CPUID fingerprint, clock, bandwidth, latency) as $(BUILD)/machine.json (MACHINE_OUT=), at most 20 s
+	$(BUILD)/ecsbench machine --out=$(MACHINE_OUT)
 
 sweep: $(BUILD)/ecsbench ## one parameter swept in every world: make sweep SCENARIO=x PARAM=p [VALUES=a,b] [SIZES=..] [STRATEGIES=..] [ORDERS=regular,shuffled,aged]
 	@$(SETUP) bench

@@ -5,6 +5,8 @@
  *   ecsbench run <scenario> <strategy> <N> [passes]   one scenario, untimed set-up, prints
  *                                                     checksum=<16 hex> seconds=<float>
  *   ecsbench bench [flags]                            the suite (Google Benchmark runner)
+ *   ecsbench machine [--out=FILE] [--quick]           the machine: fingerprint, clock,
+ *                                                     bandwidth, latency (harness/machine.c)
  *   ecsbench help | --help | -h                       usage
  *   ecsbench                                          a short usage, exit 2
  *
@@ -18,6 +20,7 @@
 
 #include "harness/age.h"
 #include "harness/gbench.h"
+#include "harness/machine.h"
 #include "harness/runner.h"
 
 static const char floor_summary[] =
@@ -46,6 +49,7 @@ static void short_usage(FILE *out)
                  "       ecsbench run <scenario> <strategy> <N> [passes] [name=value ...]\n"
                  "       ecsbench bench [--ecsb_* and --benchmark_* flags]\n"
                  "       ecsbench age <scenario> <strategy> <N> [name=value ...]\n"
+                 "       ecsbench machine [--out=FILE] [--quick] [--max-set=BYTES] | --fingerprint\n"
                  "       ecsbench help\n");
 }
 
@@ -90,6 +94,12 @@ static void usage(FILE *out)
             "      pairs=<count> fingerprint=<hex>; e.g. order=aged (worlds: order=regular,\n"
             "      in order, i mod k; shuffled, membership and creation order drawn; aged,\n"
             "      lived in)\n"
+            "  ecsbench machine [--out=FILE] [--quick] [--max-set=BYTES] | --fingerprint\n"
+            "      the machine, as machine.json (docs/machine.md): CPUID fingerprint, caches,\n"
+            "      the clock as measured, read/write/read-modify-write bandwidth and dependent\n"
+            "      load latency from 8 KiB to past the last-level cache, pinned to one CPU (at\n"
+            "      most 20 s; --quick about a quarter of it); JSON to stdout, or to FILE with a\n"
+            "      text report on stdout; --fingerprint: the fingerprint's key alone\n"
             "  ecsbench help | --help | -h\n"
             "      this text\n"
             "\n"
@@ -350,12 +360,14 @@ int main(int argc, char **argv)
         return ecsb_bench_main(argc, argv);
     if (strcmp(argv[1], "age") == 0)
         return ecsb_cmd_age(argc, argv);
+    if (strcmp(argv[1], "machine") == 0)
+        return ecsb_cmd_machine(argc, argv);
     if (argv[1][0] == '-')
         fprintf(stderr,
                 "ecsbench: flags go after a subcommand: the suite is `ecsbench bench %s ...`\n",
                 argv[1]);
     else
-        fprintf(stderr, "ecsbench: unknown subcommand '%s'; valid: list, run, bench, age, help\n",
+        fprintf(stderr, "ecsbench: unknown subcommand '%s'; valid: list, run, bench, age, machine, help\n",
                 argv[1]);
     short_usage(stderr);
     return 2;

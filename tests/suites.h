@@ -104,7 +104,8 @@ extern const ecsb_scenario_id tst_scenario_ids[ECSB_SCENARIO_COUNT];
 /*
  * tests/scenarios.c, run once: each scenario's floor (and limit) against a direct computation,
  * the limit table, and each scenario's checksum against every mistake the test-only strategy
- * `faulty` (tests/faulty.h) can inject into its pass; tests/timing.c, the timing engine.
+ * `faulty` (tests/faulty.h) can inject into its pass; tests/timing.c, the timing engine;
+ * tests/machine_cpuid.c, the CPUID decoding of `ecsbench machine`.
  */
 #define ECSB_FLOOR_TESTS(X)                                                                    \
     X(floor_platformer_checksum_matches_a_direct_computation)                                  \
@@ -146,7 +147,10 @@ extern const ecsb_scenario_id tst_scenario_ids[ECSB_SCENARIO_COUNT];
     X(placement_pads_vary_between_blocks_stay_aligned_and_within_4_kib)                        \
     X(placement_reaches_the_floor_and_the_limit_arrays)                                        \
     X(move3_size_reaches_the_bytes_of_every_line)                                    \
-    X(worlds_aged_diagnostic_tells_aged_storage_from_id_order)
+    X(worlds_aged_diagnostic_tells_aged_storage_from_id_order)                                 \
+    X(machine_cpuid_decodes_an_intel_leaf_4)                                                   \
+    X(machine_cpuid_decodes_an_amd_leaf_8000001d)                                              \
+    X(machine_cpuid_brand_and_short_name)
 
 #define ECSB_DECLARE_TEST(name) void name(void **state);
 ECSB_CONFORMANCE_TESTS(ECSB_DECLARE_TEST)

@@ -178,7 +178,7 @@ done
 for p in 0 -1 abc 1000001 "" 2x; do
   expect_usage_error "bad passes '$p'; passes is a decimal integer 1..1000000" run dual_iterate floor 10 "$p"
 done
-expect_usage_error "unknown subcommand 'foo'; valid: list, run, bench, age, help" foo
+expect_usage_error "unknown subcommand 'foo'; valid: list, run, bench, age, machine, help" foo
 # age: how aged a world is (1 in id order, about 0.5 in none); bad arguments exit 2
 expect_usage_error "age takes a scenario, a strategy and N" age dual_iterate sparse_set
 expect_usage_error "unknown scenario" age nope sparse_set 10
