@@ -254,7 +254,7 @@ class Findings:
                                     "--findings FILE")
         self.text = text
         self.lines = text.splitlines()
-        self.runs, self.claims, self.history = [], [], []
+        self.runs, self.claims, self.history, self.held_on = [], [], [], {}
         section = ""
         for i, line in enumerate(self.lines):
             if line.startswith("## "):
@@ -263,6 +263,8 @@ class Findings:
             if m:
                 self.claims.append((i, m.group(1), parse_claim(m.group(2),
                                                                f"{path}:{i + 1}")))
+            elif WHERE_LINE.match(line) and self.claims and self.claims[-1][0] == i - 1:
+                self.held_on[self.claims[-1][2]["text"]] = held_on(line)
             elif section == "runs" and RUN_LINE.match(line):
                 self.runs.append(RUN_LINE.match(line).group(1))
             elif section == "history" and line.startswith("- "):
@@ -277,6 +279,16 @@ class Findings:
 
     def claim_texts(self):
         return [c["text"] for _, _, c in self.claims]
+
+
+def held_on(where):
+    """The machines a where: line says the claim held (or was confirmed) on."""
+    out = set()
+    for part in where.split(" · ")[1:]:
+        machine, _, said = part.partition(": ")
+        if re.search(r"(?<!not )(?:held|confirmed) in ", said):
+            out.add(machine.strip())
+    return out
 
 
 def claim_texts(text):

@@ -118,6 +118,16 @@ class Report(unittest.TestCase):
         self.assertIn("contradicted in", err)
         self.assertIn("This run's machine is a reference machine", md)
         self.assertIn("— ✗ **contradicted**: 2.67 (2.50–2.89)", md)
+        # its where: line says where it held: on another machine only, so not an error here
+        elsewhere = listed + "  - where: stated 2026-01-01 (abc) · Other, 3 GHz: held in x: 2\n"
+        rc, md, err = self.report(elsewhere)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("— ✗ contradicted here: 2.67", md)
+        machine = "AMD EPYC 9R14 96-Core, 2.5 GHz, 32K/1M/36608K"
+        here = listed + f"  - where: stated 2026-01-01 (abc) · {machine}: confirmed in x: 2\n"
+        self.assertEqual(self.report(here)[0], 1)
+        not_here = here.replace("confirmed in", "not confirmed in")
+        self.assertEqual(self.report(not_here)[0], 0)
         self.assertEqual(self.report(HOLDS, "--strict")[0], 0)
 
     def test_a_claim_the_run_cannot_check_is_said_and_fails_only_when_strict(self):
