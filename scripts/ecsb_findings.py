@@ -410,17 +410,34 @@ def machine_name(run_dir, run=None):
     return ", ".join(parts)
 
 
+def _machine_json(run_dir):
+    try:
+        with open(os.path.join(run_dir, "machine.json"), encoding="utf-8") as f:
+            doc = json.load(f)
+        return doc if isinstance(doc, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
 def machine_facts(run_dir, run=None):
-    """{row: value} for the report's machine table, from the run's raw.json context."""
+    """{row: value} for the report's machine table: from the run's machine.json (the clock as
+    measured, the caches from CPUID) where it has one, else from raw.json's context (Google
+    Benchmark's clock and caches)."""
     ctx = _context(run_dir, run)
-    caches = [c for c in ctx.get("caches") or [] if isinstance(c, dict)
-              and c.get("type") != "Instruction"]
+    machine = _machine_json(run_dir)
+    caches = machine.get("caches") if isinstance(machine.get("caches"), list) else \
+        ctx.get("caches") or []
+    caches = [c for c in caches if isinstance(c, dict) and c.get("type") != "Instruction"
+              and str(c.get("size", "0")).isdigit()]
     cflags = str(ctx.get("ecsb_cflags") or "")
     level = re.findall(r"(?<!\S)-O\w*", cflags)
+    clock = machine.get("clock") if isinstance(machine.get("clock"), dict) else {}
+    measured = clock.get("mhz") if isinstance(clock.get("mhz"), (int, float)) else None
     mhz = ctx.get("mhz_per_cpu")
     return {
         "machine": machine_name(run_dir, run),
-        "clock": f"{mhz} MHz" if mhz else "not recorded",
+        "clock": f"{measured:.0f} MHz measured" if measured else
+        f"{mhz} MHz" if mhz else "not recorded",
         "caches": ", ".join(f"L{c.get('level')}{'d' if c.get('type') == 'Data' else ''} "
                             f"{human_bytes(int(c.get('size', 0)))}" for c in caches)
         or "none reported",

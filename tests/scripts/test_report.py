@@ -177,6 +177,18 @@ class Report(unittest.TestCase):
                     "| seed | not recorded | 7 |"):
             self.assertIn(row, table)
         self.assertIn("reads as *not confirmed here*, not as an error", table)
+        # machine.json, where the run has one: its short name, the clock as measured, its caches
+        with open(os.path.join(other, "machine.json"), "w") as f:
+            json.dump({"short_name": "Intel Emerald Rapids, 2.6 GHz, 48K/2M/300M",
+                       "clock": {"mhz": 2601.4}, "caches": [
+                           {"level": 1, "type": "Data", "size": 49152},
+                           {"level": 1, "type": "Instruction", "size": 32768},
+                           {"level": 2, "type": "Unified", "size": 2097152}]}, f)
+        table = self.report("- claim: dual_iterate N=4000 index_is_id/floor <= 3\n",
+                            run_dir=other)[1]
+        self.assertIn("| machine | Intel Emerald Rapids, 2.6 GHz, 48K/2M/300M |", table)
+        self.assertIn("| clock | 2601 MHz measured |", table)
+        self.assertIn("| caches | L1d 48 KiB, L2 2 MiB |", table)
 
     def test_a_malformed_claim_exits_2_and_names_the_line(self):
         for bad in ("claim: dual_iterate index_is_id/floor <= 3",
