@@ -78,7 +78,7 @@ ALL_HDR      := $(wildcard harness/*.h scenarios/*.h scenarios/defs/*.h scenario
 HASHED_SRC   := $(sort $(CORE_SRC) $(BENCH_SRC) $(BENCH_CXX) $(ALL_HDR))
 SOURCE_HASHES := $(REL)/generated/source_hashes.h
 
-.PHONY: all deps bench machine sweep sweeps test test-fast test-slow test-c test-fuzz test-scripts run-c run-fuzz run-scripts-fast run-scripts-slow soak fuzz coverage plots screenshot report findings choose compare hyperfine \
+.PHONY: all deps bench machine sweep sweeps test test-fast test-slow test-c test-fuzz test-scripts run-c run-fuzz run-scripts-fast run-scripts-slow soak fuzz coverage plots page-check screenshot report findings choose compare hyperfine \
         cachegrind clean help new-strategy FORCE
 .DEFAULT_GOAL := help
 
@@ -270,12 +270,15 @@ plots: ## redraw a run's plots and its page (plots/<id>/index.html): make plots 
 	@$(SETUP) plots
 	@PYTHON=$(PYTHON) scripts/plots.sh "$(RUN)"
 
-# The page is plots/<id>/index.html (make plots draws it); its screenshot, for the README.
-screenshot: ## a PNG of a run's page (its top 1280x2400): make screenshot RUN=results/<id> [OUT=x.png]
-	@[ -n "$(RUN)" ] || { echo "usage: make screenshot RUN=results/<id> [OUT=page.png]" >&2; exit 2; }
+# The page is plots/<id>/index.html (make plots draws it); its check as a person sees it, and
+# its screenshot (the README's docs/page.png is the reference run's).
+page-check: ## check a run's page in headless chromium (overlaps, pictures, index links, answer first) and take its picture: make page-check RUN=results/<id> [OUT=x.png]
+	@[ -n "$(RUN)" ] || { echo "usage: make page-check RUN=results/<id> [OUT=page.png]" >&2; exit 2; }
 	@id=$$(basename "$(RUN)"); page=plots/$$id/index.html; out="$(OUT)"; out=$${out:-plots/$$id/page.png}; \
 	[ -f "$$page" ] || { echo "error: $$page is missing; draw it with: make plots RUN=$(RUN)" >&2; exit 2; }; \
-	scripts/headless.sh screenshot "$$page" "$$out" && echo "screenshot: $$out"
+	$(PYTHON) scripts/page_check.py "$$page" --screenshot "$$out" && echo "screenshot: $$out"
+
+screenshot: page-check
 
 report: ## write a run's report.md, checking docs/findings.md against it: make report RUN=results/<id>
 	@$(SETUP) compare
