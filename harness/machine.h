@@ -62,7 +62,7 @@ const char *ecsb_cpu_uarch(const char *vendor, unsigned family, unsigned model);
 /* Fill *cpu from this CPU (CPUID on x86, the system elsewhere or as a fallback). */
 void ecsb_cpu_read(ecsb_cpu_info *cpu);
 
-/* "48K", "2M", "300M": a cache size in the short name. */
+/* "48K", "2M", "300M", "36608K" (not a whole MiB): a cache size in the short name. */
 void ecsb_cache_size_text(uint64_t bytes, char *out, size_t size);
 
 /* The short name: "<uarch or vendor family model>, <GHz> GHz, <L1d>/<L2>/<L3>". */

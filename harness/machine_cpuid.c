@@ -115,10 +115,8 @@ void ecsb_cache_size_text(uint64_t bytes, char *out, size_t size)
 {
     if (bytes >= (1u << 20) && bytes % (1u << 20) == 0)
         snprintf(out, size, "%lluM", (unsigned long long)(bytes >> 20));
-    else if (bytes >= (1u << 20))
-        snprintf(out, size, "%.1fM", (double)bytes / (1u << 20));
-    else
-        snprintf(out, size, "%lluK", (unsigned long long)((bytes + 512) >> 10));
+    else /* not a whole MiB: KiB (36608K), as scripts/ecsb_rundata.py writes it */
+        snprintf(out, size, "%lluK", (unsigned long long)(bytes >> 10) % 100000000000ull);
 }
 
 /* The data-side cache of a level (data or unified), or NULL. */

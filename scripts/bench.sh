@@ -7,7 +7,8 @@
 #    run id (UTC timestamp + short host name; -2, -3... if taken) and stages the run in
 #    $RESULTS_DIR/.incomplete-<id>-<pid> and its plots in $PLOTS_DIR/.incomplete-<id>-<pid>;
 # 2. saves `ecsbench list --json` (list.json: the scenarios' names, items, limit lines and
-#    sizes, the scripts' one source for them) and runs `ecsbench bench` there: raw.json (Google
+#    sizes, the scripts' one source for them) and `ecsbench machine` (machine.json: the machine,
+#    once per boot; ECSB_MACHINE_ARGS, ECSB_MACHINE_CACHE below) and runs `ecsbench bench` there: raw.json (Google
 #    Benchmark JSON, the source of truth, with the run id and provenance in its context) and
 #    console.txt (the console table); progress on stderr;
 # 3. writes results.csv + errors.csv (json_to_csv.py), summary.md (summary.py), choose.md
@@ -36,6 +37,8 @@
 #   PLOTS_DIR         where plot folders go (default: plots)
 #   PYTHON            Python 3 for the scripts (default: /usr/bin/python3)
 #   ECSB_BENCH_ARGS   extra ecsbench flags, split on spaces (e.g. "--benchmark_repetitions=9")
+#   ECSB_MACHINE_ARGS `ecsbench machine` flags (default none; with QUICK=1 --quick)
+#   ECSB_MACHINE_CACHE where machine.json is kept per boot (default: machine-cache beside the binary)
 #   ECSB_CRASH_AT     test aid: STEP or STEP:SIGNAL — send SIGNAL (default KILL) to this script
 #                     at the named step (started, ran, summarised, drawn, published-results),
 #                     as a crash or a Ctrl-C at that moment would
@@ -149,6 +152,36 @@ if ! "$bin" list --json >"$staging/list.json" 2>"$staging/list.log" ||
 fi
 rm -f "$staging/list.log"
 
+# machine.json: the machine, from `ecsbench machine` (docs/machine.md), measured before the
+# suite. Measured once per boot and kept in $ECSB_MACHINE_CACHE (default: a machine-cache
+# folder beside the binary) under the boot id, the fingerprint's key, the binary's checksum
+# and the arguments, so no run takes another machine's (or another boot's) figures.
+# ECSB_MACHINE_ARGS: its flags (default none; QUICK=1: --quick). A machine that cannot be
+# measured is a warning: the run's figures stand without it.
+machine_args=${ECSB_MACHINE_ARGS-${quick:+--quick}}
+machine_cache=${ECSB_MACHINE_CACHE:-$(dirname "$bin")/machine-cache}
+boot=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo unknown-boot)
+fingerprint=$("$bin" machine --fingerprint 2>/dev/null || echo none)
+binsum=$(cksum <"$bin" | cut -d' ' -f1)
+argsum=$(echo "$machine_args" | cksum | cut -d' ' -f1)
+cached="$machine_cache/$boot-$fingerprint-$binsum-$argsum.json"
+if [ "$fingerprint" != none ] && [ -s "$cached" ] && cp "$cached" "$staging/machine.json" 2>/dev/null; then
+  echo "bench: machine.json of this boot reused ($cached)" >&2
+else
+  # shellcheck disable=SC2086 # the flags, split on spaces
+  if "$bin" machine $machine_args --out="$staging/machine.json" >"$staging/machine.txt" 2>"$staging/machine.log"; then
+    head -n 1 "$staging/machine.txt" | sed 's/^/bench: machine: /' >&2
+    if [ "$fingerprint" != none ] && mkdir -p "$machine_cache" 2>/dev/null; then
+      cp "$staging/machine.json" "$cached.$$" 2>/dev/null && mv -f "$cached.$$" "$cached" 2>/dev/null || true
+    fi
+  else
+    sed 's/^/bench: /' "$staging/machine.log" >&2
+    echo "bench: warning: ecsbench machine failed; this run has no machine.json" >&2
+    rm -f "$staging/machine.json"
+  fi
+  rm -f "$staging/machine.txt" "$staging/machine.log"
+fi
+
 start=$(date +%s)
 echo "bench: run $run_id -> $RESULTS_DIR/$run_id (staging in $staging)" >&2
 smoke="QUICK=1 is a smoke run of the pipeline (small sizes, 3 repetitions, short passes): not for verdicts"
@@ -246,7 +279,7 @@ failed=$(($(wc -l <"$final/errors.csv") - 1))
 echo
 echo "ecsbench run $final_id done in $(($(date +%s) - start)) s"
 [ -z "$quick" ] || echo "  note:    $smoke"
-echo "  results: $final/ (raw.json, results.csv, errors.csv, choose.md, summary.md, report.md, list.json, console.txt)"
+echo "  results: $final/ (raw.json, results.csv, errors.csv, choose.md, summary.md, report.md, list.json, machine.json, console.txt)"
 if [ -z "$plots_note" ]; then
   echo "  plots:   $PLOTS_DIR/$final_id/"
   echo "  page:    $PLOTS_DIR/$final_id/index.html (open it in a browser)"

@@ -423,3 +423,57 @@ class Run:
 
 def load_run(path):
     return Run(path).load()
+
+
+# ---- the machine (machine.json, written by `ecsbench machine`; docs/machine.md) -------------
+
+def load_machine(run_dir):
+    """The run's machine.json as a dict, or None when the run has none (runs before it) or it
+    is unreadable (a damaged machine.json is treated as absent: the run's figures stand)."""
+    try:
+        with open(os.path.join(run_dir, "machine.json"), encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def _raw_context(run_dir):
+    try:
+        with open(os.path.join(run_dir, "raw.json"), encoding="utf-8") as f:
+            ctx = json.load(f).get("context")
+    except (OSError, ValueError, UnicodeDecodeError, AttributeError):
+        return {}
+    return ctx if isinstance(ctx, dict) else {}
+
+
+def _cache_text(size):
+    """48K, 2M; a size that is not a whole MiB in KiB (36608K), as `ecsbench machine` writes."""
+    return f"{size >> 20}M" if size >= 1 << 20 and size % (1 << 20) == 0 else f"{size >> 10}K"
+
+
+def machine_short_name(run_dir):
+    """The short name of the machine a run was made on ("Intel Emerald Rapids, 2.6 GHz,
+    48K/2M/300M"), what documents and chart stamps print: machine.json's short_name; for a run
+    without one (made before machine.json), the same form from raw.json's context: its CPU
+    model, Google Benchmark's MHz and its data caches."""
+    doc = load_machine(run_dir)
+    if doc and isinstance(doc.get("short_name"), str) and doc["short_name"].strip():
+        return doc["short_name"].strip()
+    ctx = _raw_context(run_dir)
+    cpu = re.sub(r"\((R|TM)\)|\b(Processor|CPU)\b|@.*$", "",
+                 str(ctx.get("ecsb_cpu_model") or ""))
+    parts = [" ".join(cpu.split()) or str(ctx.get("host_name") or "unknown machine")]
+    mhz = ctx.get("mhz_per_cpu")
+    if isinstance(mhz, (int, float)) and mhz > 0:
+        parts.append(f"{mhz / 1000:.1f} GHz")
+    sizes = []
+    for c in ctx.get("caches") or []:
+        try:
+            if c.get("type") != "Instruction" and int(c["size"]) > 0:
+                sizes.append((int(c["level"]), int(c["size"])))
+        except (KeyError, TypeError, ValueError, AttributeError):
+            continue
+    if sizes:
+        parts.append("/".join(_cache_text(s) for _, s in sorted(sizes)))
+    return ", ".join(parts)

@@ -37,7 +37,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ecsb_crossover import write_plot_data as write_crossovers  # noqa: E402
 from ecsb_overview import heatmaps, level_with_best, panel, without_order  # noqa: E402
-from ecsb_rundata import FLOOR, LIMIT, RunError, human_bytes, label, load_run  # noqa: E402
+from ecsb_rundata import FLOOR, LIMIT, RunError, human_bytes, label, load_run, machine_short_name  # noqa: E402
 
 BAR_N = 4000
 MEMORY_N = 65536
@@ -148,8 +148,8 @@ def case_csv(run, case, out):
 
 
 def corner(run):
-    cpu = run.cpu()
-    return f"{run.host()}{' (' + cpu + ')' if cpu else ''}  ·  {run.date()}  ·  run {run.run_id}"
+    """Every chart's stamp: the machine's short name (machine.json), the date, the run."""
+    return f"{machine_short_name(run.path)}  ·  {run.date()}  ·  run {run.run_id}"
 
 
 def nearest(sizes, n):
