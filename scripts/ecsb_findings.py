@@ -34,6 +34,7 @@ Outcomes (every verdict and interval is scripts/ecsb_stats.py's):
   not checked    the run has no such scenario, size or strategy
 """
 import datetime
+import functools
 import json
 import math
 import operator
@@ -359,55 +360,28 @@ def run_time(run_id):
 
 # ---- machines ---------------------------------------------------------------------------------
 
-def _context(run_dir, run=None):
-    if run is not None:
-        return run.context
+@functools.lru_cache(maxsize=None)
+def _raw_context(path):
     try:
-        with open(os.path.join(run_dir, "raw.json"), encoding="utf-8") as f:
+        with open(os.path.join(path, "raw.json"), encoding="utf-8") as f:
             return json.load(f).get("context") or {}
-    except (OSError, ValueError):
+    except (OSError, ValueError, AttributeError):
         return {}
 
 
-def _caches_short(context):
-    sizes = []
-    for c in context.get("caches") or []:
-        try:
-            if c.get("type") != "Instruction" and int(c["size"]) > 0:
-                sizes.append((int(c["level"]), int(c["size"])))
-        except (KeyError, TypeError, ValueError, AttributeError):
-            continue
-    short = []
-    for _, size in sorted(sizes):
-        short.append(f"{size >> 20}M" if size >= 1 << 20 and size % (1 << 20) == 0 else
-                     f"{size >> 10}K")
-    return "/".join(short)
+def _context(run_dir, run=None):
+    return run.context if run is not None else _raw_context(os.path.abspath(run_dir))
+
+
+@functools.lru_cache(maxsize=None)
+def _short_name(path):
+    return ecsb_rundata.machine_short_name(path)
 
 
 def machine_name(run_dir, run=None):
-    """The run's machine's short name ("AMD EPYC, 2.6 GHz, 32K/1M/32M"): ecsb_rundata's
-    machine_short_name when it has one; else machine.json's short_name; else from raw.json's
-    context (CPU model, clock, data caches)."""
-    helper = getattr(ecsb_rundata, "machine_short_name", None)
-    if helper:
-        return helper(run_dir)
-    try:
-        with open(os.path.join(run_dir, "machine.json"), encoding="utf-8") as f:
-            name = json.load(f).get("short_name")
-        if name:
-            return str(name)
-    except (OSError, ValueError, AttributeError):
-        pass
-    ctx = _context(run_dir, run)
-    cpu = re.sub(r"\((R|TM)\)|\b(Processor|CPU)\b|@.*$", "", str(ctx.get("ecsb_cpu_model") or
-                                                                   "unknown CPU"))
-    parts = [" ".join(cpu.split()) or "unknown CPU"]
-    mhz = ctx.get("mhz_per_cpu")
-    if isinstance(mhz, (int, float)) and mhz > 0:
-        parts.append(f"{mhz / 1000:.1f} GHz")
-    if _caches_short(ctx):
-        parts.append(_caches_short(ctx))
-    return ", ".join(parts)
+    """The run's machine's short name (ecsb_rundata.machine_short_name: machine.json's, else
+    from raw.json's context), once per run folder."""
+    return _short_name(os.path.abspath(run_dir))
 
 
 def _machine_json(run_dir):
