@@ -46,6 +46,15 @@ claim: platformer N=256 handle_table/index_is_id > 1.5
 FIXTURES = None  # the fixture runs, made once for the module
 
 
+def pair_of(run, x, y, n=4000, scenario="dual_iterate"):
+    """(ratio, (low, high), "ratio (low–high)") of x against y in a run (ecsb_rundata.Run) as
+    the check takes them from ecsb_stats: the tests hold whatever its estimand and interval."""
+    from ecsb_cases import cell_of
+    from ecsb_findings import fmt3, fmt_interval
+    p = cell_of(run, (scenario, ""), n, x, y).pair(x, y)
+    return p.ratio, p.ci, f"{fmt3(p.ratio)} ({fmt_interval(p.ci)})"
+
+
 def setUpModule():
     global FIXTURES
     FIXTURES = tempfile.mkdtemp()
@@ -63,6 +72,10 @@ class Report(unittest.TestCase):
         os.makedirs(cls.tmp)
         cls.run_dir = os.path.join(cls.tmp, RUN_A)
         shutil.copytree(os.path.join(FIXTURES, RUN_A), cls.run_dir)
+        from ecsb_rundata import load_run
+        run = load_run(cls.run_dir)
+        cls.id_floor = pair_of(run, "index_is_id", "floor")[2]  # 2.67 (2.50–2.89) today
+        cls.flat_id = pair_of(run, "flat_map", "index_is_id")[2]  # 1.75 (1.64–1.84)
 
     def report(self, findings, *args, run_dir=None):
         """(exit status, report.md text, stderr) of report.py with this findings text."""
@@ -88,9 +101,9 @@ class Report(unittest.TestCase):
         self.assertIn("4 claims hold, 0 are contradicted, 0 not confirmed (the run cannot tell), "
                       "0 cannot be checked", md)
         self.assertIn("- `dual_iterate N=4000 index_is_id/floor <= 3` — ✓ holds: "
-                      "2.67 (2.50–2.89)", md)
-        self.assertIn("- `dual_iterate N=4000 flat_map/fastest >= 1.5` — ✓ holds: 1.75 "
-                      "(1.64–1.84)", md)
+                      f"{self.id_floor}\n", md)
+        self.assertIn("- `dual_iterate N=4000 flat_map/fastest >= 1.5` — ✓ holds: "
+                      f"{self.flat_id}\n", md)
         self.assertIn("* `dual_iterate N=4000 fastest is index_is_id significantly` — ✓ holds: "
                       "*faster* than every other layout", md)
         self.assertEqual(md.count(FAMILY), 1)
@@ -107,7 +120,7 @@ class Report(unittest.TestCase):
         self.assertEqual(rc, 0, err)  # no reference run listed: other hardware
         self.assertIn("not confirmed here", err)
         self.assertIn("- `dual_iterate N=4000 index_is_id/floor <= 2.4` — ✗ contradicted here: "
-                      "2.67 (2.50–2.89): the whole interval is above 2.4", md)
+                      f"{self.id_floor}: the whole interval is above 2.4", md)
         self.assertIn("4 claims hold, 1 are contradicted", md)
         # the same run listed as the reference: its machine is a reference machine
         listed = HOLDS.replace("## Iteration", f"## Runs\n\n- run: {self.run_dir}\n\n"
@@ -117,12 +130,12 @@ class Report(unittest.TestCase):
         self.assertIn("report: 1 claim(s) of", err)
         self.assertIn("contradicted in", err)
         self.assertIn("This run's machine is a reference machine", md)
-        self.assertIn("— ✗ **contradicted**: 2.67 (2.50–2.89)", md)
+        self.assertIn(f"— ✗ **contradicted**: {self.id_floor}", md)
         # its where: line says where it held: on another machine only, so not an error here
         elsewhere = listed + "  - where: stated 2026-01-01 (abc) · Other, 3 GHz: held in x: 2\n"
         rc, md, err = self.report(elsewhere)
         self.assertEqual(rc, 0, err)
-        self.assertIn("— ✗ contradicted here: 2.67", md)
+        self.assertIn(f"— ✗ contradicted here: {self.id_floor}", md)
         machine = "AMD EPYC 9R14 96-Core, 2.5 GHz, 32K/1M/36608K"
         here = listed + f"  - where: stated 2026-01-01 (abc) · {machine}: confirmed in x: 2\n"
         self.assertEqual(self.report(here)[0], 1)
@@ -146,8 +159,8 @@ class Report(unittest.TestCase):
         straddles = "claim: dual_iterate N=4000 index_is_id/floor <= 2.7\n"
         rc, md, _ = self.report(straddles)
         self.assertEqual(rc, 0)
-        self.assertIn("— ? not confirmed: 2.67 (2.50–2.89): the interval straddles 2.7, needs "
-                      "more than 50 repetitions a side", md)
+        self.assertIn(f"— ? not confirmed: {self.id_floor}: the interval straddles 2.7, needs ",
+                      md)
         self.assertEqual(self.report(straddles, "--strict")[0], 1)
 
     def test_the_machine_table_comes_before_any_mark(self):
@@ -335,8 +348,9 @@ class Claims(unittest.TestCase):
         self.assertEqual(self.check("fastest is index_is_id"),
                          ("holds", "*faster* than every other layout", None))
         state, says, _ = self.check("fastest is flat_map")
+        text = pair_of(self.runs["A"], "index_is_id", "flat_map")[2]  # 0.571 (0.543–0.608)
         self.assertEqual((state, says), ("contradicted", "fastest: index_is_id; index_is_id "
-                                         "against flat_map: 0.571 (0.543–0.608), faster"))
+                                         f"against flat_map: {text}, faster"))
         state, says, needed = self.check("fastest is index_is_id", "wild")
         self.assertEqual(state, "not confirmed")
         self.assertRegex(says, r"^fastest: index_is_id; flat_map against index_is_id: 1\.75 "
@@ -346,27 +360,28 @@ class Claims(unittest.TestCase):
         self.assertEqual(self.check("fastest is index_is_id", "level")[0], "contradicted")
 
     def test_a_bound_holds_only_with_its_whole_interval_on_the_claimed_side(self):
-        # index_is_id/floor: 2.67 (2.50–2.89)
-        for claim, state in (("index_is_id/floor <= 3", "holds"),
-                             ("index_is_id/floor <= 2.9", "holds"),
-                             ("index_is_id/floor <= 2.88", "not confirmed"),  # straddles
-                             ("index_is_id/floor <= 2.7", "not confirmed"),
-                             ("index_is_id/floor <= 2.51", "not confirmed"),
-                             ("index_is_id/floor <= 2.49", "contradicted"),
-                             ("index_is_id/floor >= 2.49", "holds"),
-                             ("index_is_id/floor > 2.7", "not confirmed"),
-                             ("index_is_id/floor > 2.9", "contradicted"),
-                             ("floor/index_is_id <= 0.41", "holds"),
-                             ("floor/index_is_id < 0.39", "not confirmed"),
-                             ("floor/index_is_id <= 0.34", "contradicted")):
-            self.assertEqual(self.check(claim)[0], state, claim)
-        state, says, needed = self.check("index_is_id/floor <= 2.8")
-        self.assertEqual(says, "2.67 (2.50–2.89): the interval straddles 2.8")
+        r, (lo, hi), text = pair_of(self.runs["A"], "index_is_id", "floor")  # 2.67 (2.50–2.89)
+        self.assertTrue(lo < r < hi and lo > 2, text)
+        above, below = (r + 2 * hi) / 3, (r + 2 * lo) / 3  # inside the interval, near its ends
+        for op, bound, state in (("<=", hi * 1.01, "holds"), ("<=", above, "not confirmed"),
+                                 ("<=", r * 1.01, "not confirmed"),
+                                 ("<=", below, "not confirmed"), ("<=", lo * 0.99, "contradicted"),
+                                 (">=", lo * 0.99, "holds"), (">", r * 0.99, "not confirmed"),
+                                 (">", hi * 1.01, "contradicted"), ("<", 1.0, "contradicted")):
+            self.assertEqual(self.check(f"index_is_id/floor {op} {bound:.6g}")[0], state,
+                             (op, bound, text))
+        for op, bound, state in (("<=", 1 / lo * 1.01, "holds"), ("<", 1 / r, "not confirmed"),
+                                 ("<=", 1 / hi * 0.99, "contradicted")):
+            self.assertEqual(self.check(f"floor/index_is_id {op} {bound:.6g}")[0], state,
+                             (op, bound, text))
+        state, says, needed = self.check(f"index_is_id/floor <= {above:.6g}")
+        self.assertEqual(says, f"{text}: the interval straddles {above:.6g}")
         self.assertTrue(needed and 9 < needed <= 50, needed)
-        # nearer the bound, more repetitions
-        self.assertGreater(self.check("index_is_id/floor <= 2.75")[2] or 51, needed)
-        self.assertEqual(self.check("index_is_id/floor <= 2.4")[1],
-                         "2.67 (2.50–2.89): the whole interval is above 2.4")
+        # nearer the ratio, more repetitions
+        self.assertGreater(self.check(f"index_is_id/floor <= {(r + above) / 2:.6g}")[2] or 51,
+                           needed)
+        self.assertEqual(self.check("index_is_id/floor <= 2")[1],
+                         f"{text}: the whole interval is above 2")
 
     def test_a_claimed_margin_also_needs_the_verdict(self):
         self.assertEqual(self.check("flat_map/index_is_id >= 1.5")[0], "holds")
@@ -470,9 +485,9 @@ class FindingsByMachine(unittest.TestCase):
         self.assertIn(f"| claim | {amd}<br>{RUN_A} | {intel}<br>20261102T090000Z-fixture |",
                       text["results.md"])
         self.assertRegex(text["results.md"], r"\| `dual_iterate N=4000 index_is_id/floor <= 3` \| "
-                         r"✓ 2\.67 \([0-9.–]+\) \| ✓ 2\.67 \([0-9.–]+\) \|")
+                         r"✓ 2\.6[0-9] \([0-9.–]+\) \| ✓ 2\.6[0-9] \([0-9.–]+\) \|")
         self.assertRegex(text["results.md"], r"\| `dual_iterate N=4000 handle_table/flat_map <= "
-                         r"1\.3` \| ✗ 1\.57 \([0-9.–]+\) \| ✗ 3\.9[0-9] \([0-9.–]+\) \|")
+                         r"1\.3` \| ✗ 1\.5[0-9] \([0-9.–]+\) \| ✗ 3\.9[0-9] \([0-9.–]+\) \|")
         self.assertIn("**On every one of the 2 machines** (1 of 2 claims)", text["results.md"])
         self.assertIn("**On no machine listed** (1): `dual_iterate N=4000 handle_table/flat_map "
                       "<= 1.3`.", text["results.md"])
@@ -484,7 +499,8 @@ class FindingsByMachine(unittest.TestCase):
         # not committed: no run confirms it; one where: line per claim, the stale one replaced
         self.assertEqual(text["findings.md"].count("  - where: not yet committed · "), 2)
         self.assertNotIn("stale", text["findings.md"])
-        self.assertIn(f"{amd}: held in {RUN_A} before it was stated: 2.67 (", text["findings.md"])
+        self.assertRegex(text["findings.md"], f"{amd}: held in {RUN_A} before it was stated: "
+                         r"2\.6[0-9] \(")
 
     def test_where_line_confirms_only_runs_after_the_statement(self):
         from findings import where_line
