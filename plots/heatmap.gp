@@ -1,10 +1,12 @@
 # heatmap.gp — the overview: strategies (rows) x scenarios (columns), each cell the strategy's
 # median time per item divided by the fastest strategy's in that scenario, on a log colour
-# scale with the number printed ("≈" before it: the run cannot tell it from the fastest); a cell
-# that failed or was not run says so. One file per world order; two panels: at N = 4000 and at
+# scale with the number printed ("=" before it: level with the fastest); a cell the run cannot
+# tell from the fastest is grey with a "?" and no number; a cell that failed or was not run
+# says so. One file per world order; two panels: at N = 4000 and at
 # each scenario's largest N; column names slanted so they never overlap. Called by plots.sh as
 #   gnuplot -e 'vars="<dir>/heatmap.vars.gp"' plots/common.gp plots/heatmap.gp
-# Data (scripts/plot_data.py): per panel three blocks (ok, failed, not run): x y ratio text colour.
+# Data (scripts/plot_data.py): per panel four blocks (ok, untold, failed, not run): x y ratio
+# text colour.
 load vars
 
 # Green at the fastest, light green to 1.2x, yellow 2x, orange 5x, red 10x, dark 50x and beyond.
@@ -58,12 +60,14 @@ do for [format=1:2] {
             do for [i=1:ncols] { set xtics add (col_large[i] i-1) }
             set label 90 corner at screen 0.99, screen 0.012 right tc rgb "#555555" font ",9"
         }
-        plot datafile index 3*p using 1:2:(0.5):(0.5):3 with boxxyerror fc palette, \
-             datafile index 3*p+1 using 1:2:(0.5):(0.5) with boxxyerror fc rgb "#fde0dd", \
-             datafile index 3*p+2 using 1:2:(0.5):(0.5) with boxxyerror fc rgb "#e5e5e5", \
-             datafile index 3*p using 1:2:4:5 with labels tc rgb variable font ",11", \
-             datafile index 3*p+1 using 1:2:4 with labels tc rgb "#b00000" font ",11:Bold", \
-             datafile index 3*p+2 using 1:2:4 with labels tc rgb "#666666" font ",10"
+        plot datafile index 4*p using 1:2:(0.5):(0.5):3 with boxxyerror fc palette, \
+             datafile index 4*p+1 using 1:2:(0.5):(0.5) with boxxyerror fc rgb "#c8c8c8", \
+             datafile index 4*p+2 using 1:2:(0.5):(0.5) with boxxyerror fc rgb "#fde0dd", \
+             datafile index 4*p+3 using 1:2:(0.5):(0.5) with boxxyerror fc rgb "#e5e5e5", \
+             datafile index 4*p using 1:2:4:5 with labels tc rgb variable font ",11", \
+             datafile index 4*p+1 using 1:2:4 with labels tc rgb "#333333" font ",12:Bold", \
+             datafile index 4*p+2 using 1:2:4 with labels tc rgb "#b00000" font ",11:Bold", \
+             datafile index 4*p+3 using 1:2:4 with labels tc rgb "#666666" font ",10"
         unset colorbox
     }
     unset multiplot

@@ -114,3 +114,18 @@ def level_with_best(run, which):
                     or verdicts.pair(st, best[0]).verdict != FASTER:
                 out.add((sc, st))
     return out
+
+
+def untold_from_best(run, which):
+    """{(case, strategy)} of level_with_best's cells whose verdict is undecidable (the run
+    cannot say whether it is slower): the heat map draws them as such, not with a ratio."""
+    from ecsb_stats import UNDECIDABLE, cell
+    p = panel(run, which)
+    out = set()
+    for sc, st in level_with_best(run, which):
+        best, n = p["best"][sc], p["sizes"][sc]
+        verdicts = cell(run, sc, n)
+        if st not in verdicts.samples or best[0] not in verdicts.samples \
+                or verdicts.pair(st, best[0]).verdict == UNDECIDABLE:
+            out.add((sc, st))
+    return out

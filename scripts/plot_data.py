@@ -14,10 +14,12 @@ metric); for them this script writes those rows and the settings, into OUT_DIR:
 The whole-run charts draw figures computed here, not rows of the CSV:
   overview_heatmap[~order=O].dat, .vars.gp   the overview heat map, one per world order:
                                  ratio to the fastest strategy of each case, one panel at
-                                 N = 4000 and one at the largest N, "≈" where the run cannot
-                                 tell a strategy from the fastest
-  memory_bars.dat, memory_bars.vars.gp   bytes per entity per strategy and scenario at 65536
-                                 (the nearest size per scenario, bar positions, gaps named)
+                                 N = 4000 and one at the largest N, "=" before a ratio
+                                 level with the fastest, a grey "?" (no ratio) where the
+                                 run cannot tell a strategy from the fastest
+  memory_n65536[~order=O].dat, .vars.gp   bytes per entity per strategy (and the floor) and
+                                 case at 65536 (the nearest size per case), one heat map per
+                                 world order, coloured by the ratio to the case's leanest
   <sweep>.dat, <sweep>.vars.gp   per sweep (one parameter varied) and size: time per item
                                  against the parameter, crossovers marked (ecsb_crossover.py)
 and OUT_DIR/plots.txt: one line per chart, "<gnuplot script> <vars file>" (plots.sh runs them).
@@ -36,12 +38,30 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ecsb_crossover import write_plot_data as write_crossovers  # noqa: E402
-from ecsb_overview import heatmaps, level_with_best, panel, without_order  # noqa: E402
+from ecsb_overview import heatmaps, level_with_best, panel, untold_from_best, without_order  # noqa: E402
 from ecsb_rundata import FLOOR, LIMIT, RunError, human_bytes, label, load_run, machine_short_name  # noqa: E402
 
 BAR_N = 4000
 MEMORY_N = 65536
 DODGE = 1.035  # sideways nudge between neighbouring series on the log N axis (3.5 %)
+ARTICLES_N = 4000  # the articles' size: off the power-of-two series of the sweep
+
+
+def dodge_at(sizes, cache_n, nseries):
+    """{N: the nudge between neighbouring series at N}: DODGE, or less where the outermost
+    series would cross a cache-size line (a point never moves to the other side of one)."""
+    out = {}
+    half = max((nseries - 1) / 2.0, 0.5)
+    for n in sizes:
+        room = min([abs(math.log(c / n)) for c in cache_n] or [math.inf])
+        out[n] = min(DODGE, math.exp(room / half) ** 0.9) if room > 0 else 1.0
+    return out
+
+
+def gp_lookup(name, table, default):
+    """A gnuplot function of n that returns table[n] (default elsewhere)."""
+    body = "".join(f"n == {n} ? {v!r} : " for n, v in sorted(table.items()))
+    return f"{name}(n) = {body}{default!r}"
 
 # Okabe–Ito colours (distinct for colour-blind readers), then more; floor black, limit grey.
 PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#8C564B",
@@ -220,6 +240,12 @@ def write_scenario(run, scenario, out, style, charts):
     bar_note = "" if bar_n == BAR_N else f" ({BAR_N} is not in this run)"
     limit_note = ("grey dash-dot: the limit, the same arithmetic on arrays holding only what "
                   "the pass touches" if LIMIT in series else "")
+    # One series of sizes: the articles' 4000 beside the sweep's 4096 would double the markers
+    # and draw a near-vertical jump; it is left out of the lines (the bar chart has it).
+    skip_n = ARTICLES_N if ARTICLES_N in sizes and 4096 in sizes else 0
+    if skip_n:
+        limit_note = "; ".join(x for x in (limit_note, f"N = {ARTICLES_N} (the articles' size) "
+                                           f"is in the bar chart, not on these lines") if x)
     lines = [
         f"# gnuplot settings for {scenario} of run {run.run_id} (written by scripts/plot_data.py)",
         *case_csv(run, scenario, out),
@@ -237,9 +263,10 @@ def write_scenario(run, scenario, out, style, charts):
         f"xmax = {xmax!r}",
         f"ymin = {lo_y / 1.5!r}",
         f"ymax = {hi_y * 1.6!r}",
-        f"bar_ymax = {bar_max * 1.22!r}",
+        f"bar_ymax = {bar_max * 1.5!r}",  # room above the tallest bar for its upright label
         f"nseries = {len(series)}",
-        f"dodge = {DODGE!r}",
+        f"skip_n = {skip_n}",
+        gp_lookup("dodge", dodge_at(sizes, cache_n, len(series)), DODGE),
         f"nbars = {len(bar_series)}",
         f"bar_n = {bar_n}",
         f"floor_median = {floor_t['median'] if floor_t else 0!r}",
@@ -250,9 +277,11 @@ def write_scenario(run, scenario, out, style, charts):
         gp_array("cache_n", cache_n),
         gp_array("cache_label", cache_label),
         "set xtics (" + ", ".join(f"{gp_str(lab)} {v}" for lab, v in xtics(xmin, xmax)) + ")",
-        # The bar chart's category labels (references on two lines, so names do not collide).
-        gp_array("bar_names", [label(s).replace(" (", "\n(") for s in bar_series]),
-        f"bar_rotate = {30 if len(bar_series) > 7 else 0}",
+        # The bar chart's category labels: slanted 45 degrees on one line when there are many
+        # (two-line names side by side ran into each other), else references on two lines.
+        gp_array("bar_names", [label(s) if len(bar_series) > 7 else label(s).replace(" (", "\n(")
+                               for s in bar_series]),
+        f"bar_rotate = {45 if len(bar_series) > 7 else 0}",
         set_ytics(lo_y / 1.5, hi_y * 1.6),
     ]
     with open(f"{path}.vars.gp", "w") as f:
@@ -288,20 +317,26 @@ def write_heatmap(run, out, charts):
         return
     panels = {which: panel(run, which) for which in ("small", "large")}
     level = {which: level_with_best(run, which) for which in panels}
+    untold = {which: untold_from_best(run, which) for which in panels}
     for order, name, columns in maps:
         write_heatmap_file(run, out, charts, name, order, columns, run.contenders(), panels,
-                           level)
+                           level, untold)
 
 
 def cell_text(ratio, level):
-    """A heat map cell: the ratio (fewer decimals as it grows); "≈" before it where the run
-    cannot tell the strategy from the fastest."""
+    """A heat map cell: the ratio (fewer decimals as it grows); "=" before it where the run
+    finds the strategy as fast as the fastest (level). A cell the run cannot tell from the
+    fastest gets no ratio at all ("?" on grey: UNTOLD_TEXT)."""
     text = f"{ratio:.{2 if ratio < 10 else 1 if ratio < 100 else 0}f}"
-    return ("≈" if level else "") + text
+    return ("=" if level else "") + text
 
 
-def write_heatmap_file(run, out, charts, name, order, columns, strategies, panels, level):
-    states = ("ok", "failed", "not run")
+UNTOLD_TEXT = "?"
+
+
+def write_heatmap_file(run, out, charts, name, order, columns, strategies, panels, level,
+                       untold):
+    states = ("ok", "untold", "failed", "not run")
     col_labels = {}
     data = os.path.join(out, name + ".dat")
     with open(data, "w") as f:
@@ -310,13 +345,19 @@ def write_heatmap_file(run, out, charts, name, order, columns, strategies, panel
                 without_order(sc) + (f"  (N = {n_label(p['sizes'][sc])})"
                                      if which == "large" or p["sizes"][sc] != BAR_N else "")
                 for sc in columns]
-            # Index blocks per panel: ok cells, failed cells, cells not run.
+            # Index blocks per panel: ok cells, cells the run cannot tell from the fastest,
+            # failed cells, cells not run.
             for state in states:
                 f.write(f"# {which} N, {state}: x y ratio text text_colour\n")
                 for x, sc in enumerate(columns):
                     for y, st in enumerate(strategies):
                         kind, ratio = p["cells"][(sc, st)]
+                        if kind == "ok" and (sc, st) in untold[which]:
+                            kind = "untold"
                         if kind != state:
+                            continue
+                        if kind == "untold":
+                            f.write(f"{x} {y} {ratio:.6g} {gp_str(UNTOLD_TEXT)} 0\n")
                             continue
                         if kind == "ok":
                             dark = ratio < 1.1 or ratio >= 6.5
@@ -333,7 +374,7 @@ def write_heatmap_file(run, out, charts, name, order, columns, strategies, panel
         f"datafile = {gp_str(data)}",
         f"outfile = {gp_str(os.path.join(out, name))}",
         f"title_text = {gp_str(f'{order} worlds: time per item ÷ the fastest strategy’s (1.00 = fastest)')}",
-        f"note_text = {gp_str('≈: the run cannot tell it from the fastest (its verdict is level or undecidable, not slower)')}",
+        f"note_text = {gp_str('=: as fast as the fastest (within 5 %, sure of it)   grey ?: the run cannot tell it from the fastest (too close to call)')}",
         f"panel_small = {gp_str(f'at N = {BAR_N}' + small_note)}",
         f"panel_large = {gp_str('at the largest N of each scenario')}",
         f"corner = {gp_str(corner(run))}",
@@ -371,68 +412,83 @@ def heatmap_layout(nrows, ncols, chars_small, chars_large):
             f"colorbox_x = {(left + ncols * col_px + 30) / width!r}"]
 
 
-def write_memory_bars(run, out, style, charts):
-    """Bytes per entity per strategy, grouped by scenario, at N = 65536 (or the nearest)."""
+def write_memory_heatmaps(run, out, charts):
+    """Bytes per entity at N = 65536 (or each case's nearest size) as heat maps, one per world
+    order like the time heat maps (memory_n65536 for regular, memory_n65536~order=<order>):
+    strategies and the floor (rows) x the cases (columns), each cell its bytes printed, coloured
+    by its ratio to the leanest strategy of the case; a cell that failed or has no figure says
+    so. Labels slanted under fixed-size cells never overlap."""
     strategies = run.contenders()
-    groups = []
-    for sc in run.scenarios:
-        sizes = run.sizes(sc)
-        if not sizes:
-            continue
-        n = nearest(sizes, MEMORY_N)
-        groups.append((sc, n, {s: run.bytes_per_entity((sc, s, n)) for s in strategies + [FLOOR]}))
-    if not groups or not strategies:
+    maps = heatmaps(run)
+    if not maps or not strategies:
         return
-    width = 0.8 / len(strategies)
-    lo, hi = math.inf, 0.0
-    gaps = []  # (x, text): a bar that failed or was not run says so
-    empty = [i for i, (_, _, values) in enumerate(groups) if not any(values.values())]
-    for i in empty:
-        sc, n, _ = groups[i]
-        counted = any(run.stats((sc, s, n), "bytes_per_entity") for s in strategies + [FLOOR])
-        gaps.append((i, "no entity after set-up" if counted else "no bytes counted"))
-    with open(os.path.join(out, "memory_bars.dat"), "w") as f:
-        for j, st in enumerate(strategies):
-            f.write(f"# {st}: x, bytes per entity\n")
-            for i, (sc, n, values) in enumerate(groups):
-                x = i - 0.4 + width * (j + 0.5)
-                v = values[st]
-                if v and v > 0:
-                    f.write(f"{x:.4f} {v:.6g}\n")
-                    lo, hi = min(lo, v), max(hi, v)
-                elif i not in empty:
-                    gaps.append((x, f"{st} failed" if run.failed((sc, st, n)) else f"{st}: no data"))
-            f.write("1e9 1\n\n\n")  # never empty: gnuplot merges empty blocks, shifting `index`
-        f.write("# floor: x from, x to, bytes per entity\n")
-        for i, (sc, n, values) in enumerate(groups):
-            v = values[FLOOR]
-            if v and v > 0:
-                f.write(f"{i - 0.43:.4f} {v:.6g}\n{i + 0.43:.4f} {v:.6g}\n\n")
-                lo, hi = min(lo, v), max(hi, v)
-        f.write("1e9 1\n\n\n# bars that failed or were not run: x, text\n")
-        f.write("".join(f"{x:.4f} {gp_str(text)}\n" for x, text in gaps) or '1e9 ""\n')
-    if hi <= 0:
-        return
-    labels = [sc if n == MEMORY_N else f"{sc}\nN = {n_label(n)}" for sc, n, _ in groups]
-    lines = [
-        f"# gnuplot settings for the memory chart of run {run.run_id} (scripts/plot_data.py)",
-        f"datafile = {gp_str(os.path.join(out, 'memory_bars.dat'))}",
-        f"outfile = {gp_str(os.path.join(out, 'memory_n65536'))}",
-        f"title_text = {gp_str(f'Bytes per entity after set-up, at N = {MEMORY_N} (log scale; lower is leaner)')}",
-        f"corner = {gp_str(corner(run))}",
-        f"ngroups = {len(groups)}",
-        f"nbars = {len(strategies)}",
-        f"barwidth = {width!r}",
-        gp_array("group_names", labels),
-        *style.arrays(strategies),
-        f"ymin = {lo / 1.5!r}",
-        f"ymax = {hi * 2.2!r}",
-        set_ytics(lo / 1.5, hi * 2.2),
-        f"width = {max(1000, 200 + 110 * len(groups))}",
-    ]
-    with open(os.path.join(out, "memory_bars.vars.gp"), "w") as f:
-        f.write("\n".join(lines) + "\n")
-    charts.append(("memory_bars.gp", os.path.join(out, "memory_bars.vars.gp")))
+    rows = strategies + [FLOOR]
+    for order, name, columns in maps:
+        name = "memory_n65536" + name[len("overview_heatmap"):]
+        data = os.path.join(out, name + ".dat")
+        labels = []
+        with open(data, "w") as f:
+            blocks = {"ok": [], "failed": [], "none": []}
+            for x, sc in enumerate(columns):
+                n = nearest(run.sizes(sc), MEMORY_N)
+                values = {s: run.bytes_per_entity((sc, s, n)) for s in rows}
+                leanest = min([v for s, v in values.items() if v and v > 0 and s != FLOOR],
+                              default=None)
+                col = without_order(sc) + ("" if n == MEMORY_N else f"  (N = {n_label(n)})")
+                if leanest is None:
+                    counted = any(run.stats((sc, s, n), "bytes_per_entity") for s in rows)
+                    col += "  (no entity after set-up)" if counted else "  (no bytes counted)"
+                labels.append(col)
+                for y, s in enumerate(rows):
+                    v = values[s]
+                    if v and v > 0 and leanest:
+                        ratio = max(v / leanest, 1.0)
+                        dark = ratio < 1.1 or ratio >= 6.5
+                        blocks["ok"].append(f"{x} {y} {ratio:.6g} {gp_str(fmt_bytes(v))} "
+                                            f"{0xFFFFFF if dark else 0x111111}")
+                    elif run.failed((sc, s, n)):
+                        blocks["failed"].append(f'{x} {y} 1 "failed" 0')
+                    else:
+                        blocks["none"].append(f'{x} {y} 1 "—" 0')
+            for kind in ("ok", "failed", "none"):
+                f.write(f"# {kind}: x y ratio text text_colour\n")
+                f.write("".join(line + "\n" for line in blocks[kind]))
+                f.write('1e9 1e9 1 "" 0\n\n\n')  # never empty: gnuplot refuses empty blocks
+        layout = memory_layout(len(rows), len(columns), max(map(len, labels)))
+        lines = [
+            f"# gnuplot settings for the memory heat map of run {run.run_id}, order={order} "
+            "(scripts/plot_data.py)",
+            f"datafile = {gp_str(data)}",
+            f"outfile = {gp_str(os.path.join(out, name))}",
+            f"title_text = {gp_str(f'{order} worlds: bytes per entity after set-up, at N = {MEMORY_N} (colour: × the leanest strategy)')}",
+            f"corner = {gp_str(corner(run))}",
+            f"ncols = {len(columns)}",
+            f"nrows = {len(rows)}",
+            gp_array("row_names", [label(s) for s in rows]),
+            gp_array("col_names", labels),
+            *layout,
+        ]
+        with open(os.path.join(out, name + ".vars.gp"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+        charts.append(("memory_heatmap.gp", os.path.join(out, name + ".vars.gp")))
+
+
+def fmt_bytes(v):
+    return f"{v:.0f}" if v >= 100 else f"{v:.1f}"
+
+
+def memory_layout(nrows, ncols, chars):
+    """Image size and the panel's place (screen fractions), cells of a fixed pixel size, the
+    column names slanted 45 degrees below."""
+    row_px, col_px, names, right, title, corner_px = 30, 64, 210, 150, 70, 26
+    slant = int(chars * 7.2 * 0.71) + 16
+    left = max(names, slant - col_px // 2 + 10)
+    width = max(760, left + ncols * col_px + right)
+    height = title + nrows * row_px + slant + corner_px
+    return [f"width = {width}", f"height = {height}",
+            f"left = {left / width!r}", f"right = {(left + ncols * col_px) / width!r}",
+            f"top = {1 - title / height!r}", f"bottom = {1 - (title + nrows * row_px) / height!r}",
+            f"colorbox_x = {(left + ncols * col_px + 30) / width!r}"]
 
 
 def main(argv):
@@ -454,7 +510,7 @@ def main(argv):
     style = Style(run)
     charts = []
     write_heatmap(run, out, charts)
-    write_memory_bars(run, out, style, charts)
+    write_memory_heatmaps(run, out, charts)
     for sc in run.scenarios:
         write_scenario(run, sc, out, style, charts)
     write_crossovers(run, out, {s: style.of(s)[0] for s in run.strategies}, charts)

@@ -120,8 +120,10 @@ def overview(run, run_id):
     memory = [
         f"![Memory: bytes per entity after set-up](../../plots/{run_id}/memory_n65536.png)", "",
         "Bytes the scenario's world holds per live entity right after set-up (storage, "
-        "indexes, free slots), per strategy and scenario; the floor's plain arrays are the "
-        "black marks. Against N: the `<scenario>_memory_vs_n` plots below.", ""]
+        "indexes, free slots), per strategy and scenario (a heat map per world order, "
+        "`memory_n65536~order=<order>` for the others; colour: × the scenario's leanest "
+        "strategy); the floor's plain arrays are the last row. Against N: the "
+        "`<scenario>_memory_vs_n` plots below.", ""]
     if not has_memory(run):
         memory = ["This run has no bytes per entity (it was made before ecsbench counted "
                   "them): no memory chart.", ""]
@@ -132,8 +134,9 @@ def overview(run, run_id):
     return ["## Overview", "", *maps,
             "One heat map per world order the run has (regular, shuffled, aged). "
             "Each cell: the strategy's median time per item divided by the fastest strategy's in "
-            "that scenario (1.00 = the fastest; the floor and limit are left out); ≈ before it: "
-            "the run cannot tell it from the fastest (the verdict is level or undecidable). "
+            "that scenario (1.00 = the fastest; the floor and limit are left out); = before it: "
+            "as fast as the fastest (level); a grey ? and no ratio: the run cannot tell it from "
+            "the fastest (undecidable). "
             "Green is close to the best, red far from it, on a log scale. *failed* = the "
             "benchmark failed its checksum check (see Errors); *not run* = the run has no such "
             "benchmark.", ""] + memory

@@ -24,7 +24,7 @@ TOP = os.path.dirname(os.path.dirname(HERE))
 PYTHON = os.environ.get("PYTHON", sys.executable)
 sys.path.insert(0, os.path.join(TOP, "scripts"))
 sys.path.insert(0, HERE)
-from ecsb_overview import heatmaps, level_with_best, panel, without_order, world_order  # noqa: E402
+from ecsb_overview import heatmaps, level_with_best, panel, untold_from_best, without_order, world_order  # noqa: E402
 from ecsb_rundata import load_run  # noqa: E402
 from ecsb_stats import FASTER, LEVEL, UNDECIDABLE, cell  # noqa: E402
 from fakes import replace_samples  # noqa: E402
@@ -87,6 +87,7 @@ class HeatMapMarks(unittest.TestCase):
         best = panel(ran, "small")["best"]["iterate"][0]
         self.assertEqual(best, "a")
         self.assertEqual(cell(ran, "iterate", n).pair("c", "a").verdict, verdict)
+        self.untold = ("iterate", "c") in untold_from_best(ran, "small")
         return ("iterate", "c") in level_with_best(ran, "small")
 
     def test_slower_with_a_faster_verdict_is_not_marked(self):
@@ -96,10 +97,13 @@ class HeatMapMarks(unittest.TestCase):
     def test_level_is_marked(self):
         # 0.2 % slower, 0.1 % spread: the interval of the ratio lies within 0.95-1.05
         self.assertTrue(self.marked([2.004 * (1 + 0.001 * k) for k in range(-4, 5)], LEVEL))
+        self.assertFalse(self.untold)  # "=1.00": as fast, a ratio that is right to read
 
-    def test_undecidable_is_marked(self):
-        # 25 % slower in median but spread 1.5x over 3 repetitions: Welch cannot tell
+    def test_undecidable_is_marked_as_untold(self):
+        # 25 % slower in median but spread 1.5x over 3 repetitions: Welch cannot tell; the
+        # heat map draws a grey "?" there, not "1.25" (which would read as 1.25x)
         self.assertTrue(self.marked([2.0, 2.5, 3.0], UNDECIDABLE))
+        self.assertTrue(self.untold)
 
     def test_significant_but_under_5_percent_is_level_so_marked(self):
         # 3 % slower, clearly significant, but under the 5 % margin: not faster
@@ -171,6 +175,20 @@ class SummaryOpensWithTheOverview(unittest.TestCase):
 
 
 class HeatMapImage(unittest.TestCase):
+    def test_a_cell_the_run_cannot_tell_apart_is_drawn_without_a_ratio(self):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        path = overview_run(tmp)
+        replace_samples(path, "iterate", "c", 4000, [2.0, 2.5, 3.0])  # undecidable, 1.25x
+        env = dict(os.environ, PLOTS_DIR=os.path.join(tmp, "plots"), PYTHON=PYTHON)
+        r = subprocess.run(["bash", os.path.join(TOP, "scripts", "plots.sh"), path], env=env,
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(tmp, "plots", RUN_OVERVIEW, "overview_heatmap.svg")) as f:
+            texts = re.findall(r">([^<>]+)</text>", f.read())
+        self.assertEqual(texts.count("?"), 1, texts)
+        self.assertFalse([t for t in texts if "1.25" in t], texts)
+
     def test_drawn_cells_say_failed_and_not_run(self):
         tmp = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, tmp)
@@ -190,8 +208,10 @@ class HeatMapImage(unittest.TestCase):
             self.assertIn(name, texts)
         with open(os.path.join(tmp, "plots", RUN_OVERVIEW, "memory_n65536.svg")) as f:
             texts = re.findall(r">([^<>]+)</text>", f.read())
-        self.assertIn("b failed", texts)  # iterate at N = 65536
-        self.assertIn("no entity after set-up", texts)  # churn
+        # the memory heat map: b failed at iterate's N = 65536; churn's set-up leaves none
+        self.assertEqual(texts.count("failed"), 1, texts)
+        self.assertIn("churn  (N = 4000)  (no entity after set-up)", texts)
+        self.assertEqual([t for t in texts if t in ("8.0", "16.0", "4.0")], ["8.0", "16.0", "4.0"])
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 PYTHON = os.environ.get("PYTHON", sys.executable)
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(TOP, "scripts"))
 from fakes import context, gbench_rows, write_run  # noqa: E402
 
 RUN = "20261104T090000Z-cases"
@@ -128,7 +129,8 @@ class ChartsDrawTheirCase(unittest.TestCase):
     def test_bars_at_4000_label_the_case_medians_only(self):
         for case, (_, scale) in CASES.items():
             with open(self.chart(f"{case}_n4000"), encoding="utf-8") as f:
-                labels = [float(x) for x in re.findall(r">([0-9.]+) ns<", f.read())]
+                labels = [float(x) for x in
+                          re.findall(r">([0-9.]+) ns(?: · [0-9.]+× floor)?<", f.read())]
             self.assertEqual(sorted(labels), sorted(float(f"{ns(scale, s, 4000):.3g}") for s in LINES),
                              f"{case}_n4000")
 
@@ -162,13 +164,29 @@ class ChartsDrawTheirCase(unittest.TestCase):
                          ["dual_iterate", "dual_iterate  (N = 16 Ki)"])
         self.assertFalse(os.path.exists(os.path.join(self.out, "overview_heatmap~order=regular.svg")))
 
-    def test_heat_map_marks_what_the_run_cannot_tell_apart(self):
-        # a and b are 1 % apart with 3 repetitions each: the U test cannot go below p = 0.1.
+    def test_heat_map_marks_what_the_run_finds_level(self):
+        # a and b are 1 % apart, their repetitions 0.1 % apart: level ("=1.01"); a cell the
+        # run cannot tell apart (a grey "?") is test_overview's HeatMapMarks
         for name in ("overview_heatmap", "overview_heatmap~order=shuffled",
                      "overview_heatmap~order=aged"):
             texts = self.heat_map_texts(name)
-            self.assertIn("≈1.01", texts, name)
+            self.assertIn("=1.01", texts, name)
             self.assertNotIn("1.01", texts, name)
+
+
+class Nudge(unittest.TestCase):
+    def test_no_point_is_shifted_across_a_cache_line(self):
+        from plot_data import DODGE, dodge_at
+        sizes = [256, 1024, 4000, 4096, 16384, 52000, 65536, 262144]
+        caches = [1638.4, 52428.8, 1677721.6]
+        for nseries in (2, 5, 12, 14):
+            nudge = dodge_at(sizes, caches, nseries)
+            for n in sizes:
+                for i in range(nseries):
+                    x = n * nudge[n] ** (i - (nseries - 1) / 2.0)
+                    for c in caches:
+                        self.assertEqual(x < c, n < c, (nseries, n, i, c))
+            self.assertEqual(nudge[256], DODGE)  # far from every line: the full nudge
 
 
 if __name__ == "__main__":

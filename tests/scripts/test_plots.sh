@@ -51,8 +51,10 @@ done
 # slanted column names.
 check "heat map PNG 760x659" png_ok "$out/overview_heatmap.png" 760 659
 check "heat map SVG" svg_ok "$out/overview_heatmap.svg" 760 659
-check "memory chart PNG" png_ok "$out/memory_n65536.png" 1000 640
-check "memory chart SVG" svg_ok "$out/memory_n65536.svg" 1000 640
+# the memory heat map: its size follows its cells (a PNG and an SVG of the same size)
+mem_size=$("$PYTHON" -c 'import struct, sys; print(*struct.unpack(">II", open(sys.argv[1], "rb").read(24)[16:24]))' "$out/memory_n65536.png")
+check "memory heat map PNG" png_ok "$out/memory_n65536.png" $mem_size
+check "memory heat map SVG" svg_ok "$out/memory_n65536.svg" $mem_size
 check "exactly 16 images" test "$(find "$out" -type f \( -name "*.png" -o -name "*.svg" \) | wc -l)" -eq 16
 check "and the run's page" test -s "$out/index.html"
 check "no staging folder left" test "$(find "$tmp/plots" -mindepth 1 -maxdepth 1 | wc -l)" -eq 1
@@ -64,15 +66,17 @@ check "no limit where the scenario has none" test "$(grep -c 'touched data only'
 for s in index_is_id handle_table flat_map sparse_set; do
   check "legend has $s" grep -q ">$s<" "$out/platformer_vs_n.svg"
   check "heat map row $s" grep -q ">$s<" "$out/overview_heatmap.svg"
-  check "memory chart bar $s" grep -q ">$s<" "$out/memory_n65536.svg"
+  check "memory heat map row $s" grep -q ">$s<" "$out/memory_n65536.svg"
 done
 check "the item from list.json" grep -q 'time per matched pair against N' "$out/dual_iterate_vs_n.svg"
 check "cache markers from the run's context" grep -q '>L2 1 MiB<' "$out/dual_iterate_vs_n.svg"
 check "cache markers placed by the floor's measured bytes per entity" \
   grep -q "the floor's data (6 B per entity) fills each cache" "$out/dual_iterate_vs_n.svg"
 # The bars at N = 4000 (read from results.csv by the plot script): medians and ratios to the floor.
-check "bar labels: median and ratio to the floor" grep -q '>0.8 ns<' "$out/dual_iterate_n4000.svg"
-check "bar labels: ratio to the floor" grep -q '>2.67× floor<' "$out/dual_iterate_n4000.svg"
+check "bar labels: median and ratio to the floor" grep -q '>0.8 ns · 2.67× floor<' "$out/dual_iterate_n4000.svg"
+upright() { grep -A1 -F 'rotate(-90)' "$1" | grep -qF "$2"; } # FILE TEXT: TEXT drawn upright
+check "bar labels upright (never reaching the next bar)" \
+  upright "$out/dual_iterate_n4000.svg" '>0.8 ns · 2.67× floor<'
 check "the floor's bar has no ratio to itself" test "$(grep -c '>1.00× floor<' "$out/dual_iterate_n4000.svg")" -eq 0
 check "host and date in the corner" grep -q '2026-11-01 09:00 UTC' "$out/platformer_n4000.svg"
 check "bytes per entity against N" grep -q 'bytes per entity after set-up, against N' "$out/platformer_memory_vs_n.svg"
@@ -99,7 +103,7 @@ PY
 if PLOTS_DIR="$tmp/pf" scripts/plots.sh "$tmp/failed" >/dev/null 2>&1; then
   check "a failed benchmark is named on the plot" \
     grep -q 'failed, not drawn (see errors.csv): sparse_set N=65536' "$tmp/pf/failed/dual_iterate_vs_n.svg"
-  check "and marked on the memory chart" grep -q '>sparse_set failed<' "$tmp/pf/failed/memory_n65536.svg"
+  check "and marked on the memory chart" grep -q '>failed<' "$tmp/pf/failed/memory_n65536.svg"
 else
   echo "  not ok: plots.sh failed on a run with a failed benchmark" >&2; fail=1
 fi
