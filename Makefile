@@ -51,9 +51,9 @@ TEST_STRATEGY_OPT ?= -O0
 TST_STRATEGY_OPT = $(if $(filter sparse_set sparse_set_prefetch,$(basename $(notdir $@))),-Og,$(TEST_STRATEGY_OPT))
 
 # Every strategy file is compiled (the registry in strategies/strategies.def picks which run).
-CORE_SRC  := harness/core.c harness/registry.c harness/timing.c harness/machine_cpuid.c scenarios/scenarios.c scenarios/floor.c scenarios/limit.c \
+CORE_SRC  := harness/core.c harness/registry.c harness/timing.c harness/sentinel.c harness/machine_cpuid.c scenarios/scenarios.c scenarios/floor.c scenarios/limit.c \
              $(wildcard strategies/*.c)
-BENCH_SRC := $(filter-out harness/core.c harness/registry.c harness/timing.c harness/machine_cpuid.c,$(wildcard harness/*.c))
+BENCH_SRC := $(filter-out harness/core.c harness/registry.c harness/timing.c harness/sentinel.c harness/machine_cpuid.c,$(wildcard harness/*.c))
 BENCH_CXX := $(wildcard harness/*.cc)
 TEST_SRC  := $(wildcard tests/*.c)
 

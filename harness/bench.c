@@ -20,6 +20,10 @@
  *    these iteration and repetition counts, so it calls a body once per repetition.
  * 3. Time, through Google Benchmark, repetitions randomly interleaved, as manual time: the
  *    engine's timed spans only (set-up, warm-up and fresh worlds' prepares stay outside).
+ *    Every repetition goes through the sentinel (harness/sentinel.h): a kernel probed around
+ *    it; one timed on a disturbed machine is timed again within the repeat budget, or kept
+ *    and marked (counters sentinel_ns, speed_index, disturbed; ecsb_sentinel_* context keys,
+ *    written with the output file at the end, when the run-wide best is known).
  * Memory: each case also records the bytes its storage holds after set-up when its world is
  * grown from empty with no capacity hint (counter bytes_grown, up to N = GROWN_LARGEST_N),
  * beside the bytes with the scenario's hint (counter bytes).
@@ -27,10 +31,13 @@
  * items_per_pass), bytes and entities (the storage and live entities right after set-up),
  * warmup and worlds (its plan), slice_1 .. slice_K (seconds per pass in consecutive slices of
  * its timed passes, K <= 12) and drift (least time per pass, last third / first third,
- * within each world; absent when a world had fewer than 3 spans).
+ * within each world; absent when a world had fewer than 3 spans), and the sentinel's
+ * sentinel_ns (the slower probe around it), speed_index (run-wide best probe / sentinel_ns)
+ * and disturbed (1: kept although disturbed).
  * The exit status is 1 when any row failed (after the results are written), 0 otherwise.
  */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* getloadavg */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -39,6 +46,7 @@
 #include <unistd.h>
 
 #include "harness/runner.h"
+#include "harness/sentinel.h"
 
 /* Most iterations one repetition runs (Google Benchmark's own ceiling). */
 #define MAX_ITERATIONS 1000000000ull
@@ -400,11 +408,34 @@ static void show_progress(const char *name)
     fflush(stderr);
 }
 
+/* The machine-speed sentinel around every repetition (harness/sentinel.h), and the load
+ * average when timing began. */
+static ecsb_sentinel sentinel;
+static double load_start;
+static uint64_t marked_late; /* clean against the running best, disturbed against the final */
+
+/* One timing of a repetition, as ecsb_sentinel_repetition asks for it (a repeat overwrites r). */
+typedef struct attempt {
+    const bench_case *c;
+    const ecsb_scenario_info *info;
+    ecsb_time_plan plan;
+    ecsb_time_result r;
+} attempt;
+
+static ecsb_status time_attempt(void *ctx)
+{
+    attempt *a = ctx;
+    return ecsb_time_case(a->c->impl, a->info->consumes_setup, a->c->n, &a->c->params, &a->plan,
+                          &a->r, NULL, NULL);
+}
+
 /*
- * One repetition: the case timed by the engine (harness/timing.h) by its plan, reported as
- * manual time (set-up, warm-up and fresh worlds stay outside it), with its per-pass times
- * (counters slice_1 .. slice_K, seconds per pass in consecutive slices of the timed passes)
- * and its drift (counter drift: least time per pass, last third / first third, per world).
+ * One repetition: the case timed by the engine (harness/timing.h) by its plan, through the
+ * sentinel (timed again when the machine was disturbed, within the run's repeat budget),
+ * reported as manual time (set-up, warm-up and fresh worlds stay outside it), with its
+ * per-pass times (counters slice_1 .. slice_K, seconds per pass in consecutive slices of the
+ * timed passes), its drift (counter drift: least time per pass, last third / first third, per
+ * world) and the sentinel's view (sentinel_ns, speed_index, disturbed).
  */
 static void bench_body(ecsb_gb_state *st, void *ctx)
 {
@@ -415,39 +446,113 @@ static void bench_body(ecsb_gb_state *st, void *ctx)
         return;
     }
     const ecsb_scenario_info *info = &ecsb_scenarios[c->scenario];
-    ecsb_time_plan plan = c->plan;
-    plan.passes = ecsb_gb_iterations(st);
-    ecsb_time_result r = {0};
-    while (ecsb_gb_keep_running_batch(st, plan.passes)) {
-        if (ecsb_time_case(c->impl, info->consumes_setup, c->n, &c->params, &plan, &r, NULL,
-                           NULL) != ECSB_OK) {
+    attempt a = {.c = c, .info = info, .plan = c->plan};
+    a.plan.passes = ecsb_gb_iterations(st);
+    ecsb_sentinel_verdict v = {0};
+    while (ecsb_gb_keep_running_batch(st, a.plan.passes)) {
+        if (ecsb_sentinel_repetition(&sentinel, time_attempt, &a, &v) != ECSB_OK) {
             snprintf(c->error, sizeof c->error,
                      "%s on %s at N=%" PRIu64 ": %s failed while timing: %s", info->name,
-                     c->strategy, c->n, r.step, ecsb_status_str(r.status));
+                     c->strategy, c->n, a.r.step, ecsb_status_str(a.r.status));
             ecsb_gb_skip_with_error(st, c->error);
             break;
         }
-        ecsb_gb_add_manual_time(st, r.seconds);
+        ecsb_gb_add_manual_time(st, a.r.seconds);
     }
+    const ecsb_time_result *r = &a.r;
     if (!ecsb_gb_error_occurred(st)) {
         ecsb_gb_counter(st, "items_per_pass", (double)info->items_per_pass(c->n, &c->params));
         ecsb_gb_counter(st, "n", (double)c->n);
-        ecsb_gb_counter(st, "bytes", (double)r.bytes);
+        ecsb_gb_counter(st, "bytes", (double)r->bytes);
         if (c->n <= GROWN_LARGEST_N)
             ecsb_gb_counter(st, "bytes_grown", (double)c->bytes_grown);
-        ecsb_gb_counter(st, "entities", (double)r.entities);
-        ecsb_gb_counter(st, "warmup", (double)plan.warmup);
-        ecsb_gb_counter(st, "worlds", (double)(info->consumes_setup ? plan.passes : plan.worlds));
-        if (r.drift > 0)
-            ecsb_gb_counter(st, "drift", r.drift);
-        for (uint32_t k = 0; k < r.slice_count; k++) {
+        ecsb_gb_counter(st, "entities", (double)r->entities);
+        ecsb_gb_counter(st, "warmup", (double)a.plan.warmup);
+        ecsb_gb_counter(st, "worlds",
+                        (double)(info->consumes_setup ? a.plan.passes : a.plan.worlds));
+        if (r->drift > 0)
+            ecsb_gb_counter(st, "drift", r->drift);
+        for (uint32_t k = 0; k < r->slice_count; k++) {
             char name[16];
             snprintf(name, sizeof name, "slice_%u", k + 1);
-            ecsb_gb_counter(st, name, r.slice[k]);
+            ecsb_gb_counter(st, name, r->slice[k]);
         }
+        /* speed_index against the best so far; the output file gets the run-wide best's */
+        ecsb_gb_counter(st, "sentinel_ns", v.sentinel * 1e9);
+        ecsb_gb_counter(st, "speed_index", v.sentinel > 0 ? sentinel.best / v.sentinel : 1);
+        ecsb_gb_counter(st, "disturbed", v.disturbed ? 1 : 0);
         ecsb_gb_label(st, info->item);
     }
     show_progress(c->name);
+}
+
+/* At the end, every row against the run-wide best: its speed_index, and disturbed when it is
+ * off that best by more than the margin (it was judged against a best not yet reached). */
+static void sentinel_final_row(void *ctx, ecsb_gb_row *row)
+{
+    (void)ctx;
+    double ns, disturbed;
+    if (!ecsb_gb_row_counter(row, "sentinel_ns", &ns) || ns <= 0)
+        return;
+    ecsb_gb_row_set_counter(row, "speed_index", sentinel.best * 1e9 / ns);
+    if (ecsb_gb_row_counter(row, "disturbed", &disturbed) && disturbed == 0 &&
+        ecsb_sentinel_is_disturbed(&sentinel, ns * 1e-9)) {
+        ecsb_gb_row_set_counter(row, "disturbed", 1);
+        marked_late++;
+    }
+}
+
+static double load_average(void)
+{
+    double load[1];
+    return getloadavg(load, 1) == 1 ? load[0] : -1;
+}
+
+/* The sentinel's keys in the run's context (docs/measuring.md, "The sentinel"). */
+static void sentinel_context(void *ctx)
+{
+    (void)ctx;
+    char v[64];
+#define PUT(key, fmt, value)                                                                     \
+    do {                                                                                         \
+        snprintf(v, sizeof v, fmt, value);                                                       \
+        ecsb_gb_add_context("ecsb_sentinel_" key, v);                                            \
+    } while (0)
+    PUT("margin", "%g", sentinel.margin);
+    PUT("best_ns", "%.0f", sentinel.best * 1e9);
+    PUT("worst_ns", "%.0f", sentinel.worst * 1e9);
+    PUT("repetitions", "%" PRIu64, sentinel.repetitions);
+    PUT("disturbed", "%" PRIu64, sentinel.disturbed + marked_late);
+    PUT("repeated", "%" PRIu64, sentinel.repeated);
+    PUT("unrepeated", "%" PRIu64, sentinel.unrepeated + marked_late);
+    PUT("repeat_seconds", "%.2f", sentinel.spent);
+    PUT("budget_seconds", "%.2f", sentinel.budget);
+    PUT("probe_seconds", "%.2f", sentinel.probe_seconds);
+    PUT("probes", "%" PRIu64, sentinel.probes);
+    PUT("load_start", "%.2f", load_start);
+    PUT("load_end", "%.2f", load_average());
+#undef PUT
+}
+
+/* The console's word on the sentinel: how much longer the run took, and why. */
+static void sentinel_report(double timing_seconds)
+{
+    uint64_t disturbed = sentinel.disturbed + marked_late;
+    uint64_t unrepeated = sentinel.unrepeated + marked_late;
+    fprintf(stderr,
+            "ecsbench: sentinel %.0f-%.0f us (margin %.0f%%, probes %.1f s): ", sentinel.best * 1e6,
+            sentinel.worst * 1e6, sentinel.margin * 100, sentinel.probe_seconds);
+    if (disturbed == 0) {
+        fprintf(stderr, "the machine kept its speed: no repetition repeated\n");
+        return;
+    }
+    fprintf(stderr,
+            "%" PRIu64 " of %" PRIu64 " repetitions ran on a disturbed machine; %" PRIu64
+            " timed again, %" PRIu64 " kept and marked disturbed; repeats made the run %.1f s "
+            "(%.0f%%) longer (budget %.1f s); load average %.1f at start, %.1f at end\n",
+            disturbed, sentinel.repetitions, sentinel.repeated, unrepeated, sentinel.spent,
+            timing_seconds > 0 ? 100 * sentinel.spent / timing_seconds : 0, sentinel.budget,
+            load_start, load_average());
 }
 
 /* ---- the command ------------------------------------------------------------------------- */
@@ -588,6 +693,10 @@ static int run_suite(ecsb_bench_settings *s, suite *su, int argc, char **argv)
                 run_id, su->count, prog.total, s->interleave ? "on" : "off", s->seed, checked,
                 left);
     }
+    load_start = load_average();
+    ecsb_sentinel_start(&sentinel, ECSB_SENTINEL_MARGIN, ecsb_bench_repeat_budget(s) * estimate,
+                        NULL, NULL);
+    ecsb_gb_defer_output(sentinel_final_row, sentinel_context, NULL);
     prog.t0 = ecsb_now();
     if (!ecsb_gb_run(s->out_path, s->out_format)) {
         fprintf(stderr, "ecsbench: could not write --benchmark_out=%s\n", s->out_path);
@@ -595,6 +704,8 @@ static int run_suite(ecsb_bench_settings *s, suite *su, int argc, char **argv)
     }
     if (prog.live && prog.on)
         fputc('\n', stderr);
+    if (s->progress)
+        sentinel_report(ecsb_now() - prog.t0);
     return report_failures(su, s->progress, t0);
 }
 

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "harness/runner.h"
+#include "harness/sentinel.h"
 
 #define DEFAULT_MIN_TIME 0.025
 #define QUICK_MIN_TIME 0.002
@@ -39,7 +40,11 @@
 #define QUICK_REPETITIONS 3
 #define MAX_REPETITIONS 1000u
 #define MAX_MIN_TIME 3600.0
-#define DEFAULT_LARGEST 65536u /* default sizes above it need --ecsb_large */
+#define DEFAULT_LARGEST 65536u
+/* Repeats of disturbed repetitions may add this share of the planned timing (docs/measuring.md:
+ * under scripts/disturb.sh about a quarter of the repetitions ran disturbed). */
+#define DEFAULT_REPEAT_BUDGET 0.5
+#define MAX_REPEAT_BUDGET 10.0 /* default sizes above it need --ecsb_large */
 
 /* A smoke run: the smallest default size and the bar charts' 4000, two points per line; each
  * size is a third of a QUICK run's timing (issue 25: QUICK within 45 s on 2 busy cores). */
@@ -70,6 +75,11 @@ double ecsb_bench_min_time(const ecsb_bench_settings *s)
     if (s->min_time > 0)
         return s->min_time;
     return s->quick ? QUICK_MIN_TIME : DEFAULT_MIN_TIME;
+}
+
+double ecsb_bench_repeat_budget(const ecsb_bench_settings *s)
+{
+    return s->repeat_budget >= 0 ? s->repeat_budget : DEFAULT_REPEAT_BUDGET;
 }
 
 /* ---- lists ------------------------------------------------------------------------------ */
@@ -486,6 +496,21 @@ static int parse_seed(const char *v, const char *arg, ecsb_bench_settings *s, pa
     return ecsb_parse_count(v, UINT64_MAX, &s->seed) ? 0 : 1;
 }
 
+static int parse_repeat_budget(const char *v, const char *arg, ecsb_bench_settings *s,
+                               parse_state *ps)
+{
+    (void)arg;
+    (void)ps;
+    char *end;
+    if (!*v || !((*v >= '0' && *v <= '9') || *v == '.'))
+        return 1;
+    double x = strtod(v, &end);
+    if (*end || !isfinite(x) || x < 0 || x > MAX_REPEAT_BUDGET)
+        return 1;
+    s->repeat_budget = x;
+    return 0;
+}
+
 static int parse_run_id(const char *v, const char *arg, ecsb_bench_settings *s, parse_state *ps)
 {
     (void)arg;
@@ -608,6 +633,13 @@ static const bench_flag flags[] = {
      "each run, recorded as ecsb_seed, so --ecsb_seed=<it>\n"
      "replays its placements; 0: no pads)",
      {0}, "12345", "x"},
+    {"--ecsb_repeat_budget", "--ecsb_repeat_budget=F", FLAG_CUSTOM, 0, 0, parse_repeat_budget,
+     "--ecsb_repeat_budget takes a share of the planned timing, 0 .. 10, e.g. 0.5",
+     "a repetition timed while the sentinel (a fixed kernel\n"
+     "probed around each) ran over %.0f%% slower than its best\n"
+     "is timed again, for at most F times the planned\n"
+     "timing in all (default %g; 0: marked, not repeated)",
+     {ECSB_SENTINEL_MARGIN * 100, DEFAULT_REPEAT_BUDGET}, "0", "-1"},
     {"--ecsb_run_id", "--ecsb_run_id=ID", FLAG_CUSTOM, 0, 0, parse_run_id,
      "a run id is 1..100 characters of A-Z a-z 0-9 . _ -, not starting with . or -",
      "run id for the JSON context ([A-Za-z0-9._-], default:\n"
@@ -730,7 +762,8 @@ void ecsb_bench_usage(FILE *out)
           "items_per_pass, n, bytes and entities (the storage right after set-up with the\n"
           "scenario's capacity hint), bytes_grown (the same, grown from empty), warmup and\n"
           "worlds (the plan), slice_1.. (seconds per pass in consecutive slices of the\n"
-          "timed passes) and drift (least time per pass, last third / first third).\n",
+          "timed passes), drift (least time per pass, last third / first third) and the\n"
+          "sentinel's sentinel_ns, speed_index and disturbed (docs/measuring.md).\n",
           out);
 }
 
@@ -778,7 +811,7 @@ int ecsb_bench_parse(int argc, char **argv, ecsb_bench_settings *s)
     static char interleave_on[] = "--benchmark_enable_random_interleaving=true";
     static char interleave_off[] = "--benchmark_enable_random_interleaving=false";
 
-    *s = (ecsb_bench_settings){.progress = true, .interleave = true};
+    *s = (ecsb_bench_settings){.progress = true, .interleave = true, .repeat_budget = -1};
     if (ecsb_strategy_count > ECSB_MAX_STRATEGIES) {
         fprintf(stderr, "ecsbench: %zu strategies registered, the suite handles %u\n",
                 ecsb_strategy_count, ECSB_MAX_STRATEGIES);

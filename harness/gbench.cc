@@ -31,6 +31,11 @@ struct Entry {
 
 std::vector<std::unique_ptr<Entry>> entries;
 
+// ecsb_gb_defer_output's hooks (row is null when the output is not deferred).
+void (*defer_row)(void *, ecsb_gb_row *);
+void (*defer_done)(void *);
+void *defer_ctx;
+
 benchmark::State &state_of(ecsb_gb_state *st) { return *reinterpret_cast<benchmark::State *>(st); }
 const benchmark::State &state_of(const ecsb_gb_state *st)
 {
@@ -52,7 +57,9 @@ public:
         display_->SetOutputStream(&GetOutputStream());
         display_->SetErrorStream(&GetOutputStream());
         bool ok = display_->ReportContext(context);
-        if (file_)
+        if (file_ && defer_row)
+            context_.reset(new Context(context)); // written at the end, with the run's additions
+        else if (file_)
             ok = file_->ReportContext(context) && ok;
         return ok;
     }
@@ -65,18 +72,32 @@ public:
             run.run_name = registered;
         }
         display_->ReportRuns(renamed);
-        if (file_)
+        if (file_ && defer_row)
+            held_.insert(held_.end(), renamed.begin(), renamed.end());
+        else if (file_)
             file_->ReportRuns(renamed);
     }
     void Finalize() override
     {
         display_->Finalize();
+        if (file_ && defer_row) {
+            for (Run &run : held_)
+                if (run.run_type == Run::RT_Iteration)
+                    defer_row(defer_ctx, reinterpret_cast<ecsb_gb_row *>(&run));
+            if (defer_done)
+                defer_done(defer_ctx);
+            file_->ReportContext(context_ ? *context_ : Context());
+            if (!held_.empty())
+                file_->ReportRuns(held_);
+        }
         if (file_)
             file_->Finalize();
     }
 
 private:
     benchmark::BenchmarkReporter *display_, *file_;
+    std::unique_ptr<Context> context_;
+    std::vector<Run> held_;
 };
 
 } // namespace
@@ -145,6 +166,33 @@ void ecsb_gb_skip_with_error(ecsb_gb_state *st, const char *message)
 }
 
 bool ecsb_gb_error_occurred(const ecsb_gb_state *st) { return state_of(st).error_occurred(); }
+
+void ecsb_gb_defer_output(void (*row)(void *ctx, ecsb_gb_row *r), void (*done)(void *ctx),
+                          void *ctx)
+{
+    defer_row = row;
+    defer_done = done;
+    defer_ctx = ctx;
+}
+
+bool ecsb_gb_row_counter(const ecsb_gb_row *r, const char *name, double *value)
+{
+    const auto &counters = reinterpret_cast<const benchmark::BenchmarkReporter::Run *>(r)->counters;
+    auto it = counters.find(name);
+    if (it == counters.end())
+        return false;
+    *value = it->second.value;
+    return true;
+}
+
+void ecsb_gb_row_set_counter(ecsb_gb_row *r, const char *name, double value)
+{
+    try {
+        reinterpret_cast<benchmark::BenchmarkReporter::Run *>(r)->counters[name] =
+            benchmark::Counter(value);
+    } catch (const std::exception &) {
+    }
+}
 
 void ecsb_gb_initialize(int *argc, char **argv) { benchmark::Initialize(argc, argv); }
 

@@ -131,6 +131,20 @@ typedef enum ecsb_gb_out_format {
  */
 bool ecsb_gb_run(const char *out_path, ecsb_gb_out_format format);
 
+/*
+ * Hold the output file back until every benchmark ran (the console still shows each as it
+ * ends), then, before writing it: row(ctx, r) for every run row, which may read and set its
+ * counters (ecsb_gb_row_counter, ecsb_gb_row_set_counter), and done(ctx), which may add
+ * context keys (ecsb_gb_add_context): figures known only at the end of the run (the
+ * sentinel's run-wide best, harness/sentinel.h). Call before ecsb_gb_run.
+ */
+typedef struct ecsb_gb_row ecsb_gb_row;
+void ecsb_gb_defer_output(void (*row)(void *ctx, ecsb_gb_row *r), void (*done)(void *ctx),
+                          void *ctx);
+/* A row's counter `name`: true and *value set when it has one. */
+bool ecsb_gb_row_counter(const ecsb_gb_row *r, const char *name, double *value);
+void ecsb_gb_row_set_counter(ecsb_gb_row *r, const char *name, double value);
+
 /* The C++ compiler that built the wrapper ("g++ 12.2.0"), for provenance. */
 const char *ecsb_gb_cxx_compiler(void);
 

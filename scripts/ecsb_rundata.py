@@ -31,7 +31,7 @@ REFERENCES = (FLOOR, LIMIT)
 LABELS = {FLOOR: "floor (plain arrays)", LIMIT: "limit (touched data only)"}
 CSV_HEADER = ["scenario", "strategy", "n", "metric", "unit", "median", "min", "max", "mean",
               "stddev", "cv", "repetitions"]
-OPTIONAL = ("params", "drift", "drifting")
+OPTIONAL = ("params", "drift", "drifting", "speed_index", "disturbed")
 TIME_UNITS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
 NAME = re.compile(r"^[A-Za-z0-9_]+$")
 

@@ -7,7 +7,8 @@ results.csv (RFC 4180: CRLF line ends, header first, nothing before it), one row
 scenario, strategy (the floor is strategy "floor"), N and metric, in the order the suite
 registered them (scenario, then floor and strategies in registry order, then N):
 
-  scenario,strategy,n,metric,unit,median,min,max,mean,stddev,cv,repetitions,params,drift,drifting
+  scenario,strategy,n,metric,unit,median,min,max,mean,stddev,cv,repetitions,params,drift,drifting,
+  speed_index,disturbed
 
   params: every parameter of the scenario as "name=value;..." in its declaration order (the
   benchmark's name carries those that differ from the defaults, the run's context
@@ -28,6 +29,12 @@ registered them (scenario, then floor and strategies in registry order, then N):
                                    first third, least time per pass); drifting = yes when it lies
                                    beyond 1 +- DRIFT_LIMIT (10 %), else no: the world was
                                    still changing while it was timed
+  speed_index, disturbed (time metrics only; empty for runs without the sentinel's counters):
+                                   speed_index = the least over the repetitions of the counter
+                                   speed_index (the sentinel's run-wide best / its time around
+                                   the repetition: 1 = full speed; docs/measuring.md);
+                                   disturbed = how many of the repetitions were kept although
+                                   the machine was disturbed (counter disturbed = 1)
 
   metric error            unit ""  the benchmark failed its checksum check or a status: the
                                    statistics are NaN, repetitions = failed repetitions, and
@@ -53,7 +60,8 @@ import statistics
 import sys
 
 HEADER = ["scenario", "strategy", "n", "metric", "unit", "median", "min", "max", "mean",
-          "stddev", "cv", "repetitions", "params", "drift", "drifting"]
+          "stddev", "cv", "repetitions", "params", "drift", "drifting", "speed_index",
+          "disturbed"]
 
 # A cell drifts when the median over its repetitions of (time per pass in the last third of a
 # world's timed passes / in the first third) lies beyond 1 +- this share: the world was still
@@ -140,8 +148,13 @@ def collect(doc):
             raise InputError(f"{'/'.join(map(str, key))}: bad items_per_pass or real_time")
         drift = entry.get("drift")
         drift = float(drift) if isinstance(drift, (int, float)) and drift > 0 else None
+        speed = entry.get("speed_index")
+        speed = float(speed) if isinstance(speed, (int, float)) and speed > 0 else None
+        disturbed = entry.get("disturbed")
+        disturbed = int(disturbed) if isinstance(disturbed, (int, float)) else None
         group["good"].append((seconds, items, bytes_per_entity(key, entry),
-                              bytes_per_entity(key, entry, "bytes_grown"), drift))
+                              bytes_per_entity(key, entry, "bytes_grown"), drift, speed,
+                              disturbed))
     ordered = sorted(groups.items(), key=lambda kv: kv[1]["order"])
     return [(key, g["good"], g["failed"]) for key, g in ordered]
 
@@ -187,17 +200,21 @@ def tidy_rows(doc):
             if drifts:
                 median = statistics.median(drifts)
                 drift = [number(median), "yes" if abs(median - 1) > DRIFT_LIMIT else "no"]
+            speeds = [g[5] for g in good if g[5] is not None]
+            marks = [g[6] for g in good if g[6] is not None]
+            drift += [number(min(speeds)) if speeds else "", str(sum(marks)) if marks else ""]
             metrics = [("time_per_item", "ns", per_item, drift),
                        ("seconds_per_pass", "s", per_pass, drift)]
             if memory:
-                metrics.append(("bytes_per_entity", "B", memory, ["", ""]))
+                metrics.append(("bytes_per_entity", "B", memory, ["", "", "", ""]))
             if grown:
-                metrics.append(("bytes_per_entity_grown", "B", grown, ["", ""]))
+                metrics.append(("bytes_per_entity_grown", "B", grown, ["", "", "", ""]))
             for metric, unit, values, tail in metrics:
                 rows.append(ident + [metric, unit] + [number(v) for v in stats(values)]
                             + [str(len(values)), params] + tail)
         if failed:
-            rows.append(ident + ["error", ""] + ["NaN"] * 6 + [str(len(failed)), params, "", ""])
+            rows.append(ident + ["error", ""] + ["NaN"] * 6 + [str(len(failed)), params, "", "",
+                                                                 "", ""])
             unique = list(dict.fromkeys(failed))
             errors.append(ident + [str(len(failed)), " | ".join(unique), params])
     return rows, errors

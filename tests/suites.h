@@ -144,6 +144,11 @@ extern const ecsb_scenario_id tst_scenario_ids[ECSB_SCENARIO_COUNT];
     X(timing_calibration_outlasts_one_preempted_span)                                          \
     X(timing_takes_only_the_checksums_the_plan_asks_for)                                       \
     X(timing_warmup_turns_frame_over_and_stays_one_elsewhere)                                  \
+    X(sentinel_stays_quiet_on_a_steady_machine)                                                \
+    X(sentinel_repeats_what_a_slowed_span_disturbed_and_keeps_the_repeat)                      \
+    X(sentinel_marks_not_repeats_when_the_budget_is_0)                                         \
+    X(sentinel_spends_at_most_its_budget_on_a_machine_that_stays_slow)                         \
+    X(sentinel_kernel_takes_time_and_sets_the_first_best)                                      \
     X(placement_pads_vary_between_blocks_stay_aligned_and_within_4_kib)                        \
     X(placement_reaches_the_floor_and_the_limit_arrays)                                        \
     X(move3_size_reaches_the_bytes_of_every_line)                                    \

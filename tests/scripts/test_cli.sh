@@ -360,6 +360,22 @@ for b in rows:
         bad.append(f"{key}: counters n={b.get('n')} entities={b.get('entities')} bytes={b.get('bytes')}")
     if b.get("repetitions") != 2 or b.get("iterations", 0) < 1:
         bad.append(f"{key}: repetitions {b.get('repetitions')} iterations {b.get('iterations')}")
+    if not (0 < b.get("speed_index", 0) <= 1 + 1e-9) or b.get("disturbed") not in (0, 1) \
+            or not b.get("sentinel_ns", 0) > 0:
+        bad.append(f"{key}: sentinel counters speed_index={b.get('speed_index')} "
+                   f"disturbed={b.get('disturbed')} sentinel_ns={b.get('sentinel_ns')}")
+ctx = doc["context"]
+try:
+    sen = {k: float(ctx["ecsb_sentinel_" + k]) for k in (
+        "margin", "best_ns", "worst_ns", "repetitions", "disturbed", "repeated", "unrepeated",
+        "repeat_seconds", "budget_seconds", "probe_seconds", "load_start", "load_end")}
+    marked = sum(b.get("disturbed", 0) for b in rows)
+    if sen["disturbed"] != sen["repeated"] + sen["unrepeated"] or sen["unrepeated"] != marked \
+            or sen["repetitions"] != len(rows) or not 0 < sen["best_ns"] <= sen["worst_ns"] \
+            or sen["margin"] != 0.1 or sen["repeat_seconds"] > sen["budget_seconds"] + 2.5:
+        bad.append(f"sentinel context {sen}, {marked} rows marked disturbed")
+except (KeyError, ValueError) as e:
+    bad.append(f"sentinel context key missing or not a number: {e}")
 want = {f"{p}/{n}" for p in names for n in (1, 64)}
 if set(seen) != want or any(v != 2 for v in seen.values()):
     bad.append(f"rows {sorted(seen.items())[:6]}... want each of {len(want)} names twice")
@@ -386,6 +402,21 @@ s3=$(seed_run "$tmp/s3.json" --ecsb_seed="${s1% *}")
 [ "$(seed_run "$tmp/s4.json" --ecsb_seed=0)" = "0 false" ] || fail "--ecsb_seed=0 not recorded as 0"
 expect_usage_error "bad --ecsb_seed=x" bench --ecsb_seed=x --ecsb_plan
 expect_usage_error "bad --ecsb_seed=9223372036854775808x" bench --ecsb_seed=9223372036854775808x --ecsb_plan
+
+# a repeat budget of 0: disturbed repetitions are marked, never timed again
+"$bin" bench --ecsb_scenarios=dual_iterate,simple_iter --ecsb_sizes=64 --benchmark_repetitions=3 \
+  --benchmark_min_time=0.001 --ecsb_repeat_budget=0 --ecsb_progress=off \
+  --benchmark_out="$tmp/nobudget.json" >/dev/null 2>"$tmp/err" || fail "--ecsb_repeat_budget=0 exited $?"
+"$PYTHON" - "$tmp/nobudget.json" <<'PY' || fail "--ecsb_repeat_budget=0 (above)"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+c = doc["context"]
+rows = [b for b in doc["benchmarks"] if b["run_type"] == "iteration" and not b.get("error_occurred")]
+marked = sum(b["disturbed"] for b in rows)
+if c["ecsb_sentinel_budget_seconds"] != "0.00" or c["ecsb_sentinel_repeated"] != "0" \
+        or int(c["ecsb_sentinel_unrepeated"]) != marked or c["ecsb_sentinel_repeat_seconds"] != "0.00":
+    sys.exit(f"    budget 0: {({k: v for k, v in c.items() if 'sentinel' in k})}, {marked} marked")
+PY
 
 # ---- the plan: repetitions by size; clock reads < 1% of every timed span -----------------
 "$bin" bench --ecsb_plan --ecsb_sizes=256,1048576 --ecsb_scenarios=dual_iterate --ecsb_strategies=floor --benchmark_min_time=0.0001 >"$tmp/plan" 2>"$tmp/err" ||

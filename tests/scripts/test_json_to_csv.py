@@ -52,15 +52,16 @@ class JsonToCsv(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stdout, read_bytes(os.path.join(FIXTURES, "results.expected.csv")))
 
-    def test_header_first_crlf_fifteen_columns(self):
+    def test_header_first_crlf_seventeen_columns(self):
         text = convert(RAW).stdout.decode()
         lines = text.split("\r\n")
         self.assertEqual(lines[0], "scenario,strategy,n,metric,unit,median,min,max,mean,"
-                                   "stddev,cv,repetitions,params,drift,drifting")
+                                   "stddev,cv,repetitions,params,drift,drifting,speed_index,"
+                                   "disturbed")
         self.assertEqual(lines[-1], "")  # ends with CRLF
         self.assertNotIn("\n", text.replace("\r\n", ""))
         for line in lines[1:-1]:
-            self.assertEqual(len(line.split(",")), 15, line)
+            self.assertEqual(len(line.split(",")), 17, line)
 
     def test_drift_is_the_median_over_repetitions_and_flags_beyond_ten_percent(self):
         def rep(name, drift):
@@ -72,7 +73,7 @@ class JsonToCsv(unittest.TestCase):
                    "time_unit": "s", "items_per_pass": 4.0}]}
         r = convert(self.write_json("d.json", doc))
         self.assertEqual(r.returncode, 0, r.stderr)
-        rows = {tuple(l.split(",")[1:4:2]): l.split(",")[-2:]
+        rows = {tuple(l.split(",")[1:4:2]): l.split(",")[-4:-2]
                 for l in r.stdout.decode().split("\r\n")[1:-1]}
         self.assertEqual(rows[("ageing", "time_per_item")], ["1.25", "yes"])
         self.assertEqual(rows[("ageing", "seconds_per_pass")], ["1.25", "yes"])
@@ -80,15 +81,35 @@ class JsonToCsv(unittest.TestCase):
         self.assertEqual(rows[("steady", "time_per_item")], ["1.02", "no"])
         self.assertEqual(rows[("old", "time_per_item")], ["", ""])  # no counter: not measured
 
+    def test_speed_index_is_the_cells_least_and_disturbed_counts_marked_repetitions(self):
+        def rep(name, speed, disturbed):
+            return {"name": name, "run_type": "iteration", "real_time": 1.0, "time_unit": "s",
+                    "items_per_pass": 4.0, "bytes": 64.0, "entities": 1.0,
+                    "speed_index": speed, "disturbed": disturbed}
+        doc = {"context": {}, "benchmarks": [rep("s/slowed/10", v, d) for v, d in
+                                             ((0.98, 0), (0.7, 1), (0.95, 0), (0.8, 1))]
+               + [rep("s/steady/10", v, 0) for v in (1.0, 0.97, 0.99)]
+               + [{"name": "s/old/10", "run_type": "iteration", "real_time": 1.0,
+                   "time_unit": "s", "items_per_pass": 4.0}]}
+        r = convert(self.write_json("s.json", doc))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = {tuple(l.split(",")[1:4:2]): l.split(",")[-2:]
+                for l in r.stdout.decode().split("\r\n")[1:-1]}
+        self.assertEqual(rows[("slowed", "time_per_item")], ["0.7", "2"])
+        self.assertEqual(rows[("slowed", "seconds_per_pass")], ["0.7", "2"])
+        self.assertEqual(rows[("slowed", "bytes_per_entity")], ["", ""])
+        self.assertEqual(rows[("steady", "time_per_item")], ["0.97", "0"])
+        self.assertEqual(rows[("old", "time_per_item")], ["", ""])  # a run without the sentinel
+
     def test_hand_computed_statistics(self):
         rows = {tuple(l.split(",")[:4]): l.split(",")[5:]
                 for l in convert(RAW).stdout.decode().split("\r\n")[1:-1]}
         # 10, 5, 20 ns per item: median 10, mean 35/3, sample stddev 7.63763
         self.assertEqual(rows[("platformer", "floor", "256", "time_per_item")],
-                         ["10", "5", "20", "11.6667", "7.63763", "0.654654", "3", "", "", ""])
+                         ["10", "5", "20", "11.6667", "7.63763", "0.654654", "3", "", "", "", "", ""])
         # microseconds converted: 2, 4, 3 ns per item
         self.assertEqual(rows[("dual_iterate", "floor", "256", "time_per_item")],
-                         ["3", "2", "4", "3", "1", "0.333333", "3", "", "", ""])
+                         ["3", "2", "4", "3", "1", "0.333333", "3", "", "", "", "", ""])
         self.assertEqual(rows[("dual_iterate", "floor", "256", "seconds_per_pass")][:3],
                          ["3.84e-07", "2.56e-07", "5.12e-07"])
 
@@ -100,15 +121,15 @@ class JsonToCsv(unittest.TestCase):
         flat = [l for l in lines if l.startswith("platformer,flat_map,256,")]
         self.assertEqual([l.split(",")[3] for l in flat],
                          ["time_per_item", "seconds_per_pass", "bytes_per_entity", "error"])
-        self.assertTrue(flat[0].endswith(",2,,,"))  # two good repetitions, no params, no drift
-        self.assertEqual(flat[3], "platformer,flat_map,256,error,,NaN,NaN,NaN,NaN,NaN,NaN,1,,,")
+        self.assertTrue(flat[0].endswith(",2,,,,,"))  # two good repetitions, no params, no drift
+        self.assertEqual(flat[3], "platformer,flat_map,256,error,,NaN,NaN,NaN,NaN,NaN,NaN,1,,,,,")
 
     def test_bytes_per_entity_is_bytes_over_entities(self):
         rows = {tuple(l.split(",")[:4]): l.split(",")[4:]
                 for l in convert(RAW).stdout.decode().split("\r\n")[1:-1]}
         # 2560 bytes for 256 entities; unit B
         self.assertEqual(rows[("dual_iterate", "floor", "256", "bytes_per_entity")],
-                         ["B", "10", "10", "10", "10", "0", "0", "3", "", "", ""])
+                         ["B", "10", "10", "10", "10", "0", "0", "3", "", "", "", "", ""])
 
     def test_bytes_per_entity_of_an_empty_world_is_nan_and_absent_without_counters(self):
         doc = {"context": {}, "benchmarks": [
@@ -117,7 +138,7 @@ class JsonToCsv(unittest.TestCase):
             {"name": "s/y/10", "run_type": "iteration", "real_time": 1.0, "time_unit": "s",
              "items_per_pass": 4.0}]}
         lines = convert(self.write_json("mem.json", doc)).stdout.decode().split("\r\n")
-        self.assertIn("s,x,10,bytes_per_entity,B,NaN,NaN,NaN,NaN,NaN,NaN,1,,,", lines)
+        self.assertIn("s,x,10,bytes_per_entity,B,NaN,NaN,NaN,NaN,NaN,NaN,1,,,,,", lines)
         self.assertFalse([l for l in lines if l.startswith("s,y,10,bytes_per_entity")])
 
     def test_bytes_grown_is_its_own_metric_over_the_same_entities(self):
@@ -125,8 +146,8 @@ class JsonToCsv(unittest.TestCase):
             {"name": "s/x/10", "run_type": "iteration", "real_time": 1.0, "time_unit": "s",
              "items_per_pass": 4.0, "bytes": 640.0, "bytes_grown": 320.0, "entities": 10.0}]}
         lines = convert(self.write_json("grown.json", doc)).stdout.decode().split("\r\n")
-        self.assertIn("s,x,10,bytes_per_entity,B,64,64,64,64,0,0,1,,,", lines)
-        self.assertIn("s,x,10,bytes_per_entity_grown,B,32,32,32,32,0,0,1,,,", lines)
+        self.assertIn("s,x,10,bytes_per_entity,B,64,64,64,64,0,0,1,,,,,", lines)
+        self.assertIn("s,x,10,bytes_per_entity_grown,B,32,32,32,32,0,0,1,,,,,", lines)
 
     def test_bytes_without_entities_is_refused(self):
         doc = {"context": {}, "benchmarks": [
@@ -139,7 +160,7 @@ class JsonToCsv(unittest.TestCase):
     def test_failed_benchmark_is_only_an_error_row_never_a_time(self):
         lines = convert(RAW).stdout.decode().split("\r\n")
         flat = [l for l in lines if l.startswith("dual_iterate,flat_map,256,")]
-        self.assertEqual(flat, ["dual_iterate,flat_map,256,error,,NaN,NaN,NaN,NaN,NaN,NaN,3,,,"])
+        self.assertEqual(flat, ["dual_iterate,flat_map,256,error,,NaN,NaN,NaN,NaN,NaN,NaN,3,,,,,"])
 
     def test_rows_follow_registration_order_not_completion_order(self):
         lines = convert(RAW).stdout.decode().split("\r\n")[1:-1]
@@ -153,7 +174,7 @@ class JsonToCsv(unittest.TestCase):
              "real_time": 50.0, "time_unit": "ns", "items_per_pass": 5.0}]}
         r = convert(self.write_json("one.json", doc))
         self.assertEqual(r.stdout.decode().split("\r\n")[1],
-                         "s,x,10,time_per_item,ns,10,10,10,10,0,0,1,,,")
+                         "s,x,10,time_per_item,ns,10,10,10,10,0,0,1,,,,,")
 
     def test_params_are_the_defaults_with_the_name_s_changes(self):
         # Every row carries every parameter of its scenario: the name's changed ones over the

@@ -1,0 +1,160 @@
+/*
+ * sentinel.c — the machine-speed sentinel (harness/sentinel.h) on a fake machine: probes that
+ * report the time the test chooses, probe by probe, and repetitions that count themselves. A
+ * steady machine repeats and marks nothing; a slowed span gets the repetitions timed in it
+ * timed again, the repeat replacing the disturbed timing; with no budget they are marked, not
+ * repeated; a machine that stays slow spends at most the budget, then marks.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "harness/sentinel.h"
+#include "tests/support.h"
+#include "tests/suites.h"
+
+#define STEADY 1e-3 /* seconds a probe takes on the fake machine at full speed */
+#define SLOWED 1.5e-3
+
+/* The fake machine: probe k (counted from 0) is slow when slow_from <= k < slow_to. */
+static uint64_t probe_count, slow_from, slow_to;
+
+static double fake_probe(void *ctx)
+{
+    (void)ctx;
+    uint64_t k = probe_count++;
+    double jitter = 1 + 0.02 * (double)(k % 3) / 2; /* 0, 1 and 2 % above: under the margin */
+    return (k >= slow_from && k < slow_to ? SLOWED : STEADY) * jitter;
+}
+
+/* A repetition: which timing of the run it is (a repeat overwrites the kept value). */
+typedef struct timing {
+    uint64_t made; /* timings made in the whole run */
+    uint64_t kept; /* the number of the timing the repetition keeps */
+} timing;
+
+static ecsb_status fake_attempt(void *ctx)
+{
+    timing *t = ctx;
+    t->kept = ++t->made;
+    return ECSB_OK;
+}
+
+static void fake_machine(ecsb_sentinel *s, double budget, uint64_t from, uint64_t to)
+{
+    probe_count = 0;
+    slow_from = from;
+    slow_to = to;
+    ecsb_sentinel_start(s, ECSB_SENTINEL_MARGIN, budget, fake_probe, NULL);
+    s->wait_step = 0;
+}
+
+void sentinel_stays_quiet_on_a_steady_machine(void **state)
+{
+    (void)state;
+    ecsb_sentinel s;
+    fake_machine(&s, 10, UINT64_MAX, UINT64_MAX);
+    timing t = {0};
+    for (int i = 0; i < 50; i++) {
+        ecsb_sentinel_verdict v;
+        TST_CHECK(ecsb_sentinel_repetition(&s, fake_attempt, &t, &v) == ECSB_OK, "status");
+        TST_CHECK(v.attempts == 1 && !v.disturbed, "repetition %d: %u timings, disturbed %d", i,
+                  v.attempts, v.disturbed);
+        TST_CHECK(v.sentinel >= STEADY && v.sentinel <= STEADY * 1.021, "sentinel %g", v.sentinel);
+    }
+    TST_CHECK(s.repetitions == 50 && s.disturbed == 0 && s.repeated == 0 && s.unrepeated == 0,
+              "steady: %llu disturbed, %llu repeated, %llu unrepeated",
+              (unsigned long long)s.disturbed, (unsigned long long)s.repeated,
+              (unsigned long long)s.unrepeated);
+    TST_CHECK(t.made == 50 && s.spent == 0, "steady: %llu timings, %g s spent on repeats",
+              (unsigned long long)t.made, s.spent);
+    TST_CHECK(s.best == STEADY && s.worst <= STEADY * 1.021, "range %g .. %g", s.best, s.worst);
+}
+
+/* Probes 0..15 open the run (ECSB_SENTINEL_START_PROBES); a span from probe 30 is slowed. */
+void sentinel_repeats_what_a_slowed_span_disturbed_and_keeps_the_repeat(void **state)
+{
+    (void)state;
+    ecsb_sentinel s;
+    fake_machine(&s, 10, 30, 36);
+    timing t = {0};
+    uint64_t repeated_here = 0;
+    for (int i = 0; i < 40; i++) {
+        ecsb_sentinel_verdict v;
+        uint64_t made_before = t.made;
+        TST_CHECK(ecsb_sentinel_repetition(&s, fake_attempt, &t, &v) == ECSB_OK, "status");
+        TST_CHECK(!v.disturbed, "repetition %d kept disturbed with budget left", i);
+        TST_CHECK(v.sentinel < STEADY * 1.1, "repetition %d keeps a slowed timing (sentinel %g)",
+                  i, v.sentinel);
+        /* the kept timing is the last one made: the repeat replaced the disturbed one */
+        TST_CHECK(t.kept == made_before + v.attempts && t.kept == t.made,
+                  "repetition %d keeps timing %llu of %llu", i, (unsigned long long)t.kept,
+                  (unsigned long long)t.made);
+        repeated_here += v.attempts > 1;
+    }
+    TST_CHECK(s.disturbed >= 1 && s.repeated == s.disturbed && s.unrepeated == 0 &&
+                  repeated_here == s.repeated,
+              "slowed span: %llu disturbed, %llu repeated, %llu unrepeated",
+              (unsigned long long)s.disturbed, (unsigned long long)s.repeated,
+              (unsigned long long)s.unrepeated);
+    TST_CHECK(s.worst >= SLOWED && s.best == STEADY, "range %g .. %g", s.best, s.worst);
+}
+
+void sentinel_marks_not_repeats_when_the_budget_is_0(void **state)
+{
+    (void)state;
+    ecsb_sentinel s;
+    fake_machine(&s, 0, 30, 36);
+    timing t = {0};
+    uint64_t marked = 0;
+    for (int i = 0; i < 40; i++) {
+        ecsb_sentinel_verdict v;
+        TST_CHECK(ecsb_sentinel_repetition(&s, fake_attempt, &t, &v) == ECSB_OK, "status");
+        TST_CHECK(v.attempts == 1, "repetition %d timed %u times with no budget", i, v.attempts);
+        TST_CHECK(v.disturbed == (v.sentinel > STEADY * 1.1), "repetition %d: sentinel %g, "
+                  "marked %d", i, v.sentinel, v.disturbed);
+        marked += v.disturbed;
+    }
+    TST_CHECK(marked >= 1 && s.disturbed == marked && s.unrepeated == marked && s.repeated == 0,
+              "no budget: %llu marked, %llu disturbed, %llu repeated", (unsigned long long)marked,
+              (unsigned long long)s.disturbed, (unsigned long long)s.repeated);
+    TST_CHECK(t.made == 40 && s.spent == 0, "%llu timings, %g s spent",
+              (unsigned long long)t.made, s.spent);
+}
+
+/* From probe 20 on the machine stays slow: repeats spend at most the budget (and one wait
+ * beyond it), then every repetition is marked. */
+void sentinel_spends_at_most_its_budget_on_a_machine_that_stays_slow(void **state)
+{
+    (void)state;
+    ecsb_sentinel s;
+    fake_machine(&s, 0.02, 20, UINT64_MAX);
+    timing t = {0};
+    for (int i = 0; i < 10; i++) {
+        ecsb_sentinel_verdict v;
+        TST_CHECK(ecsb_sentinel_repetition(&s, fake_attempt, &t, &v) == ECSB_OK, "status");
+        TST_CHECK(v.attempts <= ECSB_SENTINEL_ATTEMPTS, "%u timings", v.attempts);
+        TST_CHECK(i < 4 || v.disturbed, "repetition %d on a slow machine not marked", i);
+    }
+    TST_CHECK(s.spent <= 0.02 + 0.05, "spent %g s of a 0.02 s budget", s.spent);
+    TST_CHECK(s.repeated == 0 && s.unrepeated == s.disturbed && s.unrepeated >= 6,
+              "slow machine: %llu repeated, %llu unrepeated of %llu disturbed",
+              (unsigned long long)s.repeated, (unsigned long long)s.unrepeated,
+              (unsigned long long)s.disturbed);
+}
+
+void sentinel_kernel_takes_time_and_sets_the_first_best(void **state)
+{
+    (void)state;
+    double a = ecsb_sentinel_kernel(NULL), b = ecsb_sentinel_kernel(NULL);
+    TST_CHECK(a > 1e-6 && b > 1e-6 && a < 1 && b < 1, "kernel took %g s and %g s", a, b);
+    ecsb_sentinel s;
+    ecsb_sentinel_start(&s, ECSB_SENTINEL_MARGIN, 0, NULL, NULL);
+    TST_CHECK(s.probes >= ECSB_SENTINEL_START_PROBES && s.best > 0 && s.best <= s.worst,
+              "start: %llu probes, best %g, worst %g", (unsigned long long)s.probes, s.best,
+              s.worst);
+    TST_CHECK(ecsb_sentinel_is_disturbed(&s, s.best * 1.11) &&
+                  !ecsb_sentinel_is_disturbed(&s, s.best * 1.09),
+              "the margin is not 10 %% of the best");
+}
