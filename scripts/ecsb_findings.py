@@ -401,24 +401,27 @@ def machine_facts(run_dir, run=None):
     machine = _machine_json(run_dir)
     caches = machine.get("caches") if isinstance(machine.get("caches"), list) else \
         ctx.get("caches") or []
-    caches = [c for c in caches if isinstance(c, dict) and c.get("type") != "Instruction"
+    caches = [c for c in caches if isinstance(c, dict)
+              and str(c.get("type", "")).lower() != "instruction"
               and str(c.get("size", "0")).isdigit()]
     cflags = str(ctx.get("ecsb_cflags") or "")
     level = re.findall(r"(?<!\S)-O\w*", cflags)
     clock = machine.get("clock") if isinstance(machine.get("clock"), dict) else {}
     measured = clock.get("mhz") if isinstance(clock.get("mhz"), (int, float)) else None
     mhz = ctx.get("mhz_per_cpu")
+    # a run still in its staging folder (.incomplete-...) is named by the id it will have
+    run_id = run.run_id if run is not None else os.path.basename(os.path.abspath(run_dir))
     return {
         "machine": machine_name(run_dir, run),
         "clock": f"{measured:.0f} MHz measured" if measured else
         f"{mhz} MHz" if mhz else "not recorded",
-        "caches": ", ".join(f"L{c.get('level')}{'d' if c.get('type') == 'Data' else ''} "
+        "caches": ", ".join(f"L{c.get('level')}"
+                            f"{'d' if str(c.get('type', '')).lower() == 'data' else ''} "
                             f"{human_bytes(int(c.get('size', 0)))}" for c in caches)
         or "none reported",
         "compiler": f"{ctx.get('ecsb_compiler') or 'unknown'}"
                     + (f" {level[-1]}" if level else ""),
         "seed": str(ctx.get("ecsb_seed")) if ctx.get("ecsb_seed") not in (None, "") else
         "not recorded",
-        "run": f"{os.path.basename(os.path.abspath(run_dir))}, "
-               f"{str(ctx.get('date') or '?')[:16].replace('T', ' ')}",
+        "run": f"{run_id}, {str(ctx.get('date') or '?')[:16].replace('T', ' ')}",
     }

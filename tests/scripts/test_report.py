@@ -164,12 +164,13 @@ class Report(unittest.TestCase):
         self.assertEqual(self.report(straddles, "--strict")[0], 1)
 
     def test_the_machine_table_comes_before_any_mark(self):
-        other = os.path.join(self.tmp, "other-machine")
+        other = os.path.join(self.tmp, ".incomplete-other-1")  # a run in its staging folder
         shutil.copytree(self.run_dir, other)
         raw = os.path.join(other, "raw.json")
         with open(raw) as f:
             doc = json.load(f)
         doc["context"].update(mhz_per_cpu=2100, ecsb_cpu_model="Other Vendor X1", ecsb_seed=7,
+                              ecsb_run_id="20261105T090000Z-other",
                               ecsb_compiler="clang 14.0.6", ecsb_cflags="-O3 -g")
         doc["context"]["caches"] = []
         with open(raw, "w") as f:
@@ -187,16 +188,17 @@ class Report(unittest.TestCase):
                     "| clock | 2500 MHz | 2100 MHz |",
                     "| caches | L1d 32 KiB, L2 1 MiB, L3 35.75 MiB | none reported |",
                     "| compiler | gcc 12.2.0 -O2 | clang 14.0.6 -O3 |",
-                    "| seed | not recorded | 7 |"):
+                    "| seed | not recorded | 7 |",
+                    f"| run | {RUN_A}, 2026-11-01 09:00 | 20261105T090000Z-other, 2026-11-01 09:00 |"):
             self.assertIn(row, table)
         self.assertIn("reads as *not confirmed here*, not as an error", table)
         # machine.json, where the run has one: its short name, the clock as measured, its caches
         with open(os.path.join(other, "machine.json"), "w") as f:
             json.dump({"short_name": "Intel Emerald Rapids, 2.6 GHz, 48K/2M/300M",
                        "clock": {"mhz": 2601.4}, "caches": [
-                           {"level": 1, "type": "Data", "size": 49152},
-                           {"level": 1, "type": "Instruction", "size": 32768},
-                           {"level": 2, "type": "Unified", "size": 2097152}]}, f)
+                           {"level": 1, "type": "data", "size": 49152},
+                           {"level": 1, "type": "instruction", "size": 32768},
+                           {"level": 2, "type": "unified", "size": 2097152}]}, f)
         table = self.report("- claim: dual_iterate N=4000 index_is_id/floor <= 3\n",
                             run_dir=other)[1]
         self.assertIn("| machine | Intel Emerald Rapids, 2.6 GHz, 48K/2M/300M |", table)
