@@ -60,7 +60,8 @@ static double probe(ecsb_sentinel *s)
         s->worst = p;
     s->last = p;
     s->have_last = true;
-    s->probe_seconds += ecsb_now() - t0;
+    s->last_at = ecsb_now();
+    s->probe_seconds += s->last_at - t0;
     return p;
 }
 
@@ -70,6 +71,7 @@ void ecsb_sentinel_start(ecsb_sentinel *s, double margin, double budget,
     *s = (ecsb_sentinel){.margin = margin,
                          .budget = budget,
                          .wait_step = ECSB_SENTINEL_WAIT_STEP,
+                         .probe_every = ECSB_SENTINEL_PROBE_EVERY,
                          .probe = probe_fn ? probe_fn : ecsb_sentinel_kernel,
                          .probe_ctx = probe_ctx};
     for (int i = 0; i < ECSB_SENTINEL_START_PROBES; i++)
@@ -124,7 +126,7 @@ ecsb_status ecsb_sentinel_repetition(ecsb_sentinel *s, ecsb_sentinel_attempt_fn 
         v->attempts++;
         if (st != ECSB_OK)
             return st;
-        double after = probe(s);
+        double after = ecsb_now() - s->last_at < s->probe_every ? s->last : probe(s);
         v->sentinel = before > after ? before : after;
         if (!ecsb_sentinel_is_disturbed(s, v->sentinel)) {
             s->repeated += v->attempts > 1;

@@ -33,6 +33,10 @@
  * the core) for at most WAIT_MOST seconds until one is clean. */
 #define ECSB_SENTINEL_WAIT_STEP 0.02
 #define ECSB_SENTINEL_WAIT_MOST 2.0
+/* A probe younger than this closes a repetition too (short repetitions share probes, so the
+ * sentinel costs at most one 0.3 ms probe per PROBE_EVERY: the disturbances it is for last
+ * a second or more). */
+#define ECSB_SENTINEL_PROBE_EVERY 0.02
 /* Probes at the start, for a first best. */
 #define ECSB_SENTINEL_START_PROBES 16
 
@@ -46,11 +50,13 @@ typedef struct ecsb_sentinel {
     double margin;    /* share above the best that counts as disturbed */
     double budget;    /* seconds the run may spend on repeats (discarded timings, waiting) */
     double wait_step; /* ECSB_SENTINEL_WAIT_STEP; tests set 0 */
+    double probe_every; /* ECSB_SENTINEL_PROBE_EVERY; tests set 0 */
     ecsb_sentinel_probe_fn probe;
     void *probe_ctx;
     /* what the run saw */
     double best, worst;  /* seconds per probe, over every probe */
     double last;         /* the latest probe, seconds */
+    double last_at;      /* when it ended (ecsb_now) */
     bool have_last;      /* a probe since the last repetition ended: it opens the next */
     uint64_t probes, repetitions;
     uint64_t disturbed;  /* repetitions whose first timing was disturbed */
@@ -79,7 +85,8 @@ bool ecsb_sentinel_is_disturbed(const ecsb_sentinel *s, double seconds);
 
 /*
  * Time one repetition through the sentinel: attempt(ctx), bracketed by probes (the one
- * before is the last repetition's closing probe); while the bracket is disturbed, the budget
+ * before is the last repetition's closing probe; the one after is that same probe when it is
+ * younger than probe_every); while the bracket is disturbed, the budget
  * lasts and attempts remain, wait for a clean probe and time it again (the new timing
  * replaces the old). Returns the attempt's status (a failed attempt ends it at once).
  */

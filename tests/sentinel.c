@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "harness/sentinel.h"
+#include "harness/timing.h"
 #include "tests/support.h"
 #include "tests/suites.h"
 
@@ -48,6 +49,7 @@ static void fake_machine(ecsb_sentinel *s, double budget, uint64_t from, uint64_
     slow_to = to;
     ecsb_sentinel_start(s, ECSB_SENTINEL_MARGIN, budget, fake_probe, NULL);
     s->wait_step = 0;
+    s->probe_every = 0;
 }
 
 void sentinel_stays_quiet_on_a_steady_machine(void **state)
@@ -142,6 +144,36 @@ void sentinel_spends_at_most_its_budget_on_a_machine_that_stays_slow(void **stat
               "slow machine: %llu repeated, %llu unrepeated of %llu disturbed",
               (unsigned long long)s.repeated, (unsigned long long)s.unrepeated,
               (unsigned long long)s.disturbed);
+}
+
+/* Repetitions shorter than probe_every share one probe; a longer one gets its own. */
+static ecsb_status slow_attempt(void *ctx)
+{
+    double until = ecsb_now() + *(double *)ctx;
+    while (ecsb_now() < until)
+        ;
+    return ECSB_OK;
+}
+
+void sentinel_short_repetitions_share_a_probe(void **state)
+{
+    (void)state;
+    ecsb_sentinel s;
+    fake_machine(&s, 10, UINT64_MAX, UINT64_MAX);
+    s.probe_every = 0.05;
+    double spin = 0;
+    ecsb_sentinel_verdict v;
+    uint64_t before = probe_count;
+    for (int i = 0; i < 20; i++)
+        ecsb_sentinel_repetition(&s, slow_attempt, &spin, &v);
+    TST_CHECK(probe_count - before == 1, "20 instant repetitions took %llu probes, want 1",
+              (unsigned long long)(probe_count - before));
+    spin = 0.06;
+    before = probe_count;
+    for (int i = 0; i < 3; i++)
+        ecsb_sentinel_repetition(&s, slow_attempt, &spin, &v);
+    TST_CHECK(probe_count - before == 3, "3 repetitions of 60 ms took %llu probes, want 3",
+              (unsigned long long)(probe_count - before));
 }
 
 void sentinel_kernel_takes_time_and_sets_the_first_best(void **state)

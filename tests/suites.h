@@ -148,6 +148,7 @@ extern const ecsb_scenario_id tst_scenario_ids[ECSB_SCENARIO_COUNT];
     X(sentinel_repeats_what_a_slowed_span_disturbed_and_keeps_the_repeat)                      \
     X(sentinel_marks_not_repeats_when_the_budget_is_0)                                         \
     X(sentinel_spends_at_most_its_budget_on_a_machine_that_stays_slow)                         \
+    X(sentinel_short_repetitions_share_a_probe)                                                \
     X(sentinel_kernel_takes_time_and_sets_the_first_best)                                      \
     X(placement_pads_vary_between_blocks_stay_aligned_and_within_4_kib)                        \
     X(placement_reaches_the_floor_and_the_limit_arrays)                                        \
