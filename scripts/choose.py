@@ -99,18 +99,20 @@ KINDS = (
     ("A whole game frame: movement, AI, damage, bullets, rendering", ("frame",)),
     ("Loading a level: building a world from empty", ("level_load",)),
 )
+# The mix's bootstrap (a ranking, not a verdict: ecsb_stats decides no mix)
+RESAMPLES, SEED, CONFIDENCE = 2000, 27, 0.95
 WORLD_WORDS = {"regular": "entities made in order", "shuffled": "made in random order",
                "aged": "after the world has lived (deaths and rebirths at random)"}
 
 WORDS = """How to read this (the words once, in plain language):
-- **pick**: the layout with the least time per item in that workload (the median of the
-  run's repetitions).
-- **as fast**: the run measured it within 5 % of the pick, sure of it (its 95 % confidence
+- **pick**: the layout with the least time per item in that workload (the geometric mean of
+  the run's repetitions; the tables show the median).
+- **as fast**: the run measured it within 5 % of the pick, sure of it (its 90 % confidence
   interval lies within ±5 %): choose among them by memory or by your other workloads.
 - **too close to call**: the run cannot say whether it is slower or as fast (the repetitions that
   would tell are given); treat it as a candidate.
 - **faster than the next**: the pick's lead over the fastest layout that is neither, as a ratio
-  of times (2.0x = takes half the time), with its 95 % confidence interval.
+  of times (2.0x = takes half the time), with its 90 % confidence interval.
 - **worlds**: *regular* = entities created in order; *shuffled* = created and given components in
   random order; *aged* = the world has lived (entities died and were reborn at random) before
   the pass. **sizes**: small up to 16,384 entities (the run's N nearest 4,000), medium up to
@@ -306,7 +308,7 @@ def group_row(run, g):
         margin = "—"
     elif len(pairs) == 1:
         p = pairs[0].pair
-        margin = (f"{stats.fmt_ratio(p.ratio)}x (95 % CI {stats.fmt_ci(p.ci)}) over "
+        margin = (f"{stats.fmt_ratio(p.ratio)}x (90 % CI {stats.fmt_ci(p.ci)}) over "
                   f"{shown(run, pairs[0].next)}")
     else:
         nexts = list(dict.fromkeys(v.next for v in pairs))
@@ -377,12 +379,12 @@ def choose_md(run_dir):
             "Rows whose pick is the same across worlds or sizes are one row; figures are ranges "
             "over them.", "",
             "| workload | worlds | sizes (N) | pick (ns per item) | as fast | too close to call "
-            "| faster than the next (95 % CI) | B per entity (pick, as fast) |",
+            "| faster than the next (90 % CI) | B per entity (pick, as fast) |",
             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for case in dict.fromkeys(base_scenario(v.case) for v in vs):
         mine = [v for v in vs if base_scenario(v.case) == case]
         out += [group_row(run, g) for g in group_rows(mine)]
-    out += ["", "## The rule", "", stats.FAMILY, "",
+    out += ["", "## The rule", "", stats.family_sentence(run), "",
             "*⚠drift*: the line's timed passes still drifted. *(no clear pick)*: the rule of "
             "scripts/ecsb_stats.py found no single layout to recommend there.", ""]
     return "\n".join(out)
@@ -499,9 +501,9 @@ def rank(run, weights, size_weights=None):
         ci = (1.0, 1.0)
         if terms:
             res = bootstrap(tuple(np.asarray(d) for d in data), statistic, vectorized=True,
-                            paired=False, n_resamples=stats.RESAMPLES, method="percentile",
-                            confidence_level=stats.CONFIDENCE,
-                            random_state=np.random.default_rng(stats.SEED))
+                            paired=False, n_resamples=RESAMPLES, method="percentile",
+                            confidence_level=CONFIDENCE,
+                            random_state=np.random.default_rng(SEED))
             ci = (float(res.confidence_interval.low), float(res.confidence_interval.high))
         memory = [(w, run.bytes_per_entity((case, layout, n))) for w, _, case, n in cells]
         memory = [(w, b) for w, b in memory if b is not None]

@@ -21,11 +21,14 @@ and B ran on different CPUs or cache sizes, the output says so first: their rati
 code's change with the machine's.
 
 Inside one run (--strategies) the verdicts are scripts/ecsb_stats.py's (its FAMILY sentence is
-printed): faster / slower / level / undecidable, in the family of each (scenario, N) cell.
+printed): faster / slower / level / undecidable, judged in the run's family; the ratio is
+then that of the geometric means (the estimand the verdict decides on).
 Between two runs, after the table: how the two runs' verdicts agree (ecsb_stats.FAMILY in each
 run): per pair of layouts in a cell both runs have, a *contradiction* is one run saying the
-first is faster and the other saying the second is; printed with their count, and the share of
-lines whose repetitions spread over 1.4x (max/min) in each run.
+first is faster and the other saying the second is; a *disagreement* is one run saying
+*faster* and the other *level* or *undecidable* (counted apart: the runs differ in what they
+could decide, not in what they decided); printed with their counts, and the share of lines
+whose repetitions spread over 1.4x (max/min) in each run.
 
 Options: --alpha P, --threshold F (fraction), --json FILE (rows and summary), --no-color.
 Exit 0 on success (whatever the verdicts), 2 on bad arguments, missing or malformed runs, or
@@ -149,11 +152,17 @@ def rows_between_strategies(run, names):
 
 
 def agreement(a, b):
-    """How the verdicts of runs A and B agree, pair by pair of layouts in every cell both ran:
-    {"cells", "pairs", "agree" (both faster, the same way), "contradictions" [...],
-    "one_decides" (faster in one run only), "wide": {"A": (wide, lines), "B": ...}}."""
-    out = {"cells": 0, "pairs": 0, "agree": 0, "one_decides": 0, "contradictions": [],
-           "wide": {"A": stats.wide_share(a), "B": stats.wide_share(b)}}
+    """How the verdicts of runs A and B agree, pair by pair of layouts in every cell both ran
+    (each run judged in its own family): {"cells", "pairs", "agree" (the same verdict, and for
+    *faster* the same way), "contradictions" [...] (*faster* one way in A, the other way in B),
+    "disagreements" {"level": n, "undecidable": n} (*faster* in one run, *level* or
+    *undecidable* in the other), "disagreement_examples" [...], "level_undecidable" (*level* in
+    one run, *undecidable* in the other), "wide": {"A": (wide, lines), "B": ...}}."""
+    out = {"cells": 0, "pairs": 0, "agree": 0, "contradictions": [],
+           "disagreements": {stats.LEVEL: 0, stats.UNDECIDABLE: 0},
+           "disagreement_examples": [], "level_undecidable": 0,
+           "wide": {"A": stats.wide_share(a), "B": stats.wide_share(b)},
+           "family": {"A": stats.family(a).sentence(), "B": stats.family(b).sentence()}}
     for sc in a.scenarios:
         if sc not in b.scenarios:
             continue
@@ -167,34 +176,60 @@ def agreement(a, b):
                 for y in both[i + 1:]:
                     out["pairs"] += 1
                     pa, pb = ca.pair(x, y), cb.pair(x, y)
-                    fa = pa.faster if pa.verdict == stats.FASTER else None
-                    fb = pb.faster if pb.verdict == stats.FASTER else None
-                    if fa and fb and fa != fb:
-                        out["contradictions"].append(
-                            {"scenario": sc, "n": n, "a_says": fa, "b_says": fb,
-                             "a_ratio": max(pa.ratio, 1 / pa.ratio),
-                             "b_ratio": max(pb.ratio, 1 / pb.ratio)})
-                    elif fa and fb:
+                    kind = classify(pa, pb)
+                    says = {"scenario": sc, "n": n, "pair": [x, y],
+                            "a_says": f"{pa.faster} faster" if pa.faster else pa.verdict,
+                            "b_says": f"{pb.faster} faster" if pb.faster else pb.verdict,
+                            "a_ratio": max(pa.ratio, 1 / pa.ratio),
+                            "b_ratio": max(pb.ratio, 1 / pb.ratio)}
+                    if kind == "contradiction":
+                        out["contradictions"].append(says)
+                    elif kind == "agree":
                         out["agree"] += 1
-                    elif fa or fb:
-                        out["one_decides"] += 1
+                    elif kind == "level_undecidable":
+                        out["level_undecidable"] += 1
+                    else:
+                        out["disagreements"][kind] += 1
+                        out["disagreement_examples"].append(says)
     return out
+
+
+def classify(pa, pb):
+    """One pair's two verdicts (ecsb_stats.Pair of runs A and B): "agree", "contradiction"
+    (faster both ways), LEVEL or UNDECIDABLE (faster in one run, that verdict in the other), or
+    "level_undecidable"."""
+    if pa.verdict == pb.verdict:
+        return "contradiction" if pa.faster != pb.faster else "agree"
+    if stats.FASTER in (pa.verdict, pb.verdict):
+        return pb.verdict if pa.verdict == stats.FASTER else pa.verdict
+    return "level_undecidable"
 
 
 def render_agreement(g):
     def share(w):
         wide, lines = w
         return f"{wide} of {lines} ({100 * wide / lines:.1f} %)" if lines else "none"
+    d = g["disagreements"]
     out = ["", "Agreement of the two runs' verdicts between layouts (each run decided alone):",
-           stats.FAMILY,
-           f"cells in both runs: {g['cells']}; pairs of layouts: {g['pairs']}; both *faster* "
-           f"the same way: {g['agree']}; *faster* in one run only: {g['one_decides']}",
-           f"contradictions: {len(g['contradictions'])}"]
+           stats.FAMILY, f"A: {g['family']['A']}", f"B: {g['family']['B']}",
+           f"cells in both runs: {g['cells']}; pairs of layouts: {g['pairs']}; the same verdict "
+           f"in both: {g['agree']}; *level* in one, *undecidable* in the other: "
+           f"{g['level_undecidable']}",
+           f"contradictions (*faster* one way in A, the other way in B): "
+           f"{len(g['contradictions'])}"]
     for c in g["contradictions"][:20]:
-        out.append(f"  {c['scenario']} N={c['n']}: A says {c['a_says']} faster "
-                   f"({c['a_ratio']:.2f}x), B says {c['b_says']} faster ({c['b_ratio']:.2f}x)")
+        out.append(f"  {c['scenario']} N={c['n']}: A says {c['a_says']} "
+                   f"({c['a_ratio']:.2f}x), B says {c['b_says']} ({c['b_ratio']:.2f}x)")
     if len(g["contradictions"]) > 20:
         out.append(f"  ... and {len(g['contradictions']) - 20} more (--json lists them all)")
+    out.append(f"disagreements (*faster* in one run, not in the other): "
+               f"{d[stats.LEVEL] + d[stats.UNDECIDABLE]} ({d[stats.LEVEL]} *level* in the "
+               f"other, {d[stats.UNDECIDABLE]} *undecidable*)")
+    for c in g["disagreement_examples"][:5]:
+        out.append(f"  {c['scenario']} N={c['n']} {' vs '.join(c['pair'])}: A says "
+                   f"{c['a_says']}, B says {c['b_says']}")
+    if len(g["disagreement_examples"]) > 5:
+        out.append(f"  ... and {len(g['disagreement_examples']) - 5} more (--json lists them all)")
     out.append(f"lines whose repetitions spread over {stats.WIDE}x: A {share(g['wide']['A'])}, "
                f"B {share(g['wide']['B'])}")
     return out
@@ -234,12 +269,13 @@ def render(result, a, b, names, alpha, threshold, color):
         base = names[0]
         other = names[1] if len(names) == 2 else "strategy"
         out.append(f"compare strategies inside {describe(a)}")
-        out.append(f"change = {other} against {base}, from the medians of time per item (ns)")
+        out.append(f"change = {other} against {base}: the ratio of the geometric means of "
+                   "their repetitions (ns: medians of time per item)")
         headers = ["scenario", "N", "strategy", f"{base} ns", f"{other} ns",
-                   f"{other} vs {base}", "p (Holm)", "verdict"]
+                   f"{other} vs {base}", "p (BH)", "verdict"]
         right = {1, 3, 4, 5, 6}
         cells = [[r["scenario"], str(r["n"]), r["strategy"], fmt_ns(r["a_median"]),
-                  fmt_ns(r["b_median"]), times(r["ratio"]), fmt_p(r["p_holm"]), r["verdict"]]
+                  fmt_ns(r["b_median"]), times(r["ratio"]), fmt_p(r["p_adj"]), r["verdict"]]
                  for r in rows]
         if len(names) == 2:  # the strategy column would repeat one name
             headers.pop(2)
@@ -266,7 +302,7 @@ def render(result, a, b, names, alpha, threshold, color):
                   fmt_ns(r["b_median"]), times(r["ratio"]), fmt_p(r["p_holm"]), r["verdict"]]
                  for r in rows]
     if names:
-        out.append(stats.FAMILY)
+        out += [stats.FAMILY, stats.family(a).sentence()]
     else:
         out.append(f"p = two-sided Mann-Whitney U test over the repetitions, Holm-corrected for "
                    f"multiple comparisons over the {s['tested']} tested rows")
@@ -343,7 +379,7 @@ def compare(args):
             lines = a.contenders() + [x for x in (r["baseline"], r["strategy"])
                                       if x not in a.contenders()]
             pair = stats.cell(a, r["scenario"], r["n"], lines).pair(r["strategy"], r["baseline"])
-            r["p"], r["p_holm"] = pair.p, pair.p_holm
+            r["p"], r["p_adj"], r["ratio"] = pair.p, pair.p_adj, pair.ratio
             r["verdict"] = ("faster" if pair.faster == r["strategy"] else "slower") \
                 if pair.verdict == stats.FASTER else pair.words()
     else:

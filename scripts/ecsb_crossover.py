@@ -9,7 +9,7 @@ time per item (the floor and the limit are references, not contenders). A change
 between neighbouring values v1 and v2 is a *crossover* (marked in the table and on the chart)
 only when the old leader is significantly faster than the new one at v1 and the new leader
 significantly faster than the old one at v2, each verdict decided by scripts/ecsb_stats.py in
-its own cell (ecsb_stats.FAMILY); any other change of leader is "level between v1 and v2":
+the run's family (ecsb_stats.FAMILY); any other change of leader is "level between v1 and v2":
 the two cannot be told apart on at least one side, so the run shows no crossover there.
 
 Used by summary.py (the "Crossovers" section) and plot_data.py (one chart per sweep).

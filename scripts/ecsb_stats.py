@@ -2,116 +2,160 @@
 and the crossovers all ask this module, and all print its FAMILY sentence, so two documents of
 one run can never disagree about a pair of lines.
 
-The unit of decision is a *cell*: one case (a scenario with one world order and parameter set)
-at one N. In a cell, each pair of layouts (the floor and limit are references, not choices) is
-compared:
-  test      Welch's t-test on the logarithms of the per-repetition times
-            (scipy.stats.ttest_ind's, equal_var=False, written out). Logarithms, because timing noise is
-            multiplicative and the question is a ratio; Welch, because two layouts need not
-            share a spread. Unlike the exact Mann–Whitney U test it can reach small p with 5
-            repetitions a side (the U test's floor is p = 0.008 there, which no correction over
-            a cell's 45 pairs lets through).
-  family    Holm's correction (statsmodels' multipletests, written out) over all pairs of layouts of that cell, and
-            nothing else: a verdict depends only on its cell's repetitions, never on how many
-            rows a table has, so every document reaches the same verdict by construction.
-  ratio     median time of one / median time of the other, with a 95 % bootstrap confidence
-            interval (scipy.stats.bootstrap, percentile, seeded with SEED: documents are
-            reproducible).
-  verdict   faster       Holm-adjusted p < ALPHA and the ratio at least MARGIN (5 %);
-            level        the confidence interval lies within 1/MARGIN .. MARGIN;
-            undecidable  neither: the repetitions are too few (or too spread) to tell, with the
-                         repetitions a side that would be needed if the figures held (None:
-                         more than MAX_REPS).
-compare (two runs) counts contradictions between the two runs' verdicts of the same pairs.
+One estimand, one family, three verdicts:
+  estimand  the ratio of the geometric means of two lines' per-repetition times (x / y), i.e.
+            exp of the difference of their mean log times. Logarithms, because timing noise is
+            multiplicative and the question is a ratio.
+  interval  Welch's interval on the logarithms (unequal spreads allowed), at CONFIDENCE (90 %):
+            the interval two one-sided tests at 5 % use.
+  tests     per pair the test its verdict rests on, on that same estimand: when the ratio is
+            at least MARGIN (1.05) one way, Welch's two-sided t-test of "no difference"
+            (scipy.stats.ttest_ind's, equal_var=False, written out); below it, the two one-sided
+            tests (TOST) of "differs by at least MARGIN". (TOST can only pass below the margin,
+            and *faster* needs the margin, so choosing by the ratio changes no verdict's
+            chance of being wrong.)
+  family    every pair of lines (layouts, floor and limit) in every cell of the run (a cell: one
+            scenario, world order, parameter set and N): a superset of every comparison any
+            document prints. One Benjamini-Hochberg procedure over all of them (statsmodels'
+            multipletests(method="fdr_bh"), written out) keeps the expected share of false
+            calls among all *faster* and *level* calls of the run at most ALPHA (5 %) (for
+            independent or positively dependent tests).
+  verdict   faster       ratio at least MARGIN one way and BH-adjusted p < ALPHA;
+            level        ratio within MARGIN and BH-adjusted TOST p < ALPHA: for a pair alone,
+                         exactly "the 90 % interval lies within 1/MARGIN .. MARGIN";
+            undecidable  neither, with the repetitions a side that would decide if the figures
+                         held (None: more than MAX_REPS).
+A Cell made alone from samples (tests, fixtures) is a family of its own.
 
+compare (two runs) counts contradictions and disagreements between the two runs' verdicts.
 Also here, for compare's table of changes between two runs (one line in run A against itself
 in run B, as Google Benchmark's tools/compare.py tests it), not for verdicts between layouts:
 utest (two-sided Mann–Whitney U, exact up to EXACT_MAX repetitions a side without ties),
-smallest_p (the least p it can give) and reps_for (the repetitions a table of that many rows
-needs).
+smallest_p (the least p it can give), reps_for (the repetitions a table of that many rows
+needs) and holm (its correction).
 """
-import functools
 import math
 import statistics
 
 import numpy as np
-from scipy.special import stdtr
-from scipy.stats import bootstrap, mannwhitneyu, t as student_t
+from scipy.special import stdtr, stdtrit
+from scipy.stats import mannwhitneyu
 
 ALPHA = 0.05
 MARGIN = 1.05
-CONFIDENCE = 0.95
-SEED = 27
-RESAMPLES = 2000
+CONFIDENCE = 0.90
 MAX_REPS = 50
 WIDE = 1.4  # a line whose repetitions spread over this (max/min) is *wide*
 
 FASTER, LEVEL, UNDECIDABLE = "faster", "level", "undecidable"
 
 # The one sentence every document prints verbatim (tests check it).
-FAMILY = ("Verdicts (scripts/ecsb_stats.py): in each cell (one scenario, world order, "
-          "parameter set and N) every pair of layouts is compared by Welch's t-test on the "
-          "logarithms of their per-repetition times, Holm-corrected over all pairs of layouts "
-          "in that cell (alpha 0.05); *faster* = significant and a ratio of medians of at least "
-          "1.05, *level* = the 95 % bootstrap confidence interval of that ratio within "
-          "0.95–1.05, *undecidable* = neither (the repetitions a side that would tell are "
-          "given).")
+FAMILY = ("Verdicts (scripts/ecsb_stats.py): every pair of lines in each cell (scenario, world "
+          "order, parameters, N) is compared on the ratio of the geometric means of their "
+          "repetition times: Welch's t-test on the logarithms, or two one-sided tests when the "
+          "ratio is within 0.95–1.05, with the Benjamini-Hochberg false discovery rate held at "
+          "5 % over all of the run's comparisons. *faster* = a significant ratio of at least "
+          "1.05; *level* = equivalent within 0.95–1.05 (a pair alone: its 90 % interval lies "
+          "inside); *undecidable* = neither (with the repetitions a side that would tell).")
+DELTA = math.log(MARGIN)
+
+# Pocock's group-sequential boundaries: the nominal two-sided level each of K equally spaced
+# looks uses so that the chance of any false call over all K stays 0.05 (Pocock 1977; Jennison
+# and Turnbull, Group Sequential Methods, table 2.1: constants 1.960, 2.178, 2.289, 2.361,
+# 2.413). A run that may add staged repetitions to undecided cells (bench.sh, ecsb_stages.py)
+# looks at every cell up to K times, so every p of its family is weighed against POCOCK[K]
+# instead of ALPHA (raw.json's context ecsb_stage_looks = K; absent: one look).
+POCOCK = {1: 0.05, 2: 0.0294, 3: 0.0221, 4: 0.0182, 5: 0.0158}
 
 
-# ---- one comparison ---------------------------------------------------------------------------
+# ---- one line and one pair ----------------------------------------------------------------------
 
-def _logs(samples):
-    return np.log(np.asarray(samples, dtype=float))
+def _moments(samples):
+    """(n, mean, variance) of the log times (variance NaN below 2)."""
+    logs = np.log(np.asarray(samples, dtype=float))
+    return len(logs), float(logs.mean()), float(logs.var(ddof=1)) if len(logs) > 1 else math.nan
+
+
+def _welch(ma, mb):
+    """(d, se, df): the difference of log means a - b, its standard error and Welch's degrees
+    of freedom; None with fewer than 2 repetitions a side."""
+    (na, xa, va), (nb, xb, vb) = ma, mb
+    if na < 2 or nb < 2:
+        return None
+    sa, sb = va / na, vb / nb
+    se2 = sa + sb
+    df = se2 ** 2 / (sa ** 2 / (na - 1) + sb ** 2 / (nb - 1)) if se2 > 0 else math.inf
+    return xa - xb, math.sqrt(se2), df
+
+
+def _p_diff(d, se, df):
+    """Welch's two-sided p of "no difference"; identical repetitions are told apart exactly."""
+    if se == 0:
+        return 1.0 if d == 0 else 0.0
+    return float(2 * stdtr(df, -abs(d) / se))
+
+
+def _p_tost(d, se, df):
+    """The two one-sided tests' p of "differs by at least MARGIN" (the larger of the two)."""
+    if se == 0:
+        return 0.0 if abs(d) < DELTA else 1.0
+    return float(max(stdtr(df, -(d + DELTA) / se), stdtr(df, (d - DELTA) / se)))
 
 
 def log_test(a, b):
-    """Two-sided p of Welch's t-test on log times; None with fewer than 2 repetitions a side.
-    Two sets without any spread (identical repetitions) are told apart exactly."""
-    a, b = list(a), list(b)
-    if len(a) < 2 or len(b) < 2:
-        return None
-    la, lb = _logs(a), _logs(b)
-    if la.std() == 0 and lb.std() == 0:
-        return 1.0 if la.mean() == lb.mean() else 0.0
-    # Welch's test written out: scipy.stats.ttest_ind(la, lb, equal_var=False) gives the same p
-    # (2 * its t distribution's sf(|t|), which is stdtr(df, -|t|)), but its checks cost 0.3 ms
-    # a call, half of what summary.py and report.py spend (tests/scripts/test_stats.py compares).
-    va, vb = la.var(ddof=1) / len(la), lb.var(ddof=1) / len(lb)
-    t = (la.mean() - lb.mean()) / math.sqrt(va + vb)
-    df = (va + vb) ** 2 / (va ** 2 / (len(la) - 1) + vb ** 2 / (len(lb) - 1))
-    return float(2 * stdtr(df, -abs(t)))
+    """Two-sided p of Welch's t-test on log times; None with fewer than 2 repetitions a side."""
+    w = _welch(_moments(a), _moments(b))
+    return None if w is None else _p_diff(*w)
 
 
-def _median_ratio(x, y, axis=-1):
-    return np.median(x, axis=axis) / np.median(y, axis=axis)
+def tost(a, b):
+    """p of the two one-sided tests that a / b lies within 1/MARGIN .. MARGIN (geometric
+    means); None with fewer than 2 repetitions a side."""
+    w = _welch(_moments(a), _moments(b))
+    return None if w is None else _p_tost(*w)
 
 
-@functools.lru_cache(maxsize=None)
-def _ratio_ci(a, b):
-    if len(a) < 2 or len(b) < 2:
-        return None
-    if len(set(a)) == 1 and len(set(b)) == 1:
-        r = a[0] / b[0]
-        return (r, r)
-    res = bootstrap((np.asarray(a), np.asarray(b)), _median_ratio, vectorized=True,
-                    paired=False, n_resamples=RESAMPLES, confidence_level=CONFIDENCE,
-                    method="percentile", random_state=np.random.default_rng(SEED))
-    return (float(res.confidence_interval.low), float(res.confidence_interval.high))
+def ratio_ci(a, b, confidence=CONFIDENCE):
+    """(low, high): Welch's interval of geomean(a) / geomean(b) on the logs; None below 2."""
+    w = _welch(_moments(a), _moments(b))
+    return None if w is None else _interval(*w, confidence)
 
 
-def ratio_ci(a, b):
-    """(low, high): the bootstrap confidence interval of median(a) / median(b); None with
-    fewer than 2 repetitions a side. Seeded: the same samples give the same interval."""
-    return _ratio_ci(tuple(float(x) for x in a), tuple(float(x) for x in b))
+def _interval(d, se, df, confidence=CONFIDENCE):
+    if se == 0:
+        return (math.exp(d), math.exp(d))
+    half = float(stdtrit(df, 0.5 + confidence / 2)) * se
+    return (math.exp(d - half), math.exp(d + half))
+
+
+def geometric_ratio(a, b):
+    return math.exp(_moments(a)[1] - _moments(b)[1])
+
+
+def bh(pvalues):
+    """Benjamini-Hochberg adjusted p-values, in the order given; None and NaN stay None,
+    uncounted. A hypothesis is rejected at false discovery rate q when its adjusted p < q."""
+    tested = [i for i, p in enumerate(pvalues) if p is not None and not math.isnan(p)]
+    out = [None] * len(pvalues)
+    if not tested:
+        return out
+    m = len(tested)
+    order = sorted(tested, key=lambda i: pvalues[i])
+    # statsmodels' fdr_bh written out (importing it took pandas along, 0.15 s a script): the
+    # k-th smallest p times m / k, never above the one after it, at most 1.
+    running = 1.0
+    for k in range(m, 0, -1):
+        i = order[k - 1]
+        running = min(running, pvalues[i] * m / k)
+        out[i] = running
+    return out
 
 
 def holm(pvalues):
-    """Holm-adjusted p-values, in the order given; None and NaN stay None, uncounted."""
+    """Holm-adjusted p-values (compare's table between runs), in the order given; None and NaN
+    stay None, uncounted."""
     tested = [i for i, p in enumerate(pvalues) if p is not None and not math.isnan(p)]
     out = [None] * len(pvalues)
-    # Holm's step-down, written out (statsmodels' multipletests(method="holm") gives the same,
-    # tests/scripts/test_stats.py compares; importing it took pandas along, 0.15 s a script):
-    # the k-th smallest of m p-values times (m - k), never below the one before, at most 1.
     running = 0.0
     for k, i in enumerate(sorted(tested, key=lambda i: pvalues[i])):
         running = max(running, min(1.0, (len(tested) - k) * pvalues[i]))
@@ -119,78 +163,124 @@ def holm(pvalues):
     return out
 
 
-def _reps_to_test(a, b, family):
-    """The fewest repetitions a side with which Welch's test, at the observed log means and
-    spreads, would pass Holm's strictest step (ALPHA / family); None beyond MAX_REPS."""
-    la, lb = _logs(a), _logs(b)
-    d = abs(la.mean() - lb.mean())
-    va, vb = la.var(ddof=1), lb.var(ddof=1)
-    for n in range(max(len(a), len(b)), MAX_REPS + 1):
-        se2 = (va + vb) / n
-        if se2 == 0:
-            return n
-        df = se2 ** 2 / ((va / n) ** 2 / (n - 1) + (vb / n) ** 2 / (n - 1))
-        if 2 * student_t.sf(d / math.sqrt(se2), df) < ALPHA / family:
+# ---- the family of a run -------------------------------------------------------------------------
+
+class Family:
+    """Every pair of lines in every cell given ({cell key: {line: repetition times}}), each with
+    the p of the test its verdict rests on, Benjamini-Hochberg-adjusted together; `looks`: how
+    many times the run may look at a cell (staged repetitions: Pocock's level per look).
+    .pairs (tests), .rejected (adjusted p < ALPHA), .join_at (the weighted p a further test
+    would need to be rejected too: (rejected + 1) * ALPHA / pairs)."""
+
+    def __init__(self, cells, looks=1):
+        if looks not in POCOCK:
+            raise ValueError(f"looks must be one of {sorted(POCOCK)}, not {looks!r}")
+        self.looks = looks
+        self.weight = ALPHA / POCOCK[looks]  # p x this against ALPHA = p against POCOCK[looks]
+        self.cells = {key: {k: list(v) for k, v in lines.items() if len(v) > 0}
+                      for key, lines in cells.items()}
+        self.moments = {}
+        self._welch = {}  # (key, x, y), x < y: Welch's (d, se, df) or None
+        raw, index = [], []
+        for key, lines in self.cells.items():
+            names = sorted(lines)
+            for s in names:
+                self.moments[(key, s)] = _moments(lines[s])
+            for i, x in enumerate(names):
+                for y in names[i + 1:]:
+                    w = _welch(self.moments[(key, x)], self.moments[(key, y)])
+                    self._welch[(key, x, y)] = w
+                    if w is not None:
+                        p = _p_diff(*w) if abs(w[0]) >= DELTA else _p_tost(*w)
+                        raw.append(min(1.0, p * self.weight))
+                        index.append((key, x, y))
+        self._adjusted = dict(zip(index, bh(raw)))
+        self.pairs = len(raw)
+        self.rejected = sum(q < ALPHA for q in self._adjusted.values())
+        self.join_at = (self.rejected + 1) * ALPHA / max(self.pairs, 1)
+
+    def pair(self, key, x, y):
+        """The Pair of line x against line y in cell `key`."""
+        if x > y:
+            return self.pair(key, y, x).flipped()
+        return Pair(x, y, self.moments[(key, x)], self.moments[(key, y)],
+                    self._welch[(key, x, y)], self._adjusted.get((key, x, y)),
+                    self.join_at / self.weight)
+
+    def verdicts(self):
+        """{FASTER: n, LEVEL: n, UNDECIDABLE: n} over every pair of the family."""
+        out = {FASTER: 0, LEVEL: 0, UNDECIDABLE: 0}
+        for key, x, y in self._welch:
+            out[self.pair(key, x, y).verdict] += 1
+        return out
+
+    def false_calls(self):
+        """The most false calls to expect: ALPHA of the calls (*faster* or *level*)."""
+        return ALPHA * self.rejected
+
+    def sentence(self):
+        """What the family holds and how many false calls to expect, for the documents."""
+        v = self.verdicts()
+        calls = v[FASTER] + v[LEVEL]
+        false = ALPHA * calls
+        return (f"This run: {self.pairs:,} pairs, {v[FASTER]:,} *faster*, {v[LEVEL]:,} *level*, "
+                f"{v[UNDECIDABLE]:,} *undecidable*; expect at most about "
+                f"{f'{false:.1f}' if false < 10 else f'{false:,.0f}'} of the {calls:,} *faster* "
+                "and *level* verdicts to be false"
+                + (f" (staged repetitions: up to {self.looks} looks at a cell, each p weighed "
+                   f"against Pocock's {POCOCK[self.looks]})." if self.looks > 1 else "."))
+
+
+def _reps_needed(ma, mb, threshold):
+    """The fewest repetitions a side with which, at the observed log means and spreads, the
+    difference test (|d| >= log MARGIN) or the TOST (|d| below it) would reach `threshold`;
+    None beyond MAX_REPS."""
+    (na, xa, va), (nb, xb, vb) = ma, mb
+    d = xa - xb
+    test = _p_diff if abs(d) >= DELTA else _p_tost
+    for n in range(max(na, nb) + 1, MAX_REPS + 1):
+        w = _welch((n, xa, va), (n, xb, vb))
+        if test(*w) < threshold:
             return n
     return None
 
 
-def _reps_to_level(ratio, ci, reps):
-    """The fewest repetitions a side with which the interval, shrinking as 1/sqrt(n) around
-    the observed ratio, would lie within ±MARGIN; None beyond MAX_REPS or if it never can."""
-    room = math.log(MARGIN) - abs(math.log(ratio))
-    half = max(math.log(ci[1] / ratio), math.log(ratio / ci[0]))
-    if room <= 0:
-        return None
-    n = math.ceil(reps * (half / room) ** 2)
-    return max(n, reps + 1) if n <= MAX_REPS else None
-
-
 class Pair:
-    """The verdict between line x and line y of a cell: .ratio (median x / median y), .ci,
-    .p, .p_holm, .verdict (FASTER, LEVEL, UNDECIDABLE), .faster (the faster line's name when
-    the verdict is FASTER), .needed (repetitions a side that would tell, when UNDECIDABLE;
-    None: more than MAX_REPS)."""
+    """The verdict between line x and line y of a cell: .ratio (geometric mean x / y), .ci (its
+    90 % interval), .p (difference test) and .p_tost (TOST), raw, .p_adj (the BH-adjusted p of
+    the one its verdict rests on: the difference test at a ratio of at least MARGIN, else the
+    TOST), .verdict (FASTER, LEVEL, UNDECIDABLE), .faster (the faster line's name when
+    FASTER), .needed (repetitions a side that would tell, when UNDECIDABLE; None: more than
+    MAX_REPS or fewer than 2 repetitions)."""
 
-    def __init__(self, x, y, a, b, p, p_holm, family):
+    def __init__(self, x, y, ma, mb, welch, p_adj, join_at):
         self.x, self.y = x, y
-        self._a, self._b = a, b
-        self.ratio = statistics.median(a) / statistics.median(b)
-        self.p, self.p_holm = p, p_holm
+        self._m = (ma, mb)
+        self.ratio = math.exp(ma[1] - mb[1])
+        self.ci = _interval(*welch) if welch else None
+        self.p = _p_diff(*welch) if welch else None
+        self.p_tost = _p_tost(*welch) if welch else None
+        self.p_adj = p_adj
         self.faster, self.needed = None, None
         slower = max(self.ratio, 1 / self.ratio)
-        if p_holm is not None and p_holm < ALPHA and slower >= MARGIN:
-            self.verdict = FASTER  # decided without the interval (computed when shown)
+        if p_adj is not None and p_adj < ALPHA and slower >= MARGIN:
+            self.verdict = FASTER
             self.faster = x if self.ratio < 1 else y
-        elif self.ci and 1 / MARGIN < self.ci[0] and self.ci[1] < MARGIN:
+        elif p_adj is not None and p_adj < ALPHA:
             self.verdict = LEVEL
         else:
             self.verdict = UNDECIDABLE
-            if self.ci is not None:
-                reps = min(len(a), len(b))
-                self.needed = _reps_to_test(a, b, family) if slower >= MARGIN \
-                    else _reps_to_level(self.ratio, self.ci, reps)
-
-    @property
-    def ci(self):
-        """The bootstrap interval of the ratio (computed once, when first asked for)."""
-        if "_ci" not in self.__dict__:
-            if "_flip_of" in self.__dict__:  # the same interval, seen from the other side
-                c = self._flip_of.ci
-                self._ci = (1 / c[1], 1 / c[0]) if c else None
-            else:
-                self._ci = ratio_ci(self._a, self._b)
-        return self._ci
+            if welch:
+                self.needed = _reps_needed(ma, mb, join_at)
 
     def flipped(self):
         """The same verdict seen from y."""
         other = object.__new__(Pair)
         other.__dict__.update(self.__dict__)
         other.x, other.y = self.y, self.x
+        other._m = self._m[::-1]
         other.ratio = 1 / self.ratio
-        other._a, other._b = self._b, self._a
-        other.__dict__.pop("_ci", None)
-        other._flip_of = self
+        other.ci = (1 / self.ci[1], 1 / self.ci[0]) if self.ci else None
         return other
 
     def words(self):
@@ -227,27 +317,25 @@ def reps_to_bound(pair, bound, reps):
 # ---- a cell -----------------------------------------------------------------------------------
 
 class Cell:
-    """The lines of one cell: {name: per-repetition times} of the layouts compared. Every pair's
-    verdict is decided in the family of all pairs of these lines (Holm)."""
+    """The lines of one cell: {name: per-repetition times}, fastest first by geometric mean
+    (.names, .leader). Its pairs' verdicts come from `family` (the run's); made alone, the cell
+    is a family of its own."""
 
-    def __init__(self, samples):
+    def __init__(self, samples, family=None, key=None):
         self.samples = {k: list(v) for k, v in samples.items() if len(v) > 0}
+        if family is None:
+            family = Family({key: self.samples})
+        self._family, self._key = family, key
+        self.family = family.pairs
+        self.means = {k: statistics.geometric_mean(v) for k, v in self.samples.items()}
         self.medians = {k: statistics.median(v) for k, v in self.samples.items()}
-        self.names = sorted(self.medians, key=lambda k: self.medians[k])  # fastest first
-        pairs = [(x, y) for i, x in enumerate(self.names) for y in self.names[i + 1:]]
-        ps = [log_test(self.samples[x], self.samples[y]) for x, y in pairs]
-        self.family = sum(p is not None for p in ps)
-        self._p = {pair: (p, q) for pair, p, q in zip(pairs, ps, holm(ps))}
+        self.names = sorted(self.means, key=lambda k: (self.means[k], k))  # fastest first
         self._pairs = {}
 
     def pair(self, x, y):
-        """The Pair of x against y (ratio = x's median / y's)."""
-        if (x, y) in self._pairs:
-            return self._pairs[(x, y)]
-        if (y, x) in self._p:
-            return self.pair(y, x).flipped()
-        p, q = self._p[(x, y)]
-        self._pairs[(x, y)] = Pair(x, y, self.samples[x], self.samples[y], p, q, self.family)
+        """The Pair of x against y (ratio = x's geometric mean / y's)."""
+        if (x, y) not in self._pairs:
+            self._pairs[(x, y)] = self._family.pair(self._key, x, y)
         return self._pairs[(x, y)]
 
     @property
@@ -261,26 +349,56 @@ class Cell:
         """The layouts the cell cannot tell from its leader (undecidable against it)."""
         return [s for s in self.names[1:] if self.pair(s, self.leader).verdict == UNDECIDABLE]
 
+    def decided(self):
+        """True when the leader is *faster* than every other line or *level* with it: the
+        cell's pick is the run's answer."""
+        return not self.untold_from_leader()
+
     def runner_up(self):
         return self.names[1] if len(self.names) > 1 else None
 
     def mark(self, name):
         """One character for a line against the leader: "" the leader, "=" level with it,
         "?" undecidable, "" significantly slower."""
-        if name == self.leader or name not in self.medians:
+        if name == self.leader or name not in self.means:
             return ""
         return {LEVEL: "=", UNDECIDABLE: "?", FASTER: ""}[self.pair(name, self.leader).verdict]
 
 
+def family(run):
+    """The Family of a run (ecsb_rundata.Run): every line of every cell, references included.
+    Cached on the run."""
+    if "_family" not in run.__dict__:
+        cells = {}
+        for (scenario, line, n), samples in run.samples.items():
+            cells.setdefault((scenario, n), {})[line] = samples
+        run._family = Family(cells, looks_of(run.context))
+    return run._family
+
+
+def looks_of(context):
+    """The looks a run's design allows (context ecsb_stage_looks; 1 when absent or unusable)."""
+    try:
+        looks = int(str(context.get("ecsb_stage_looks", 1)))
+    except ValueError:
+        return 1
+    return looks if looks in POCOCK else 1
+
+
+def family_sentence(run):
+    """FAMILY, then what the run's family holds and how many false calls to expect."""
+    return f"{FAMILY} {family(run).sentence()}"
+
+
 def cell(run, scenario, n, lines=None):
-    """The Cell of (scenario, n) of a run (ecsb_rundata.Run): its layouts (or `lines`), each with
-    its repetitions from raw.json. Cached on the run."""
+    """The Cell of (scenario, n) of a run: its layouts (or `lines`), each with its repetitions
+    from raw.json, judged in the run's family. Cached on the run."""
     cache = run.__dict__.setdefault("_cells", {})
     key = (scenario, n, tuple(lines) if lines else None)
     if key not in cache:
         names = lines or run.contenders()
         cache[key] = Cell({s: run.samples[(scenario, s, n)] for s in names
-                           if run.samples.get((scenario, s, n))})
+                           if run.samples.get((scenario, s, n))}, family(run), (scenario, n))
     return cache[key]
 
 

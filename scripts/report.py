@@ -173,7 +173,7 @@ def case_table(run, case, sizes):
         mark = {stats.FASTER: " faster", stats.LEVEL: " ="}.get(
             p.verdict, f" ?{p.needed}" if p.needed else f" ?>{stats.MAX_REPS}")
         margins.append(f"{stats.fmt_ratio(p.ratio)} ({stats.fmt_ci(p.ci)}){mark}")
-    out.append("| *runner-up's margin (95 % CI)* | " + " | ".join(margins) + " |")
+    out.append("| *runner-up, 90 % CI* | " + " | ".join(margins) + " |")
     return out
 
 
@@ -289,7 +289,7 @@ def report(run_dir, findings=FINDINGS):
     name = os.path.relpath(findings, TOP) if os.path.abspath(findings).startswith(TOP + os.sep) \
         else findings
     out += ["## The reference machine against this machine", ""] + table + \
-        ["", stats.FAMILY, ""]
+        ["", stats.family_sentence(run), ""]
     lines, counts, failing = findings_section(run, all_cases, found, machine, same)
     out += ["## Findings (hand-written, checked against this run)", "",
             f"From {name}: {counts[F.HOLDS]} claims hold, {counts[F.CONTRADICTED]} are "
@@ -299,12 +299,12 @@ def report(run_dir, findings=FINDINGS):
     out += ["## Per case", "",
             "A row per line, a column per N: the leader's median time per item in bold, every "
             "other line's median / the leader's, marked *=* level with it, *?* undecidable "
-            "against it, no mark when the leader is *faster* (the floor and limit, references "
-            "outside the family, are unmarked); *⚠* the line's timed passes still drifted. Last row: the runner-up's median / the leader's, its 95 % "
-            "confidence interval and verdict (*?23*: undecidable, 23 repetitions a side would "
-            f"tell; *?>{stats.MAX_REPS}*: more than {stats.MAX_REPS}). A case run at more than "
-            "three sizes (the articles' sweep) shows N = 4000 and its largest N here; "
-            "[summary.md](summary.md) and the charts have every N.", ""]
+            "against it, no mark when the leader is *faster* (the floor and limit, references, "
+            "are unmarked); *⚠* the line's timed passes still drifted. Last row: the "
+            "runner-up's geometric mean / the leader's, its 90 % interval and verdict (*?23*: "
+            "undecidable, 23 repetitions a side would tell; "
+            f"*?>{stats.MAX_REPS}*: more than {stats.MAX_REPS}). A case with more than three "
+            "sizes shows N = 4000 and its largest N ([summary.md](summary.md) has every N).", ""]
     described = set()
     for case, sizes in all_cases.items():
         out += [f"### {case_name(case)}", ""]

@@ -105,7 +105,7 @@ check_by_trying() {
         need "clang with libFuzzer (clang -fsanitize=fuzzer), for make test's fuzz runs" ;;
       python3) command -v python3 >/dev/null || need "Python 3" ;;
       python3-scipy) python3 -c 'import scipy' 2>/dev/null || need "SciPy for Python 3 (statistics)" ;;
-      python3-statsmodels) python3 -c 'import statsmodels' 2>/dev/null || need "statsmodels for Python 3 (Holm's correction)" ;;
+      python3-statsmodels) python3 -c 'import statsmodels' 2>/dev/null || need "statsmodels for Python 3 (the reference for the corrections)" ;;
       gnuplot-nox) command -v gnuplot >/dev/null || need "gnuplot (the plots)" ;;
       python3-jinja2) python3 -c 'import jinja2' 2>/dev/null || need "Jinja2 for Python 3 (the run's page)" ;;
       python3-markdown) python3 -c 'import markdown' 2>/dev/null || need "Python-Markdown (the run's page)" ;;

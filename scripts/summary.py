@@ -219,7 +219,7 @@ def summary(run_dir, run_id=None):
             "Real (wall-clock) time, the median over the repetitions, in ns per item; per case "
             "a row per line and a column per N. " + MARKS
             + f" {wide} of the run's {lines} lines spread over {stats.WIDE}x.", "",
-            stats.FAMILY, ""]
+            stats.family_sentence(run), ""]
     for sc in run.scenarios:
         out += scenario_section(run, sc, run_id)
     return "\n".join(out)

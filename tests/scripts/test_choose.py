@@ -64,12 +64,15 @@ class Choose(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         for row in (
                 "| iterate | regular | small (4,000) | **a** (1 ns/entity) | b | — "
-                "| 2.00x (95 % CI ", "over c | a 8.0 B, b 12.0 B |",
+                "| 2.00x (90 % CI ", "over c | a 8.0 B, b 12.0 B |",
                 "| iterate | regular | large (1,048,576) | **b** (1.5 ns/entity) | — | — "
-                "| 1.30x (95 % CI ",
-                "| churn | regular | small (4,000) | **b** (5 ns/op) | c | — | 2.00x (95 % CI "):
+                "| 1.30x (90 % CI ",
+                "| churn | regular | small (4,000) | **b** (5 ns/op) | c | — | 2.00x (90 % CI "):
             self.assertIn(row, r.stdout)
-        self.assertIn("## The rule\n\n" + FAMILY + "\n", r.stdout)
+        # the rule, then the run's family: its verdicts and the false calls to expect
+        self.assertIn("## The rule\n\n" + FAMILY + " This run: 18 pairs, 16 *faster*, "
+                      "2 *level*, 0 *undecidable*; expect at most about 0.9 of the 18 *faster* "
+                      "and *level* verdicts to be false.\n", r.stdout)
 
     def test_a_run_with_large_worlds_does_not_say_it_has_none(self):
         r = self.choose()
@@ -285,7 +288,7 @@ class OneVerdictEverywhere(unittest.TestCase):
         table = docs["report"].split("### dual_iterate")[1]
         # report.md shows N = 4000 first (and the largest N) for a case run at more sizes
         self.assertIn("| ns per matched pair, × leader | 4,000 |", table)
-        margin = re.search(r"^\| \*runner-up's margin \(95 % CI\)\* \| ([^|]+) \|",
+        margin = re.search(r"^\| \*runner-up, 90 % CI\* \| ([^|]+) \|",
                            table, re.M).group(1)
         self.assertTrue(margin.endswith(f" ?{needed}"), (margin, needed))
         self.assertIn("| flat_map | 1.50 | 1.40? ~ |", docs["summary"])

@@ -6,7 +6,8 @@
 # made on different CPUs or caches are flagged; too few repetitions for any verdict are
 # flagged; the two runs' verdicts between layouts (scripts/ecsb_stats.py, its family sentence
 # printed verbatim) are compared: 6 contradictions (index_is_id against flat_map, which B made
-# faster), none for a run against itself, and the share of wide lines per run; comparing
+# faster) and, counted apart, 2 disagreements (faster in A; level, undecidable in B), none for a
+# run against itself, and the share of wide lines per run; comparing
 # strategies inside one run uses the same verdicts; bad arguments exit 2.
 set -u
 top=${ECSB_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -90,10 +91,13 @@ fi
 grep -q WARNING "$tmp/out" && { echo "  not ok: same machine flagged as different" >&2; fail=1; }
 family=$("$PYTHON" -c 'import sys; sys.path.insert(0, "scripts"); import ecsb_stats; print(ecsb_stats.FAMILY)')
 grep -Fxq -- "$family" "$tmp/out" || { echo "  not ok: compare A B does not print the family sentence verbatim" >&2; fail=1; }
-expect_out "the contradictions counted" '^contradictions: 6$'
-expect_out "a contradiction named" '^  platformer N=256: A says index_is_id faster \(1\.14x\), B says flat_map faster \(1\.46x\)$'
-expect_out "the one in dual_iterate" '^  dual_iterate N=4194304: A says index_is_id faster \(1\.54x\), B says flat_map faster \(1\.08x\)$'
-expect_out "pairs and agreements" '^cells in both runs: 10; pairs of layouts: 60; both \*faster\* the same way: 53;'
+expect_out "the contradictions counted" '^contradictions \(\*faster\* one way in A, the other way in B\): 6$'
+expect_out "a contradiction named" '^  platformer N=256: A says index_is_id faster \(1\.14x\), B says flat_map faster \(1\.47x\)$'
+expect_out "the one in dual_iterate" '^  dual_iterate N=4194304: A says index_is_id faster \(1\.54x\), B says flat_map faster \(1\.09x\)$'
+expect_out "pairs and agreements" '^cells in both runs: 10; pairs of layouts: 60; the same verdict in both: 52; \*level\* in one, \*undecidable\* in the other: 0$'
+expect_out "the disagreements counted apart" '^disagreements \(\*faster\* in one run, not in the other\): 2 \(1 \*level\* in the other, 1 \*undecidable\*\)$'
+expect_out "a disagreement named" '^  dual_iterate N=256 index_is_id vs flat_map: A says index_is_id faster, B says level$'
+expect_json "disagreements in the JSON" 'r["summary"]["agreement"]["disagreements"] == {"level": 1, "undecidable": 1}'
 expect_out "no wide lines" '^lines whose repetitions spread over 1\.4x: A 0 of 55 \(0\.0 %\), B 0 of 55 \(0\.0 %\)$'
 expect_json "contradictions in the JSON" 'len(r["summary"]["agreement"]["contradictions"]) == 6'
 
@@ -103,7 +107,7 @@ scripts/compare.sh "$a" "$a" --json "$tmp/r.json" >/dev/null 2>&1 ||
 expect_json "a run against itself: all within noise, geomean 1" \
   'r["summary"]["verdicts"]["within noise"] == 55 and abs(r["summary"]["geomean"] - 1) < 1e-9'
 expect_json "a run against itself: no contradiction, every decided pair agrees" \
-  'r["summary"]["agreement"]["contradictions"] == [] and r["summary"]["agreement"]["one_decides"] == 0'
+  'r["summary"]["agreement"]["contradictions"] == [] and sum(r["summary"]["agreement"]["disagreements"].values()) == 0'
 
 # ---- Holm: a lone p = 0.024 (6 % slower, samples overlapping) among 55 rows is noise --------
 cp -r "$a" "$tmp/holm_a" && cp -r "$a" "$tmp/holm_b"
@@ -190,7 +194,7 @@ scripts/compare.sh --strategies flat_map,sparse_set "$a" --json "$tmp/r.json" >"
 expect_json "sparse_set against flat_map: 10 rows, all slower" \
   'len(rows) == 10 and verdicts("sparse_set") == {"slower"} and all(x["baseline"] == "flat_map" for x in rows)'
 grep -Fxq -- "$family" "$tmp/out" || { echo "  not ok: compare --strategies does not print the family sentence" >&2; fail=1; }
-expect_out "strategies: the change column names both" '^scenario +N +flat_map ns +sparse_set ns +sparse_set vs flat_map +p \(Holm\) +verdict$'
+expect_out "strategies: the change column names both" '^scenario +N +flat_map ns +sparse_set ns +sparse_set vs flat_map +p \(BH\) +verdict$'
 STRATEGIES=handle_table,floor scripts/compare.sh "$a" "" --json "$tmp/r.json" >/dev/null 2>&1 ||
   { echo "  not ok: STRATEGIES=handle_table,floor with B empty failed" >&2; fail=1; }
 expect_json "the floor beats handle_table everywhere" 'verdicts("floor") == {"faster"} and len(rows) == 10'

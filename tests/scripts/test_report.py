@@ -229,7 +229,7 @@ class Report(unittest.TestCase):
                          {"floor (plain arrays)": "0.37", "limit (touched data only)": "0.27",
                           "index_is_id": "**0.80**", "flat_map": "1.75", "sparse_set": "2.00",
                           "handle_table": "2.75"})
-        self.assertRegex(table, r"\| \*runner-up's margin \(95 % CI\)\* \| "
+        self.assertRegex(table, r"\| \*runner-up, 90 % CI\* \| "
                                 r"1\.75 \(1\.[0-9]+–1\.[0-9]+\) faster \|")
 
     def test_report_of_the_reference_run_stays_under_40_kb(self):
