@@ -16,7 +16,7 @@
 #    (report.py: docs/findings.md checked against the run; a claim the run does not support is
 #    named, and the run is published all the same), and draws the plots (plots.sh --into);
 # 4. publishes results and plots together: $RESULTS_DIR/<id> then $PLOTS_DIR/<id>, two renames
-#    with Ctrl-C held off; prints where everything is.
+#    with Ctrl-C held off; prints where everything is, then the run-quality banner.
 # A run never overwrites another. Ctrl-C or a failure before step 4 removes the staging
 # folders: nothing was published, and it says so. A benchmark that failed its checksum check
 # or a status (ecsbench exits 1) is published with the rest, named, and bench.sh exits 1.
@@ -293,6 +293,9 @@ if [ -f "$final/report.md" ]; then
 else
   echo "  report:  none: $report_note"
 fi
+# Say it first, and last: the run's quality (scripts/ecsb_quality.py), the console's last lines.
+echo
+"$PYTHON" "$here/ecsb_quality.py" "$final" || true
 if [ -n "$signal" ]; then
   echo "bench: $signal arrived while publishing; the run above was published complete" >&2
   exit $([ "$signal" = INT ] && echo 130 || echo 143)

@@ -321,7 +321,8 @@ def group_row(run, g):
         if b:
             memory.append(f"{shown(run, s)} {range_text(b, fmt_bytes, ' B')}")
     memory = listing(memory, 4)
-    return (f"{head} **{shown(run, pick)}**{drift}{unclear} "
+    bold = "" if unclear else "**"  # bold only where the run decides the pick
+    return (f"{head} {bold}{shown(run, pick)}{bold}{drift}{unclear} "
             f"({range_text(times, lambda t: f'{t:.3g}')} ns/{item}) "
             f"| {', '.join(shown(run, s) for s in level) or '—'} "
             f"| {listing([close(run, g, s) for s in untold])} | {margin} "

@@ -365,6 +365,12 @@ class Cell:
         return {LEVEL: "=", UNDECIDABLE: "?", FASTER: ""}[self.pair(name, self.leader).verdict]
 
 
+def no_clear_pick(cell):
+    """True when a cell has a leader the run cannot tell from every other line (a line
+    *undecidable* against it): its documents print "no clear pick", not a bold pick."""
+    return bool(cell.leader) and not cell.decided()
+
+
 def family(run):
     """The Family of a run (ecsb_rundata.Run): every line of every cell, references included.
     Cached on the run."""

@@ -26,6 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ecsb_crossover import section as crossover_section  # noqa: E402
 from ecsb_overview import heatmaps  # noqa: E402
 from ecsb_rundata import REFERENCES, RunError, human_bytes, label, load_run, machine_short_name  # noqa: E402
+import ecsb_quality  # noqa: E402
 import ecsb_stats as stats  # noqa: E402
 
 
@@ -203,7 +204,10 @@ def scenario_section(run, sc, run_id):
 def summary(run_dir, run_id=None):
     run = load_run(run_dir)
     run_id = run_id or run.run_id
-    out = [f"# ecsbench run {run_id}", "", f"Machine: {machine_short_name(run_dir)}", ""]
+    out = [f"# ecsbench run {run_id}", ""]
+    banner = ecsb_quality.banner_markdown(run_dir, run)
+    out += [banner, ""] if banner else []
+    out += [f"Machine: {machine_short_name(run_dir)}", ""]
     if run.errors:
         out += [f"**⚠ {len(run.errors)} benchmark(s) failed their checksum check or a status "
                 "and have no time: see [Errors](#errors).**", ""]

@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""ecsb_quality — say it first: how well a run could answer, for the top of every document
+(choose.md, summary.md, report.md, the page) and the console's last lines of `make bench`.
+
+  banner_markdown(run_dir, run=None)   one Markdown paragraph (a block quote)
+  banner_text(run_dir, run=None)       the same as console lines
+  quality(run)                         the figures: a dict (below)
+  ecsb_quality.py RUN_DIR              prints banner_text (bench.sh's last lines)
+
+The figures:
+  sentinel    the machine's speed while the run timed (the sentinel kernel probed around
+              every repetition, harness/sentinel.c): the least and the largest per-repetition
+              `speed_index` counter (1.0 = the run's best speed), or the context's
+              ecsb_sentinel_best_ns / ecsb_sentinel_worst_ns; None when the run has none
+  disturbed   repetitions marked disturbed and kept (counter `disturbed` = 1) and those
+              repeated (context ecsb_sentinel_repeated), each of all repetitions
+  wide        lines whose repetitions spread over ecsb_stats.WIDE (1.4x), of all lines
+  undecided   workload rows of choose.md with no clear pick (ecsb_stats.no_clear_pick), of all
+  load        the 1-minute load average at the start and the end (context
+              ecsb_sentinel_load_start / _end; else Google Benchmark's load_avg), and the CPUs
+A run is *too disturbed to answer* when more than TOO_WIDE of its lines are wide, more than
+TOO_DISTURBED of its repetitions were disturbed and not repeated, or more than TOO_UNDECIDED
+of its rows have no clear pick; *disturbed* when more than QUIET_WIDE of its lines are wide or
+any repetition was disturbed; else *quiet*.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ecsb_stats as stats  # noqa: E402
+from ecsb_rundata import RunError, load_run  # noqa: E402
+
+TOO_WIDE = 0.10        # the issue's target: at most 10 % of lines wide after the repeats
+TOO_DISTURBED = 0.10
+TOO_UNDECIDED = 0.50
+QUIET_WIDE = 0.02      # a quiet machine: 0.6 % and 1.1 % in two back-to-back reference runs
+WHAT_TO_DO = "close other programs; rerun; make bench takes about 3 minutes"
+
+
+def _number(value):
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _counters(run_dir):
+    """(speed indexes, disturbed flags) of every repetition row of raw.json."""
+    import json
+    try:
+        with open(os.path.join(run_dir, "raw.json"), encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError):
+        return [], []
+    speed, disturbed = [], []
+    for b in doc.get("benchmarks", []):
+        if not isinstance(b, dict) or b.get("run_type", "iteration") != "iteration" \
+                or "aggregate_name" in b:
+            continue
+        s, d = _number(b.get("speed_index")), _number(b.get("disturbed"))
+        if s is not None:
+            speed.append(s)
+        if d is not None:
+            disturbed.append(d)
+    return speed, disturbed
+
+
+def quality(run, run_dir=None):
+    """The figures of a run (ecsb_rundata.Run): {"sentinel": (low, high) or None,
+    "repetitions", "disturbed", "repeated", "wide": (wide, lines), "rows": (undecided, rows),
+    "load": float or None, "cpus": int or None, "verdict": "quiet" | "disturbed" |
+    "too disturbed"}."""
+    speed, flags = _counters(run_dir or run.path)
+    ctx = run.context
+    sentinel = (min(speed), max(speed)) if speed else None
+    best, worst = (_number(ctx.get(f"ecsb_sentinel_{k}_ns")) for k in ("best", "worst"))
+    if sentinel is None and best and worst:
+        sentinel = (best / worst, 1.0)
+    repetitions = sum(len(v) for v in run.samples.values())
+    disturbed = int(sum(f >= 1 for f in flags))
+    repeated = int(_number(ctx.get("ecsb_sentinel_repeated")) or 0)
+    from choose import workloads  # the rows of choose.md
+    rows = [stats.cell(run, case, n) for case, _, _, n in workloads(run)]
+    rows = [c for c in rows if c.leader]
+    undecided = sum(stats.no_clear_pick(c) for c in rows)
+    load = ctx.get("load_avg")
+    load = _number(load[0]) if isinstance(load, list) and load else None
+    load = _number(ctx.get("ecsb_sentinel_load_start", load))
+    load_end = _number(ctx.get("ecsb_sentinel_load_end"))
+    cpus = ctx.get("num_cpus") if isinstance(ctx.get("num_cpus"), int) else None
+    wide = stats.wide_share(run)
+    q = {"sentinel": sentinel, "repetitions": repetitions, "disturbed": disturbed,
+         "repeated": repeated, "wide": wide, "rows": (undecided, len(rows)), "load": load,
+         "load_end": load_end, "cpus": cpus}
+    q["verdict"] = verdict_of(q)
+    return q
+
+
+def verdict_of(q):
+    """"quiet", "disturbed" or "too disturbed" from the figures of quality()."""
+    def share(part, whole):
+        return part / whole if whole else 0.0
+    if share(*q["wide"]) > TOO_WIDE or share(q["disturbed"], q["repetitions"]) > TOO_DISTURBED \
+            or share(*q["rows"]) > TOO_UNDECIDED:
+        return "too disturbed"
+    if share(*q["wide"]) > QUIET_WIDE or q["disturbed"] or q["repeated"]:
+        return "disturbed"
+    return "quiet"
+
+
+def _pct(part, whole):
+    return f"{100 * part / whole:.1f} %" if whole else "—"
+
+
+def _facts(q):
+    """The figures in words, in the banner's order."""
+    out = []
+    if q["sentinel"]:
+        lo, hi = q["sentinel"]
+        out.append(f"sentinel {lo:.2f}–{hi:.2f} of the machine's best speed")
+    else:
+        out.append("no sentinel in this run")
+    out.append(f"{_pct(q['disturbed'], q['repetitions'])} of {q['repetitions']:,} repetitions "
+               f"disturbed and kept, {_pct(q['repeated'], q['repetitions'])} repeated")
+    out.append(f"{_pct(*q['wide'])} of lines wide (spread over {stats.WIDE}x)")
+    out.append(f"{_pct(*q['rows'])} of rows with no clear pick ({q['rows'][0]} of {q['rows'][1]})")
+    if q["load"] is not None:
+        out.append(f"load {q['load']:.1f}"
+                   + (f" to {q['load_end']:.1f}" if q.get("load_end") is not None else "")
+                   + (f" on {q['cpus']} CPUs" if q["cpus"] else ""))
+    return out
+
+
+def _head(q):
+    return {"quiet": "Run quality: quiet.",
+            "disturbed": "Run quality: disturbed (read the rows with no clear pick with care).",
+            "too disturbed": "This run is too disturbed to answer."}[q["verdict"]]
+
+
+def banner_markdown(run_dir, run=None):
+    """The run-quality banner as one Markdown block quote ("" for an unreadable run)."""
+    try:
+        q = quality(run or load_run(run_dir), run_dir)
+    except RunError:
+        return ""
+    text = f"> **{_head(q)}** " + "; ".join(_facts(q)) + "."
+    if q["verdict"] == "too disturbed":
+        text += f" **What to do: {WHAT_TO_DO}.**"
+    return text
+
+
+def banner_text(run_dir, run=None):
+    """The banner as console lines (the last lines of make bench)."""
+    try:
+        q = quality(run or load_run(run_dir), run_dir)
+    except RunError as e:
+        return f"run quality: unknown ({e})"
+    head = _head(q)
+    out = [head.upper() if q["verdict"] == "too disturbed" else head.lower().rstrip(".")]
+    out += [f"  {f}" for f in _facts(q)]
+    if q["verdict"] == "too disturbed":
+        out.append(f"  what to do: {WHAT_TO_DO}")
+    return "\n".join(out)
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 1:
+        print("usage: ecsb_quality.py RUN_DIR (prints the run-quality banner)", file=sys.stderr)
+        return 2
+    try:
+        run = load_run(argv[0])
+    except RunError as e:
+        print(f"ecsb_quality: error: {e}", file=sys.stderr)
+        return 2
+    print(banner_text(argv[0], run))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
