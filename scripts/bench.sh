@@ -11,6 +11,11 @@
 #    once per boot; ECSB_MACHINE_ARGS, ECSB_MACHINE_CACHE below) and runs `ecsbench bench` there: raw.json (Google
 #    Benchmark JSON, the source of truth, with the run id and provenance in its context) and
 #    console.txt (the console table); progress on stderr;
+# 2b. decides where it matters (not for QUICK=1, nor with ECSB_STAGES=0): the cells whose pick
+#    the planned repetitions left undecided get more repetitions, in at most two stages
+#    (scripts/ecsb_stages.py plans each: which cells, a --benchmark_filter, 5 repetitions, a
+#    fresh placement seed; within a budget of 25 % of the planned run's seconds), each run by
+#    `ecsbench bench` into the staging folder and merged into raw.json (docs/measuring.md);
 # 3. writes results.csv + errors.csv (json_to_csv.py), summary.md (summary.py), choose.md
 #    (choose.py: the answer table) and report.md
 #    (report.py: docs/findings.md checked against the run; a claim the run does not support is
@@ -39,6 +44,7 @@
 #   ECSB_BENCH_ARGS   extra ecsbench flags, split on spaces (e.g. "--benchmark_repetitions=9")
 #   ECSB_MACHINE_ARGS `ecsbench machine` flags (default none; with QUICK=1 --quick)
 #   ECSB_MACHINE_CACHE where machine.json is kept per boot (default: machine-cache beside the binary)
+#   ECSB_STAGES       0: no staged repetitions (default 1: up to two stages)
 #   ECSB_CRASH_AT     test aid: STEP or STEP:SIGNAL — send SIGNAL (default KILL) to this script
 #                     at the named step (started, ran, summarised, drawn, published-results),
 #                     as a crash or a Ctrl-C at that moment would
@@ -206,6 +212,50 @@ case $rc in
 esac
 crash_point ran
 
+# Decide where it matters: staged repetitions for the cells the planned ones left undecided.
+stages_note=""
+case ${ECSB_STAGES:-1} in 0 | 1) ;; *)
+  ecsb_usage_error "ECSB_STAGES=$ECSB_STAGES: 1 (the default) stages repetitions for undecided cells, 0 does not" ;;
+esac
+if [ -z "$quick" ] && [ "${ECSB_STAGES:-1}" = 1 ]; then
+  run_seconds=$(($(date +%s) - start))
+  "$PYTHON" "$here/ecsb_stages.py" design "$staging" ||
+    { echo "bench: ecsbench's JSON is unusable (above); nothing was published" >&2; exit 2; }
+  spent=0
+  for stage in 1 2; do
+    plan=$("$PYTHON" "$here/ecsb_stages.py" plan "$staging" --stage "$stage" \
+      --run-seconds "$run_seconds" --spent "$spent" --shell) || break
+    stage_count=0 stage_reps=0 stage_seed=1 stage_seconds=0 stage_budget=0 stage_filter=""
+    stage_hopeless=0 stage_over_budget=0
+    eval "$plan"
+    [ "$stage_count" -gt 0 ] || break
+    echo "bench: stage $stage: $stage_count undecided cell(s) get $stage_reps more repetitions" \
+      "(about ${stage_seconds} s; budget ${stage_budget} s = 25 % of the run's ${run_seconds} s)" >&2
+    stage_start=$(date +%s)
+    "$bin" bench --ecsb_run_id="$run_id" "${flags[@]}" "--ecsb_context=make_command=${again[*]}" \
+      --benchmark_out="$staging/stage-$stage.json" --benchmark_out_format=json \
+      "${extra[@]}" "$@" "--benchmark_filter=$stage_filter" \
+      "--benchmark_repetitions=$stage_reps" "--ecsb_seed=$stage_seed" \
+      >"$staging/stage-$stage.txt" &
+    child=$!
+    stage_rc=0
+    wait "$child" || stage_rc=$?
+    child=""
+    spent=$((spent + $(date +%s) - stage_start))
+    if [ "$stage_rc" -gt 1 ] || [ ! -s "$staging/stage-$stage.json" ]; then
+      echo "bench: stage $stage failed (exit $stage_rc); the run keeps its planned repetitions" >&2
+      break
+    fi
+    "$PYTHON" "$here/ecsb_stages.py" merge "$staging" "$staging/stage-$stage.json" \
+      --stage "$stage" --seed "$stage_seed" || break
+    rm -f "$staging/stage-$stage.json" "$staging/stage-$stage.txt"
+    stages_note="${stages_note:+$stages_note; }stage $stage: $stage_count cell(s) +$stage_reps repetitions"
+  done
+  stages_note="${stages_note:-no cell needed more repetitions}; ${spent} s of a budget of $((run_seconds / 4)) s (25 % of the planned run's ${run_seconds} s)"
+  [ "${stage_hopeless:-0}" -eq 0 ] || stages_note="$stages_note; $stage_hopeless cell(s) need more than two stages can add"
+  [ "${stage_over_budget:-0}" -eq 0 ] || stages_note="$stages_note; $stage_over_budget cell(s) left undecided at the budget"
+fi
+
 "$PYTHON" "$here/json_to_csv.py" "$staging/raw.json" -o "$staging/results.csv" \
   --errors "$staging/errors.csv" ||
   { echo "bench: ecsbench's JSON is unusable (above); nothing was published" >&2; exit 2; }
@@ -279,6 +329,7 @@ failed=$(($(wc -l <"$final/errors.csv") - 1))
 echo
 echo "ecsbench run $final_id done in $(($(date +%s) - start)) s"
 [ -z "$quick" ] || echo "  note:    $smoke"
+[ -z "$stages_note" ] || echo "  stages:  $stages_note"
 echo "  results: $final/ (raw.json, results.csv, errors.csv, choose.md, summary.md, report.md, list.json, machine.json, console.txt)"
 if [ -z "$plots_note" ]; then
   echo "  plots:   $PLOTS_DIR/$final_id/"

@@ -220,6 +220,7 @@ def bench(argv):
         elif key == "--benchmark_filter":
             opts["filter"] = value
         elif key not in ("--benchmark_out_format", "--benchmark_min_time", "--ecsb_progress",
+                         "--ecsb_seed",
                          "--ecsb_param"):  # the stand-in has no parameters: defaults only
             usage_error(f"unknown argument {arg}")
     cases = []

@@ -11,6 +11,8 @@
 #   - SCENARIOS / STRATEGIES / SIZES reach the binary; a bad name exits 2 with the binary's
 #     message listing the valid ones, and publishes nothing;
 #   - a benchmark that fails its checksum: the rest is published, it is named, exit 1;
+#   - staged repetitions: a cell the planned repetitions leave undecided gets a stage (5 more,
+#     filtered to its lines), merged into raw.json and counted in results.csv, no file left;
 #   - a taken name is never overwritten, even when taken while the run is on;
 #   - Ctrl-C (SIGINT) or SIGTERM before publishing: nothing published, and it says so; during
 #     publishing: results and plots both published, and it says so; at any moment: one or the
@@ -163,6 +165,50 @@ for delay in 0.8 1.8; do
   fi
   [ -z "$(find "$tmp/$name" -name '.incomplete-*')" ] || fail "INT after ${delay}s: staging folder left"
 done
+
+# ---- staged repetitions: an undecided cell gets a stage, merged into raw.json ----------------
+# The stand-in, but its first bench leaves sweep alpha against beta at 4000 undecidable
+# (5.5 % apart, 3 % noise); the filtered stage bench is the stand-in's own (decided).
+cat >"$tmp/undecided.py" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = [b for b in d["benchmarks"] if b.get("run_type") == "iteration"]
+base = [b["real_time"] for b in rows if b["run_name"] == "sweep/alpha/4000"][0]
+for b in rows:
+    if b["run_name"] in ("sweep/alpha/4000", "sweep/beta/4000"):
+        f = [1.0, 1.06, 0.97, 1.03, 1.01][b["repetition_index"] % 5]
+        b["real_time"] = base * f * (1.055 if "/beta/" in b["run_name"] else 1.0)
+json.dump(d, open(sys.argv[1], "w"))
+PY
+{
+  echo '#!/usr/bin/env bash'
+  echo "\"$fake\" \"\$@\" || exit \$?"
+  echo 'out="" filtered=""'
+  echo 'for a in "$@"; do case $a in --benchmark_out=*) out=${a#*=} ;; --benchmark_filter=*) filtered=1 ;; esac; done'
+  echo "[ \"\${1:-}\" = bench ] && [ -n \"\$out\" ] && [ -z \"\$filtered\" ] || exit 0"
+  echo "\"$PYTHON\" \"$tmp/undecided.py\" \"\$out\""
+} >"$tmp/undecided.sh"
+chmod +x "$tmp/undecided.sh"
+env --default-signal=INT,TERM FAKE_SLEEP=0.3 SCENARIOS=sweep ECSB_BENCH_ARGS=--benchmark_repetitions=5 \
+  RESULTS_DIR="$tmp/staged/results" PLOTS_DIR="$tmp/staged/plots" \
+  scripts/bench.sh "$tmp/undecided.sh" >"$tmp/staged.log" 2>&1 ||
+  fail "staged run failed: $(tail -n 20 "$tmp/staged.log")"
+run=$(runs "$tmp/staged/results")
+grep -q '^bench: stage 1: 1 undecided cell(s) get 5 more repetitions' "$tmp/staged.log" ||
+  fail "staged run: no stage 1 for the undecided cell: $(grep -e stage "$tmp/staged.log")"
+grep -q '^  stages:  stage 1: 1 cell(s) +5 repetitions; ' "$tmp/staged.log" ||
+  fail "staged run: no stages: line"
+"$PYTHON" - "$tmp/staged/results/$run/raw.json" <<'PY' || fail "staged run: raw.json lacks the merged stage"
+import json, sys
+d = json.load(open(sys.argv[1]))
+staged = [b for b in d["benchmarks"] if b.get("ecsb_stage") == 1]
+assert sorted({b["run_name"] for b in staged}) == ["sweep/alpha/4000", "sweep/beta/4000"], staged
+assert sorted(b["repetition_index"] for b in staged if "alpha" in b["run_name"]) == [5, 6, 7, 8, 9]
+assert d["context"]["ecsb_stage_looks"] == "3"
+PY
+[ -z "$(find "$tmp/staged" -name 'stage-*' -o -name '.incomplete-*')" ] || fail "staged run: stage files left"
+grep -q '^sweep,alpha,4000,time_per_item,ns,.*,10,' "$tmp/staged/results/$run/results.csv" ||
+  fail "staged run: results.csv does not count the 10 repetitions"
 
 # ---- the real binary, QUICK, a tiny subset -----------------------------------------------
 bin=${BUILD:-build}/ecsbench
