@@ -6,14 +6,16 @@
 #   gnuplot -e 'vars="<dir>/<name>.vars.gp"' plots/common.gp plots/crossover.gp
 # with the vars file and the data (x position, then median, min and max per series, then the
 # value) from scripts/ecsb_crossover.py. The title is centred on the image, not over the plot
-# beside its key, so a long one is not cut at the left edge.
+# beside its key, so a long one is not cut at the left edge. Stamped in the corner with the
+# machine's short name, the date and the run id, as every chart.
 load vars
 
 set label 95 chart_title at screen 0.5, screen 0.955 center font ",14"
 set tmargin 4
 if (strlen(axis_note) > 0) {
-    set label 93 axis_note at screen 0.99, screen 0.03 right tc rgb "#555555" font ",9"
+    set label 93 axis_note at screen 0.99, screen 0.045 right tc rgb "#555555" font ",9"
 }
+set label 90 corner at screen 0.99, screen 0.012 right tc rgb "#555555" font ",9"
 set xlabel xlabel_text
 set ylabel "ns per item (median, min–max)"
 if (logx) { set logscale x }
@@ -29,7 +31,7 @@ do for [i=1:nflips] {
 }
 if (nflips > 0) {
     set label 91 "dashed red: the fastest strategy changes between the two values either side" \
-        at screen 0.01, screen 0.03 left tc rgb "#b00000" font ",9"
+        at screen 0.01, screen 0.045 left tc rgb "#b00000" font ",9"
 }
 tip(i) = sprintf("%s, %s = %g: %.4g ns (min %.4g, max %.4g)", titles[i], xlabel_text, \
     column(3*nseries+2), column(3*i-1), column(3*i), column(3*i+1))

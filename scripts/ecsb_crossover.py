@@ -193,6 +193,12 @@ def x_axis(values, geometric):
     return "linear", list(values), ""
 
 
+def stamp(run):
+    """The chart's stamp, as every chart has it: machine short name, date, run id."""
+    from ecsb_rundata import machine_short_name
+    return f"{machine_short_name(run.path)}  ·  {run.date()}  ·  run {run.run_id}".replace('"', "'")
+
+
 def write_plot_data(run, out, colours, charts):
     """Per sweep and size: NAME.dat (x position, then median/min/max per series, then the
     value) and NAME.vars.gp; appends ("crossover.gp", vars) to charts. vars.gp's flips are the
@@ -228,6 +234,7 @@ def write_plot_data(run, out, colours, charts):
                 f.write(f'chart_title = "{title(sweep)} at N = {n:,}: time per item"\n')
                 f.write(f'xlabel_text = "{sweep["param"]}"\n')
                 f.write(f'axis_note = "{note}"\n')
+                f.write(f'corner = "{stamp(run)}"\n')
                 f.write(f"logx = {1 if kind == 'log' else 0}\n")
                 if kind == "symlog":  # tics at the values themselves, labelled with them
                     f.write("set xtics (" + ", ".join(f'"{fmt_value(v)}" {x!r}'

@@ -134,6 +134,12 @@ class ChartsDrawTheirCase(unittest.TestCase):
             self.assertEqual(sorted(labels), sorted(float(f"{ns(scale, s, 4000):.3g}") for s in LINES),
                              f"{case}_n4000")
 
+    def test_every_chart_is_stamped_with_the_machine_and_the_run(self):
+        for name in sorted(os.listdir(self.out)):
+            if name.endswith(".svg"):
+                with open(os.path.join(self.out, name), encoding="utf-8") as f:
+                    self.assertIn(f"run {RUN}<", f.read(), f"{name} has no stamp")
+
     def test_the_match_sweep_draws_the_regular_cases_only(self):
         # Points at match 0.25, 0.5 (the base) and 1: scales 2, 1, 3; never the shuffled 10.
         for n in SIZES:
