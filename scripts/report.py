@@ -56,7 +56,8 @@ MARK = {F.HOLDS: "✓ holds", F.CONTRADICTED: "✗ **contradicted**",
 
 def machine_table(run, findings):
     """"The reference machine against this machine": a column per machine of the runs the
-    findings name (their first run on it) and one for this run."""
+    findings name (their first run on it; this run itself is not shown twice) and one for
+    this run."""
     columns, seen = [], set()
     for listed in findings.runs:
         path = listed if os.path.isabs(listed) else os.path.join(TOP, listed)
@@ -65,7 +66,8 @@ def machine_table(run, findings):
         facts = F.machine_facts(path)
         if facts["machine"] not in seen:
             seen.add(facts["machine"])
-            columns.append((f"reference: {os.path.basename(path)}", facts))
+            if os.path.realpath(path) != os.path.realpath(run.path):  # not this run itself
+                columns.append((f"reference: {os.path.basename(path)}", facts))
     mine = F.machine_facts(run.path, run)
     columns.append(("this run", mine))
     rows = list(mine)

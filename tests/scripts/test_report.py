@@ -130,6 +130,7 @@ class Report(unittest.TestCase):
         self.assertIn("report: 1 claim(s) of", err)
         self.assertIn("contradicted in", err)
         self.assertIn("This run's machine is a reference machine", md)
+        self.assertIn("| | this run |", md)  # the reference itself: one column
         self.assertIn(f"— ✗ **contradicted**: {self.id_floor}", md)
         # its where: line says where it held: on another machine only, so not an error here
         elsewhere = listed + "  - where: stated 2026-01-01 (abc) · Other, 3 GHz: held in x: 2\n"
