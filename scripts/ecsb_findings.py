@@ -7,7 +7,8 @@ The file's parts (everything else is prose):
                           the first is the reference the claims were derived from
   - claim: ...            a claim (grammar below)
     where: ...            under each claim, written by `make findings`: when the claim was
-                          stated (the commit that added it in this form) and its outcome in each
+                          stated (the author time of the commit that added it in this form: a
+                          rebase keeps it) and its outcome in each
                           listed run, by machine; "confirmed" only by a run made after that
   ## History              a line per claim weakened or dropped since the commit the section
                           names ("tracked since <commit>"), naming the run and machine that
@@ -298,12 +299,12 @@ def claim_texts(text):
 
 
 def versions(path, since=None):
-    """[(commit, commit time (unix), text)] of the committed versions of path, newest first,
+    """[(commit, author time (unix), text)] of the committed versions of path, newest first,
     back to the commit `since` (included); [] outside a git work tree or for a file git does
     not track."""
     top = os.path.dirname(os.path.abspath(path))
     try:
-        r = subprocess.run(["git", "-C", top, "log", "--format=%H %ct", "--",
+        r = subprocess.run(["git", "-C", top, "log", "--format=%H %at", "--",
                             os.path.basename(path)], capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.SubprocessError):
         return []

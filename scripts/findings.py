@@ -67,9 +67,15 @@ def machine_state(runs, text):
     return F.NOT_CONFIRMED
 
 
+def stamp(when):
+    """A statement's time as its where: line prints it (the commit's author time: a rebase
+    keeps it)."""
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(when))
+
+
 def where_line(indent, text, stated, by_machine):
     """The where: line under a claim."""
-    parts = [f"stated {time.strftime('%Y-%m-%d', time.gmtime(stated[1]))} ({stated[0][:7]})"
+    parts = [f"stated {stamp(stated[1])}"
              if stated else "not yet committed"]
     for machine, runs in by_machine.items():
         said = []

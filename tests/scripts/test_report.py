@@ -16,7 +16,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -26,7 +25,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(TOP, "scripts"))
 from ecsb_stats import FAMILY  # noqa: E402
 from fixture_runs import RUN_A  # noqa: E402
-from findings import BEGIN, END  # noqa: E402
+from findings import BEGIN, END, stamp  # noqa: E402
 
 HOLDS = """# Findings
 
@@ -511,7 +510,7 @@ class FindingsByMachine(unittest.TestCase):
         o = F.Outcome(F.HOLDS, "", 1.02, (0.99, 1.04))
         runs = {"M": [("r1", {"c": o}, 100), ("r2", {"c": o}, 300)]}
         self.assertEqual(where_line("", "c", ("abcdef0123", 200), runs),
-                         "  - where: stated 1970-01-01 (abcdef0) · M: held in r1 before it was "
+                         "  - where: stated 1970-01-01 00:03 UTC · M: held in r1 before it was "
                          "stated: 1.02 (0.990–1.04); confirmed in r2: 1.02 (0.990–1.04)")
 
 
@@ -551,8 +550,8 @@ class CommittedFindings(unittest.TestCase):
             if stated is None:  # not committed yet: no run can confirm it
                 self.assertNotIn("confirmed in", where.replace("not confirmed in", ""))
                 continue
-            self.assertIn(f"stated {time.strftime('%Y-%m-%d', time.gmtime(stated[1]))} "
-                          f"({stated[0][:7]})", where, claim["text"])
+            self.assertIn(f"stated {stamp(stated[1])} ·", where, f"{claim['text']}: run make "
+                          "findings")
             for run_id in re.findall(r"(?<!not )confirmed in (\S+?):", where):
                 self.assertGreater(F.run_time(run_id), stated[1], f"{claim['text']}: {run_id} "
                                    "ran before the claim was stated")
