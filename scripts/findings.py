@@ -135,9 +135,9 @@ def results_block(findings, by_machine):
     none = [t for t in texts if t not in every and t not in some]
     scope = (f"every one of the {len(names)} machines" if len(names) > 1
              else "the one machine measured so far")
-    out += ["", f"**On {scope}** ({len(every)} of {len(texts)} claims): these hold as properties "
-            "of the layouts" + (" — on one machine, a property of the layouts on that machine."
-                                if len(names) == 1 else ".")]
+    out += ["", f"**On {scope}** ({len(every)} of {len(texts)} claims): " +
+            ("properties of the layouts." if len(names) > 1 else
+             "facts about that machine until a run on another confirms them.")]
     if some:
         out += ["", f"**On some machines only** ({len(some)}): a finding about those machines."]
         for t in some:

@@ -490,7 +490,8 @@ class FindingsByMachine(unittest.TestCase):
                          r"✓ 2\.6[0-9] \([0-9.–]+\) \| ✓ 2\.6[0-9] \([0-9.–]+\) \|")
         self.assertRegex(text["results.md"], r"\| `dual_iterate N=4000 handle_table/flat_map <= "
                          r"1\.3` \| ✗ 1\.5[0-9] \([0-9.–]+\) \| ✗ 3\.9[0-9] \([0-9.–]+\) \|")
-        self.assertIn("**On every one of the 2 machines** (1 of 2 claims)", text["results.md"])
+        self.assertIn("**On every one of the 2 machines** (1 of 2 claims): properties of the "
+                      "layouts.", text["results.md"])
         self.assertIn("**On no machine listed** (1): `dual_iterate N=4000 handle_table/flat_map "
                       "<= 1.3`.", text["results.md"])
         self.assertTrue(text["results.md"].endswith(f"{END}\n\nafter\n"))
