@@ -109,31 +109,32 @@ def verdict_of(q):
 
 
 def _pct(part, whole):
-    return f"{100 * part / whole:.1f} %" if whole else "—"
+    share = 100 * part / whole if whole else 0.0
+    return f"{share:.0f} %" if share >= 10 or share == 0 else f"{share:.1f} %"
 
 
 def _facts(q):
-    """The figures in words, in the banner's order."""
+    """The figures in few words, in the banner's order (the page shows them on one line)."""
     out = []
     if q["sentinel"]:
         lo, hi = q["sentinel"]
-        out.append(f"sentinel {lo:.2f}–{hi:.2f} of the machine's best speed")
+        out.append(f"sentinel {lo:.2f}–{hi:.2f} of best speed")
     else:
-        out.append("no sentinel in this run")
-    out.append(f"{_pct(q['disturbed'], q['repetitions'])} of {q['repetitions']:,} repetitions "
-               f"disturbed and kept, {_pct(q['repeated'], q['repetitions'])} repeated")
-    out.append(f"{_pct(*q['wide'])} of lines wide (spread over {stats.WIDE}x)")
-    out.append(f"{_pct(*q['rows'])} of rows with no clear pick ({q['rows'][0]} of {q['rows'][1]})")
+        out.append("no sentinel")
+    out.append(f"{_pct(q['disturbed'], q['repetitions'])} of repetitions disturbed, "
+               f"{_pct(q['repeated'], q['repetitions'])} repeated")
+    out.append(f"{_pct(*q['wide'])} of lines wide (over {stats.WIDE}x)")
+    out.append(f"no clear pick in {q['rows'][0]} of {q['rows'][1]} rows")
     if q["load"] is not None:
         out.append(f"load {q['load']:.1f}"
-                   + (f" to {q['load_end']:.1f}" if q.get("load_end") is not None else "")
+                   + (f"–{q['load_end']:.1f}" if q.get("load_end") is not None else "")
                    + (f" on {q['cpus']} CPUs" if q["cpus"] else ""))
     return out
 
 
 def _head(q):
     return {"quiet": "Run quality: quiet.",
-            "disturbed": "Run quality: disturbed (read the rows with no clear pick with care).",
+            "disturbed": "Run quality: disturbed.",
             "too disturbed": "This run is too disturbed to answer."}[q["verdict"]]
 
 
@@ -143,9 +144,9 @@ def banner_markdown(run_dir, run=None):
         q = quality(run or load_run(run_dir), run_dir)
     except RunError:
         return ""
-    text = f"> **{_head(q)}** " + "; ".join(_facts(q)) + "."
+    text = f"> **{_head(q)}** " + " · ".join(_facts(q))
     if q["verdict"] == "too disturbed":
-        text += f" **What to do: {WHAT_TO_DO}.**"
+        text += f". **What to do: {WHAT_TO_DO}.**"
     return text
 
 

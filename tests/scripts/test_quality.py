@@ -68,9 +68,9 @@ class Banner(unittest.TestCase):
         self.assertEqual((q["sentinel"], q["disturbed"], q["repeated"]), (None, 0, 0))
         self.assertEqual(q["wide"], (0, 55))
         md = ecsb_quality.banner_markdown(self.clean)
-        self.assertTrue(md.startswith("> **Run quality: quiet.** no sentinel in this run; "), md)
-        for words in ("0.0 % of 495 repetitions disturbed and kept, 0.0 % repeated",
-                      "0.0 % of lines wide (spread over 1.4x)", "of rows with no clear pick"):
+        self.assertTrue(md.startswith("> **Run quality: quiet.** no sentinel · "), md)
+        for words in ("0 % of repetitions disturbed, 0 % repeated",
+                      "0 % of lines wide (over 1.4x)", "no clear pick in 0 of 6 rows"):
             self.assertIn(words, md)
         self.assertNotIn("What to do", md)
         self.assertTrue(ecsb_quality.banner_text(self.clean).startswith("run quality: quiet\n"))
@@ -85,8 +85,9 @@ class Banner(unittest.TestCase):
         self.assertEqual((q["load"], q["load_end"]), (7.25, 9.5))
         md = ecsb_quality.banner_markdown(self.bad)
         self.assertTrue(md.startswith("> **This run is too disturbed to answer.** sentinel "
-                                      "0.55–1.00 of the machine's best speed; "), md)
-        self.assertIn("; load 7.2 to 9.5 on 2 CPUs.", md)
+                                      "0.55–1.00 of best speed · 19 % of repetitions "
+                                      "disturbed, 0.7 % repeated · 29 % of lines wide"), md)
+        self.assertIn(" · load 7.2–9.5 on 2 CPUs. **What to do", md)
         self.assertIn("**What to do: close other programs; rerun; make bench takes about 3 "
                       "minutes.**", md)
         text = ecsb_quality.banner_text(self.bad).splitlines()
