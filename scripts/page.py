@@ -188,6 +188,22 @@ def charts_of(run, images):
     return out, left
 
 
+def answer_first(html):
+    """The answer's list first: a paragraph before it (what the list says) moves after it, so
+    the list starts on the first screen."""
+    m = re.match(r"\s*(<p>.*?</p>)\s*(<ul>.*?</ul>)", html, re.S)
+    return html if not m else m.group(2) + "\n" + m.group(1) + html[m.end():]
+
+
+def banner_parts(html):
+    """The banner with all but its first bold words in a span a phone folds away."""
+    m = re.search(r"(<strong>.*?</strong>)(.*?)(</p>)", html, re.S)
+    if not m or not m.group(2).strip():
+        return html
+    return (html[:m.start()] + m.group(1) + f'<span class="more">{m.group(2)}</span>'
+            + m.group(3) + html[m.end():])
+
+
 def banner_and_machine(run):
     """(the run-quality banner's Markdown or "", the machine's short name): choose.py's hooks
     to scripts/ecsb_quality.py (method-stats) and ecsb_rundata.machine_short_name (machine)."""
@@ -224,8 +240,8 @@ def page(run, images, to_results):
                              autoescape=True, trim_blocks=True, lstrip_blocks=True)
     return env.get_template("page.html.j2").render(
         run_id=run.run_id, machine=machine, date=run.date(),
-        banner=md_html(banner, to_results) if banner else None,
-        answer=md_html(answer, to_results, 1, "answer-") if answer else None,
+        banner=banner_parts(md_html(banner, to_results)) if banner else None,
+        answer=answer_first(md_html(answer, to_results, 1, "answer-")) if answer else None,
         fallback=which_to_choose(summary, to_results) if os.path.exists(summary) else None,
         workloads=md_html(workloads, to_results, 0, "workloads-") if workloads else None,
         report=[(title, "report-" + slug(title), md_html(body, to_results, 1, "report-"))

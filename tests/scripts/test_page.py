@@ -120,6 +120,20 @@ class LinkRewriting(unittest.TestCase):
                               '<a href="#errors"></a><a href="https://example.org/"></a>')
 
 
+class FirstScreen(unittest.TestCase):
+    def test_the_answer_list_comes_before_its_intro(self):
+        from page import answer_first
+        self.assertEqual(answer_first("<p>Per kind:</p>\n<ul>\n<li>x</li>\n</ul>\n<p>more</p>"),
+                         "<ul>\n<li>x</li>\n</ul>\n<p>Per kind:</p>\n<p>more</p>")
+
+    def test_a_phone_folds_the_banner_figures_not_its_verdict(self):
+        from page import banner_parts
+        got = banner_parts("<blockquote><p><strong>Run quality: quiet.</strong> 0.0 % of 5 "
+                           "disturbed.</p></blockquote>")
+        self.assertEqual(got, '<blockquote><p><strong>Run quality: quiet.</strong><span '
+                              'class="more"> 0.0 % of 5 disturbed.</span></p></blockquote>')
+
+
 class RunPage(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
