@@ -251,7 +251,7 @@ if [ -z "$quick" ] && [ "${ECSB_STAGES:-1}" = 1 ]; then
     rm -f "$staging/stage-$stage.json" "$staging/stage-$stage.txt"
     stages_note="${stages_note:+$stages_note; }stage $stage: $stage_count cell(s) +$stage_reps repetitions"
   done
-  stages_note="${stages_note:-no cell needed more repetitions}; ${spent} s of a budget of $((run_seconds / 4)) s (25 % of the planned run's ${run_seconds} s)"
+  stages_note="${stages_note:-no cell needed more repetitions}; ${spent} s of a budget of ${stage_budget:-$((run_seconds / 4))} s (25 % of the planned run's ${run_seconds} s)"
   [ "${stage_hopeless:-0}" -eq 0 ] || stages_note="$stages_note; $stage_hopeless cell(s) need more than two stages can add"
   [ "${stage_over_budget:-0}" -eq 0 ] || stages_note="$stages_note; $stage_over_budget cell(s) left undecided at the budget"
 fi

@@ -37,7 +37,12 @@ STAGES = 2           # stages of extra repetitions at most
 STAGE_REPS = 5       # repetitions a stage adds to each line it repeats
 LOOKS = 1 + STAGES   # the planned repetitions and each stage: the looks Pocock's level is for
 BUDGET_SHARE = 0.25  # of the planned run's seconds, for all stages together
-MIN_COST = 0.05      # seconds a stage costs at least per cell (its calibration and set-up)
+MIN_COST = 0.05      # seconds a stage costs at least per cell
+STAGE_START = 1.0    # seconds a stage costs besides its cells (start, sentinel warm-up)
+# A stage's lines are checked and calibrated before they are timed: about two repetitions
+# more (a stage of 6 cells x 5 repetitions took 10 s against 5 s estimated without them, on a
+# machine at load 18-20).
+CHECK_REPS = 2
 
 
 class StageError(Exception):
@@ -113,14 +118,14 @@ def plan(doc, cells, cost, stage, run_seconds, spent=0.0):
             hopeless.append({"case": key[0], "n": key[1], "needed": needed})
             continue
         lines = [leader] + untold
-        seconds = max(MIN_COST, overhead * STAGE_REPS * sum(cost.get((*key, s), 0)
-                                                            for s in lines))
+        seconds = max(MIN_COST, overhead * (STAGE_REPS + CHECK_REPS)
+                      * sum(cost.get((*key, s), 0) for s in lines))
         candidates.append({"case": key[0], "n": key[1], "lines": lines, "needed": needed,
                            "seconds": seconds})
     # the likeliest to be decided first (fewest repetitions needed), then the cheapest
     candidates.sort(key=lambda c: (c["needed"], c["seconds"]))
     chosen, over = [], []
-    left = budget - spent
+    left = budget - spent - STAGE_START
     for c in candidates:
         if c["seconds"] <= left:
             chosen.append(c)
