@@ -125,6 +125,11 @@ def set_ytics(lo, hi):
     return "set ytics (" + ", ".join(f"{gp_str(f'{v:g}')} {v!r}" for v in ytics(lo, hi)) + ")"
 
 
+def libraries(run):
+    """The run's library strategies: raw.json's context key ecsb_libraries ("flecs,entt")."""
+    return {s.strip() for s in str(run.context.get("ecsb_libraries", "")).split(",") if s.strip()}
+
+
 class Style:
     """One colour, point type, dash and width per strategy, fixed by the registry's order so a
     strategy looks the same in every chart and every run of the same binary."""
@@ -132,17 +137,24 @@ class Style:
     def __init__(self, run):
         self.order = list(run.meta.strategies) + [s for s in run.contenders()
                                                   if s not in run.meta.strategies]
+        self.libraries = libraries(run)
+
+    def title(self, strategy):
+        """A strategy's name in legends: a library (raw.json's ecsb_libraries) says so."""
+        return label(strategy) + (" (library)" if strategy in self.libraries else "")
 
     def of(self, strategy):
         if strategy in REFERENCE_STYLE:
             return REFERENCE_STYLE[strategy]
         i = self.order.index(strategy)
-        return PALETTE[i % len(PALETTE)], POINTS[i % len(POINTS)], 1, 2
+        # a library's line dashed (dt 4), apart from the layouts of this suite
+        return PALETTE[i % len(PALETTE)], POINTS[i % len(POINTS)], \
+            4 if strategy in self.libraries else 1, 2
 
     def arrays(self, series):
         styles = [self.of(s) for s in series]
         return [gp_array("series", series),
-                gp_array("titles", [label(s) for s in series]),
+                gp_array("titles", [self.title(s) for s in series]),
                 gp_array("colours", [c for c, _, _, _ in styles]),
                 gp_array("points", [p for _, p, _, _ in styles]),
                 gp_array("dashes", [d for _, _, d, _ in styles]),
@@ -279,8 +291,8 @@ def write_scenario(run, scenario, out, style, charts):
         "set xtics (" + ", ".join(f"{gp_str(lab)} {v}" for lab, v in xtics(xmin, xmax)) + ")",
         # The bar chart's category labels: slanted 45 degrees on one line when there are many
         # (two-line names side by side ran into each other), else references on two lines.
-        gp_array("bar_names", [label(s) if len(bar_series) > 7 else label(s).replace(" (", "\n(")
-                               for s in bar_series]),
+        gp_array("bar_names", [style.title(s) if len(bar_series) > 7
+                               else style.title(s).replace(" (", "\n(") for s in bar_series]),
         f"bar_rotate = {45 if len(bar_series) > 7 else 0}",
         set_ytics(lo_y / 1.5, hi_y * 1.6),
     ]
@@ -380,7 +392,8 @@ def write_heatmap_file(run, out, charts, name, order, columns, strategies, panel
         f"corner = {gp_str(corner(run))}",
         f"ncols = {len(columns)}",
         f"nrows = {len(strategies)}",
-        gp_array("row_names", strategies),
+        gp_array("row_names", [st + (" (library)" if st in libraries(run) else "")
+                               for st in strategies]),
         gp_array("col_small", col_labels["small"]),
         gp_array("col_large", col_labels["large"]),
         *heatmap_layout(len(strategies), len(columns), max(map(len, col_labels["small"])),
@@ -464,7 +477,8 @@ def write_memory_heatmaps(run, out, charts):
             f"corner = {gp_str(corner(run))}",
             f"ncols = {len(columns)}",
             f"nrows = {len(rows)}",
-            gp_array("row_names", [label(s) for s in rows]),
+            gp_array("row_names", [label(s) + (" (library)" if s in libraries(run) else "")
+                                   for s in rows]),
             gp_array("col_names", labels),
             *layout,
         ]

@@ -180,6 +180,26 @@ class ChartsDrawTheirCase(unittest.TestCase):
             self.assertNotIn("1.01", texts, name)
 
 
+class Libraries(unittest.TestCase):
+    def test_a_library_is_named_and_dashed_apart_in_legends(self):
+        from plot_data import Style
+
+        class Meta:
+            strategies = ["a", "flecs"]
+
+        class Run:
+            meta = Meta
+            context = {"ecsb_libraries": "flecs,entt"}
+
+            def contenders(self):
+                return ["a", "flecs"]
+        style = Style(Run())
+        self.assertEqual((style.title("a"), style.title("flecs")), ("a", "flecs (library)"))
+        self.assertEqual((style.of("a")[2], style.of("flecs")[2]), (1, 4))
+        Run.context = {}
+        self.assertEqual(Style(Run()).title("flecs"), "flecs")
+
+
 class Nudge(unittest.TestCase):
     def test_no_point_is_shifted_across_a_cache_line(self):
         from plot_data import DODGE, dodge_at

@@ -91,7 +91,7 @@ check "the redraw left no staging folder" test "$(find "$tmp/plots" -mindepth 1 
 mkdir -p "$tmp/failed"
 cp "$run"/* "$tmp/failed/"
 grep -v '^dual_iterate,sparse_set,65536,' "$run/results.csv" >"$tmp/failed/results.csv"
-printf 'dual_iterate,sparse_set,65536,error,,,,,,,,5,,,\r\n' >>"$tmp/failed/results.csv"
+printf 'dual_iterate,sparse_set,65536,error,,,,,,,,5,,,,,\r\n' >>"$tmp/failed/results.csv"
 "$PYTHON" - "$tmp/failed/raw.json" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
