@@ -36,6 +36,9 @@ def run_doc(extra=()):
     b += rows("dual_iterate/archetype/4000", CLOSE_A) + rows("dual_iterate/owning_group/4000",
                                                              CLOSE_B)
     b += rows("dual_iterate/sparse_set/4000", [300, 301, 302, 303, 304])  # clearly slower
+    # needs about 21 a side: more than two stages can add to 5
+    b += rows("add_remove/archetype/4000", [100, 130, 95, 180, 105])
+    b += rows("add_remove/sparse_set/4000", [120, 170, 110, 220, 130])
     b += rows("frame/archetype/4000/order=aged", WILD_A)
     b += rows("frame/sparse_set/4000/order=aged", WILD_B)
     b += rows("simple_iter/archetype/65536", [10, 10.1, 10.2, 10.1, 10.0])
@@ -61,7 +64,8 @@ class Plan(unittest.TestCase):
         self.assertEqual([(c["case"], c["n"], c["lines"]) for c in got["cells"]],
                          [("dual_iterate", 4000, ["archetype", "owning_group"])])
         self.assertEqual([(h["case"], h["n"]) for h in got["hopeless"]],
-                         [("frame~order=aged", 4000)])
+                         [("add_remove", 4000), ("frame~order=aged", 4000)])
+        self.assertGreater(got["hopeless"][0]["needed"], 5 + stages.STAGES * stages.STAGE_REPS)
         self.assertEqual(got["over_budget"], [])
         self.assertEqual((got["reps"], got["budget"]), (5, 5.0))
         self.assertEqual(got["seed"], (7 * 1000003 + 1) % 4294967291)
