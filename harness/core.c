@@ -16,7 +16,8 @@ const char *ecsb_status_str(ecsb_status status)
         [ECSB_ERR_CAPACITY] = "capacity exhausted",
         [ECSB_ERR_NOMEM] = "out of memory",
         [ECSB_ERR_CONFIG] = "world configuration out of range",
-        [ECSB_ERR_QUERY] = "query names no type, too many, or one twice",
+        [ECSB_ERR_QUERY] = "query names no type, too many, or one twice (excluding an included "
+                           "type too)",
         [ECSB_ERR_ITERATING] = "structural change inside a query callback on the same world",
     };
     return (unsigned)status < ECSB_STATUS_COUNT ? text[status] : "unknown status";
@@ -27,7 +28,7 @@ ecsb_status ecsb_config_check(const ecsb_world_config *config)
     if (!config || config->type_count == 0 || config->type_count > ECSB_MAX_TYPES)
         return ECSB_ERR_CONFIG;
     for (uint32_t t = 0; t < config->type_count; t++)
-        if (config->type_size[t] == 0 || config->type_size[t] > ECSB_MAX_TYPE_SIZE)
+        if (config->type_size[t] > ECSB_MAX_TYPE_SIZE)
             return ECSB_ERR_CONFIG;
     if (config->max_entities > ECSB_MAX_ENTITIES)
         return ECSB_ERR_CONFIG;
@@ -36,7 +37,7 @@ ecsb_status ecsb_config_check(const ecsb_world_config *config)
     for (uint32_t t = 0; t < config->type_count; t++) {
         uint32_t align = config->type_align[t];
         if (align && ((align & (align - 1)) || align > ECSB_MAX_TYPE_ALIGN ||
-                      config->type_size[t] % align))
+                      config->type_size[t] == 0 || config->type_size[t] % align))
             return ECSB_ERR_CONFIG;
     }
     if (config->query_count > ECSB_MAX_QUERIES)
@@ -54,33 +55,47 @@ uint32_t ecsb_type_align(const ecsb_world_config *config, ecsb_type t)
     if (config->type_align[t])
         return config->type_align[t];
     uint32_t size = config->type_size[t];
+    if (size == 0)
+        return 1; /* a tag: its pointer is ECSB_TAG, aligned for anything */
     uint32_t natural = size & -size; /* the lowest set bit: the largest power of two dividing */
     return natural < 16 ? natural : 16;
 }
 
+uint32_t ecsb_config_tags(const ecsb_world_config *config)
+{
+    uint32_t tags = 0;
+    for (uint32_t t = 0; t < config->type_count && t < ECSB_MAX_TYPES; t++)
+        tags |= (uint32_t)(config->type_size[t] == 0) << t;
+    return tags;
+}
+
+/* Where every pointer to a tag's "value" points: zero bytes, aligned for any type. */
+_Alignas(ECSB_BLOCK_ALIGN) unsigned char ecsb_tag_storage[ECSB_BLOCK_ALIGN];
+
 ecsb_status ecsb_query_check(const ecsb_query *q, uint32_t type_count, uint32_t *mask)
 {
     *mask = 0;
-    if (q->count == 0 || q->count > ECSB_MAX_QUERY_TYPES)
+    if (q->count == 0 || q->count > ECSB_MAX_QUERY_TYPES ||
+        q->exclude_count > ECSB_MAX_QUERY_EXCLUDES)
         return ECSB_ERR_QUERY;
-    uint64_t seen = 0; /* 64 bits: types up to 63 checked for repeats before range */
+    /* Every named type, included then excluded: none twice (whatever its range), then range. */
+    ecsb_type named[ECSB_MAX_QUERY_TYPES + ECSB_MAX_QUERY_EXCLUDES];
+    uint32_t n = 0;
+    for (uint32_t j = 0; j < q->count; j++)
+        named[n++] = q->types[j];
+    for (uint32_t j = 0; j < q->exclude_count; j++)
+        named[n++] = q->exclude[j];
     bool out_of_range = false;
-    for (uint32_t j = 0; j < q->count; j++) {
-        ecsb_type t = q->types[j];
-        if (t >= type_count) {
-            out_of_range = true;
-            for (uint32_t i = 0; i < j; i++)
-                if (q->types[i] == t)
-                    return ECSB_ERR_QUERY;
-            continue;
-        }
-        if (seen & ((uint64_t)1 << t))
-            return ECSB_ERR_QUERY;
-        seen |= (uint64_t)1 << t;
+    for (uint32_t j = 0; j < n; j++) {
+        out_of_range |= named[j] >= type_count;
+        for (uint32_t i = 0; i < j; i++)
+            if (named[i] == named[j])
+                return ECSB_ERR_QUERY;
     }
     if (out_of_range)
         return ECSB_ERR_TYPE;
-    *mask = (uint32_t)seen;
+    for (uint32_t j = 0; j < q->count; j++)
+        *mask |= 1u << q->types[j];
     return ECSB_OK;
 }
 

@@ -39,20 +39,52 @@ typedef uint32_t ecsb_type;
 #define ECSB_MAX_TYPE_ALIGN 64u     /* alignment a type may ask for, at most */
 #define ECSB_MAX_ENTITIES 0x7fffffffu /* live entities per world, at most (any strategy) */
 #define ECSB_MAX_QUERY_TYPES 8u     /* types one query names, at most */
+#define ECSB_MAX_QUERY_EXCLUDES 4u  /* types one query excludes, at most */
 #define ECSB_MAX_QUERIES 16u        /* declared queries per world, at most */
 
 /*
  * A query: the entities holding every one of `types[0 .. count)` (1 <= count <=
- * ECSB_MAX_QUERY_TYPES, no type twice). The order of `types` is the order of the columns a
- * query hands out; two queries naming the same set in different orders are the same query.
+ * ECSB_MAX_QUERY_TYPES) and none of `exclude[0 .. exclude_count)` (0 <= exclude_count <=
+ * ECSB_MAX_QUERY_EXCLUDES): "has A and B, not C", as EnTT's exclude<C>, flecs's !C and Bevy's
+ * Without<C>. No type may be named twice, in either list or across them (excluding an
+ * included type is ECSB_ERR_QUERY). The order of `types` is the order of the columns a query
+ * hands out; excluded types get no column. Two queries naming the same sets in different
+ * orders are the same query; the same included set with other exclusions is another query.
  * `entities` asks for one more column, the entities' handles (see ecsb_query_fn); it is not
  * part of the set: a declared query answers the same set with or without it.
+ * A zero-initialised tail (designated initialisers) excludes nothing, and costs nothing: a
+ * scenario's query is a constant, so the loops over its exclusions fold away.
  */
 typedef struct ecsb_query {
     uint32_t count;
     ecsb_type types[ECSB_MAX_QUERY_TYPES];
     bool entities; /* hand out the handle column too (columns[count]) */
+    uint32_t exclude_count;
+    ecsb_type exclude[ECSB_MAX_QUERY_EXCLUDES];
 } ecsb_query;
+
+/* The set of q's excluded types (bit t for type t); for a query ecsb_query_check accepted. */
+static inline uint32_t ecsb_query_without(const ecsb_query *q)
+{
+    uint32_t without = 0;
+    for (uint32_t j = 0; j < q->exclude_count; j++)
+        without |= 1u << q->exclude[j];
+    return without;
+}
+
+/*
+ * Tags: a type registered with size 0 (ecsb_world_config.type_size) is a tag, membership only,
+ * no value (flecs tags, EnTT empty types, Bevy marker components). It is added, removed, held,
+ * counted, queried and excluded like any type. Every pointer to a tag's "value" that a
+ * strategy hands out (component_add's and spawn's value_out, component_get when the entity
+ * holds it, a query's column for it) is ECSB_TAG: one shared, non-NULL, 64-byte aligned
+ * address of zero bytes, never to be read or written through. So get != NULL still means
+ * "present", and a tag's column in a run of `count` entities is ECSB_TAG with stride 0 (the
+ * i-th value at ECSB_TAG + i * 0). Strategies store no value for a tag where their layout
+ * allows (each strategy's header says what a tag costs).
+ */
+extern unsigned char ecsb_tag_storage[];
+#define ECSB_TAG ((void *)ecsb_tag_storage)
 
 /* Columns a query callback can be handed: the types' and the handles'. */
 #define ECSB_MAX_QUERY_COLUMNS (ECSB_MAX_QUERY_TYPES + 1u)
@@ -68,7 +100,9 @@ typedef enum ecsb_status {
     ECSB_ERR_CAPACITY, /* the world is full: max_entities live, or the id space is used up */
     ECSB_ERR_NOMEM,    /* an allocation failed (or its size would overflow) */
     ECSB_ERR_CONFIG,   /* world configuration out of range (type count, sizes, limits) */
-    ECSB_ERR_QUERY,    /* a query names no type, more than ECSB_MAX_QUERY_TYPES, or one twice */
+    ECSB_ERR_QUERY,    /* a query names no type, more than ECSB_MAX_QUERY_TYPES, excludes more
+                        * than ECSB_MAX_QUERY_EXCLUDES, or names a type twice (in either list
+                        * or both: excluding an included type) */
     ECSB_ERR_ITERATING, /* a structural change (create, spawn, destroy, add, remove) inside a
                          * query callback on the same world: test builds only (ECSB_CHECKED) */
     ECSB_STATUS_COUNT
@@ -116,19 +150,22 @@ size_t ecsb_placement_pad(void);
 
 typedef struct ecsb_world_config {
     uint32_t type_count;                 /* 1 .. ECSB_MAX_TYPES */
-    uint32_t type_size[ECSB_MAX_TYPES];  /* bytes per value, 1 .. ECSB_MAX_TYPE_SIZE */
+    /* Bytes per value, 0 .. ECSB_MAX_TYPE_SIZE; 0 makes the type a tag (ECSB_TAG above). */
+    uint32_t type_size[ECSB_MAX_TYPES];
     /*
      * Alignment of each type's values: a power of two up to ECSB_MAX_TYPE_ALIGN that divides
      * the size (as in C, a size is a multiple of its alignment); 0 = the natural alignment,
      * ecsb_type_align(). Every pointer to a value a strategy hands out (add, get, query
-     * columns) is a multiple of it.
+     * columns) is a multiple of it. A tag's must be 0 (its pointer, ECSB_TAG, is 64-aligned).
      */
     uint32_t type_align[ECSB_MAX_TYPES];
     /*
      * Declared queries: the type sets the program will query (as EnTT users declare groups and
      * flecs users create cached queries). A strategy may keep structures for them, updated in
      * add/remove/destroy (never built lazily inside a query); every strategy answers any query,
-     * declared or not, with the same visits. Each must pass ecsb_query_check.
+     * declared or not, with the same visits. Each must pass ecsb_query_check. A declared query
+     * with exclusions is kept as such: an entity leaves its structure when it gains an
+     * excluded type and joins it when it loses the last one.
      */
     uint32_t query_count;                /* 0 .. ECSB_MAX_QUERIES */
     ecsb_query queries[ECSB_MAX_QUERIES];
@@ -153,13 +190,18 @@ typedef struct ecsb_world_config {
 ecsb_status ecsb_config_check(const ecsb_world_config *config);
 
 /* The alignment type t's values get: type_align[t], or when 0 the largest power of two that
- * divides the size, at most 16. Requires a config that passed ecsb_config_check. */
+ * divides the size, at most 16 (1 for a tag). Requires a config that passed ecsb_config_check. */
 uint32_t ecsb_type_align(const ecsb_world_config *config, ecsb_type t);
+
+/* The config's tags (bit t when type_size[t] is 0). */
+uint32_t ecsb_config_tags(const ecsb_world_config *config);
 
 /*
  * Check a query against a world of type_count types: ECSB_ERR_QUERY when count is 0 or above
- * ECSB_MAX_QUERY_TYPES or a type appears twice, else ECSB_ERR_TYPE when a type is out of
- * range, else ECSB_OK with *mask = the set of its types (bit t for type t).
+ * ECSB_MAX_QUERY_TYPES, or exclude_count above ECSB_MAX_QUERY_EXCLUDES, or a type appears
+ * twice (among types, among exclude, or in both: excluding an included type); else
+ * ECSB_ERR_TYPE when a type of either list is out of range; else ECSB_OK with *mask = the set
+ * of its included types (bit t for type t; ecsb_query_without gives the excluded set).
  */
 ecsb_status ecsb_query_check(const ecsb_query *q, uint32_t type_count, uint32_t *mask);
 
@@ -168,7 +210,8 @@ ecsb_status ecsb_query_check(const ecsb_query *q, uint32_t type_count, uint32_t 
 /*
  * Called once per run of matched entities: `count` (>= 1) entities, and for query type j
  * (in the query's order) columns[j], a pointer to their `count` values of that type stored
- * contiguously, the i-th entity's value at columns[j] + i * size. Layouts that store matched
+ * contiguously, the i-th entity's value at columns[j] + i * size (a tag's column is ECSB_TAG,
+ * size 0: nothing to read; excluded types have no column). Layouts that store matched
  * entities together (tables, groups) hand out long runs; the others runs of one. The loop a
  * caller writes is `for (i = 0; i < count; i++) ...`, over raw pointers it can vectorize.
  * When the query sets `entities`, columns[count of the query's types] points to the run's
@@ -223,7 +266,7 @@ typedef struct ecsb_vtable {
     /*
      * Attach a component of `type`; *value_out receives its storage, `type_size` bytes whose
      * contents are unspecified until the caller writes them, valid until the next structural
-     * change. ECSB_ERR_TYPE, ECSB_ERR_STALE, ECSB_ERR_PRESENT, ECSB_ERR_NOMEM
+     * change (a tag: ECSB_TAG, zero bytes). ECSB_ERR_TYPE, ECSB_ERR_STALE, ECSB_ERR_PRESENT, ECSB_ERR_NOMEM
      * (checked in that order); on failure *value_out is NULL.
      */
     ecsb_status (*component_add)(void *world, ecsb_entity entity, ecsb_type type,
@@ -234,7 +277,8 @@ typedef struct ecsb_vtable {
      * (archetype: the table of the smaller set).
      */
     ecsb_status (*component_remove)(void *world, ecsb_entity entity, ecsb_type type);
-    /* The component's value, or NULL when the type is bad, the entity stale, or it is absent. */
+    /* The component's value, or NULL when the type is bad, the entity stale, or it is absent
+     * (a tag the entity holds: ECSB_TAG, so non-NULL still means present). */
     void *(*component_get)(void *world, ecsb_entity entity, ecsb_type type);
     /* True when the live entity holds the component (false for bad type or stale entity). */
     bool (*component_has)(const void *world, ecsb_entity entity, ecsb_type type);
@@ -242,8 +286,9 @@ typedef struct ecsb_vtable {
     size_t (*component_count)(const void *world, ecsb_type type);
 
     /*
-     * Visit every entity holding all of q's types exactly once, in runs (ecsb_query_fn), in
-     * the strategy's order; declared or not, the visits are the same; with q->entities, the
+     * Visit every entity holding all of q's types and none of its excluded ones exactly once,
+     * in runs (ecsb_query_fn), in the strategy's order; declared or not, the visits are the
+     * same; with q->entities, the
      * runs carry the entities' handles as one more column. The one iteration primitive: a
      * one-type query visits a type's holders, a two-type query pairs them. ECSB_ERR_QUERY or
      * ECSB_ERR_TYPE (ecsb_query_check's order) with no visit; else ECSB_OK. A callback may

@@ -55,6 +55,14 @@
  * them; a run whose handles must be computed goes through ecsb_emit_handles; runs gathered
  * with ecsb_runs carry them in its buffer.
  *
+ * Tags and exclusion (ecsb.h): a type of size 0 is a tag; every pointer handed out for it is
+ * ECSB_TAG. The usual way to get that with no branch: give the tag's value array the base
+ * ECSB_TAG and stride 0 (base + i * 0 is ECSB_TAG), allocate and free nothing for it, and
+ * keep only what membership needs (a bit, a roster, a table's signature). A query skips every
+ * entity holding one of q->exclude[0 .. q->exclude_count) (ecsb_query_without gives the set):
+ * the test is written so that a query with no exclusions (every scenario's so far: a constant
+ * 0) compiles to what it was. Declared queries with exclusions are kept with them.
+ *
  * Values: every pointer to a value handed out must be a multiple of the type's alignment
  * (ecsb_type_align; blocks from the world's allocator start on ECSB_BLOCK_ALIGN). Declared
  * queries (config->queries): structures kept for them are updated in add/remove/destroy,
@@ -129,7 +137,8 @@ static inline size_t ecsb_pool_block_bytes(size_t cap, size_t size)
 
 /*
  * Grow the pool block *block (*bytes long, room for old_cap, holding `count` values) to room
- * for cap > old_cap, moving the values to their new offset; *values points at them after.
+ * for cap > old_cap, moving the values to their new offset; *values points at them after
+ * (a tag's pool, size 0, is the roster alone: *values is ECSB_TAG).
  * cap 0 means the pool is full (ECSB_ERR_CAPACITY). One realloc: on failure nothing changed.
  */
 static inline ecsb_status ecsb_pool_block_grow(const ecsb_allocator *a, void **block,
@@ -151,7 +160,7 @@ static inline ecsb_status ecsb_pool_block_grow(const ecsb_allocator *a, void **b
     memmove(base + off, base + old_off, count * size);
     *block = grown;
     *bytes = new_bytes;
-    *values = base + off;
+    *values = size ? base + off : (unsigned char *)ECSB_TAG;
     return ECSB_OK;
 }
 

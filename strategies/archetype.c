@@ -53,6 +53,11 @@
  * two tables (k values copied per add or remove, where sparse_set copies one); remove may need memory
  * (ECSB_ERR_NOMEM) for the smaller set's table; a table grows by copying all of it at once;
  * and many distinct sets cut iteration into many short runs, one table header each.
+ * Tags (size 0): part of the set (the mask), so they split tables as any type does, but a
+ * table has no column for them (its col[t] is ECSB_TAG, stride 0) and a row move copies
+ * nothing for them: a tag costs no bytes per entity, only the tables it adds. Exclusion: a
+ * table matches when its set holds the query's and none of its excluded types, decided once
+ * per table (a declared query's cache lists only those), so it costs nothing per entity.
  * Tuning: none. A matching table's columns are runs by construction (the layout itself).
  */
 #include "harness/entity_ids.h"
@@ -102,6 +107,7 @@ typedef struct map_entry {
  */
 typedef struct cached_query {
     uint32_t mask;
+    uint32_t without;  /* its excluded types: a listed table holds none */
     uint32_t count;
     uint32_t filled;
     uint32_t cap;
@@ -113,6 +119,7 @@ typedef struct world {
     const ecsb_allocator *alloc;
     uint32_t type_count;
     uint32_t type_size[ECSB_MAX_TYPES];
+    uint32_t valued;        /* the types that are not tags (size > 0): those with columns */
     table *tables;          /* [0, table_count); tables[ROOT] is the empty set */
     uint32_t table_count;
     uint32_t table_cap;
@@ -121,6 +128,12 @@ typedef struct world {
     uint32_t query_count;   /* distinct declared sets */
     cached_query queries[ECSB_MAX_QUERIES];
 } world;
+
+/* True when a table of set `mask` matches the declared query q (is in its cache). */
+ECSB_INLINE bool cache_matches(const cached_query *q, uint32_t mask)
+{
+    return (mask & q->mask) == q->mask && !(mask & q->without);
+}
 
 /* Slot i's record. */
 ECSB_INLINE record *record_of(const world *w, uint32_t i)
@@ -139,12 +152,12 @@ static size_t round64(size_t bytes) { return (bytes + 63) & ~(size_t)63; }
 static bool table_layout(const world *w, uint32_t mask, size_t cap, size_t *bytes, size_t *off)
 {
     size_t row_bytes = sizeof(ecsb_entity);
-    for (uint32_t m = mask; m; m &= m - 1)
+    for (uint32_t m = mask & w->valued; m; m &= m - 1)
         row_bytes += w->type_size[__builtin_ctz(m)];
     if (cap > (SIZE_MAX - 64 * (ECSB_MAX_TYPES + 1)) / row_bytes)
         return false;
     size_t at = round64(cap * sizeof(ecsb_entity));
-    for (uint32_t m = mask; m; m &= m - 1) {
+    for (uint32_t m = mask & w->valued; m; m &= m - 1) { /* tags: no column */
         uint32_t t = (uint32_t)__builtin_ctz(m);
         off[t] = at;
         at += round64(cap * w->type_size[t]);
@@ -171,7 +184,7 @@ static ecsb_status table_grow(world *w, uint32_t ti, size_t cap)
     unsigned char *base = block;
     if (tb->count)
         memcpy(base, tb->entities, tb->count * sizeof(ecsb_entity));
-    for (uint32_t m = tb->mask; m; m &= m - 1) {
+    for (uint32_t m = tb->mask & w->valued; m; m &= m - 1) {
         uint32_t t = (uint32_t)__builtin_ctz(m);
         if (tb->count)
             memcpy(base + off[t], tb->col[t], (size_t)tb->count * w->type_size[t]);
@@ -248,7 +261,7 @@ static ecsb_status table_find_or_make(world *w, uint32_t mask, uint32_t *out)
         return ECSB_ERR_NOMEM;
     for (uint32_t k = 0; k < w->query_count; k++) {
         cached_query *q = &w->queries[k];
-        if ((mask & q->mask) != q->mask || q->count < q->cap)
+        if (!cache_matches(q, mask) || q->count < q->cap)
             continue;
         size_t cap = ecsb_grow_capacity(q->cap, (size_t)q->count + 1, TABLES_MAX);
         void *block = q->tables;
@@ -261,11 +274,13 @@ static ecsb_status table_find_or_make(world *w, uint32_t mask, uint32_t *out)
     table *tb = &w->tables[ti];
     memset(tb, 0, sizeof *tb);
     tb->mask = mask;
+    for (uint32_t m = mask & ~w->valued; m; m &= m - 1)
+        tb->col[__builtin_ctz(m)] = ECSB_TAG; /* a tag's column: ECSB_TAG, stride 0 */
     memset(tb->edge, 0xff, sizeof tb->edge); /* every edge NO_TABLE */
     map_insert(w->map, w->map_cap, mask, ti);
     for (uint32_t k = 0; k < w->query_count; k++) {
         cached_query *q = &w->queries[k];
-        if ((mask & q->mask) == q->mask) {
+        if (cache_matches(q, mask)) {
             tb->cached_at[k] = q->count;
             q->tables[q->count++] = ti; /* empty: after the filled ones */
         }
@@ -302,7 +317,7 @@ static __attribute__((noinline)) void table_cached_filled(world *w, uint32_t ti,
     table *tb = &w->tables[ti];
     for (uint32_t k = 0; k < w->query_count; k++) {
         cached_query *q = &w->queries[k];
-        if ((tb->mask & q->mask) != q->mask)
+        if (!cache_matches(q, tb->mask))
             continue;
         uint32_t at = tb->cached_at[k], to = filled ? q->filled++ : --q->filled;
         uint32_t other = q->tables[to];
@@ -335,13 +350,18 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
     ECSB_IDS_WORLD_INIT(w, config, ID_STRIDE);
     ecsb_status st = ECSB_OK;
     memcpy(w->type_size, config->type_size, sizeof w->type_size);
+    w->valued = ~ecsb_config_tags(config);
     for (uint32_t k = 0; k < config->query_count; k++) {
         uint32_t mask, j = 0;
         ecsb_query_check(&config->queries[k], w->type_count, &mask);
-        while (j < w->query_count && w->queries[j].mask != mask)
+        uint32_t without = ecsb_query_without(&config->queries[k]);
+        while (j < w->query_count &&
+               (w->queries[j].mask != mask || w->queries[j].without != without))
             j++;
-        if (j == w->query_count)
-            w->queries[w->query_count++].mask = mask;
+        if (j == w->query_count) {
+            w->queries[w->query_count].mask = mask;
+            w->queries[w->query_count++].without = without;
+        }
     }
     uint32_t root;
     st = table_find_or_make(w, 0, &root);
@@ -393,7 +413,7 @@ ECSB_INLINE void row_swap_remove(world *w, uint32_t ti, uint32_t row)
         return;
     ecsb_entity moved = tb->entities[last];
     tb->entities[row] = moved;
-    for (uint32_t m = tb->mask; m; m &= m - 1) {
+    for (uint32_t m = tb->mask & w->valued; m; m &= m - 1) {
         uint32_t t = (uint32_t)__builtin_ctz(m);
         size_t size = w->type_size[t];
         copy_value(tb->col[t] + (size_t)row * size, tb->col[t] + (size_t)last * size, size);
@@ -415,7 +435,7 @@ ECSB_INLINE uint32_t row_move(world *w, record *r, ecsb_entity e, uint32_t to)
         if (ECSB_UNLIKELY(row == 0) && w->query_count)
             table_cached_filled(w, to, true);
         dst->entities[row] = e;
-        for (uint32_t m = src->mask & dst->mask; m; m &= m - 1) {
+        for (uint32_t m = src->mask & dst->mask & w->valued; m; m &= m - 1) {
             uint32_t t = (uint32_t)__builtin_ctz(m);
             size_t size = w->type_size[t];
             copy_value(dst->col[t] + (size_t)row * size, src->col[t] + (size_t)r->row * size,
@@ -576,8 +596,9 @@ ECSB_INLINE void query_table(const table *tb, const ecsb_query *q, ecsb_query_fn
 }
 
 /*
- * A declared set walks the filled part of its cache; any other set scans every table's set
- * and count (no allocation). Either way each non-empty matching table is one run.
+ * A declared set (included and excluded types) walks the filled part of its cache; any other
+ * scans every table's set and count (no allocation). Either way each non-empty matching table
+ * is one run.
  */
 ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, void *ctx)
 {
@@ -585,16 +606,18 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
     ecsb_status st = ecsb_query_check(q, w->type_count, &mask);
     if (st != ECSB_OK)
         return st;
+    const uint32_t without = ecsb_query_without(q); /* 0 where q is a constant without any */
     for (uint32_t k = 0; k < w->query_count; k++) {
         const cached_query *cq = &w->queries[k];
-        if (cq->mask != mask)
+        if (cq->mask != mask || cq->without != without)
             continue;
         for (uint32_t i = 0; i < cq->filled; i++)
             query_table(&w->tables[cq->tables[i]], q, fn, ctx);
         return ECSB_OK;
     }
     for (uint32_t ti = 1; ti < w->table_count; ti++)
-        if ((w->tables[ti].mask & mask) == mask && w->tables[ti].count)
+        if ((w->tables[ti].mask & mask) == mask && !(w->tables[ti].mask & without) &&
+            w->tables[ti].count)
             query_table(&w->tables[ti], q, fn, ctx);
     return ECSB_OK;
 }

@@ -53,6 +53,10 @@
  * cannot fill up: at most ECSB_MAX_ENTITIES (2^31 - 1) ids are live, so a wrap always finds a
  * free id. Every growth happens before anything changes, so a failed allocation leaves the
  * world as it was.
+ * Tags (size 0): the id vector only, 4 B per holder; no value vector (values pointer ECSB_TAG,
+ * stride 0). Exclusion: each excluded type's id vector is one more cursor that gallops
+ * forward with the lead (O(log gap) per lead id it passes); a block in step whose id range
+ * holds an excluded id goes id by id.
  * Tuning: none beyond the layout. Galloping is the merge algorithm of sorted vectors (not a
  * path for particular data); blocks found in step in every column go out as one run, the run
  * gathering every layout that finds matches one by one does (ecsb_runs, harness/strategy.h).
@@ -202,8 +206,10 @@ static ecsb_status grow_column(world *w, column *c, size_t needed)
     if (cap == 0)
         return ECSB_ERR_CAPACITY;
     ecsb_status st = grow_array(w->alloc, (void **)&c->ids, 4, &c->ids_cap, cap);
-    if (st == ECSB_OK)
+    if (st == ECSB_OK && c->size)
         st = grow_array(w->alloc, (void **)&c->values, c->size, &c->values_cap, cap);
+    else if (st == ECSB_OK)
+        c->values_cap = cap; /* a tag: no values (ECSB_TAG, stride 0) */
     if (st == ECSB_OK)
         c->cap = cap;
     return st;
@@ -280,7 +286,8 @@ static void world_fini(world *w)
     for (uint32_t t = 0; t < w->type_count; t++) {
         column *c = &w->col[t];
         ecsb_release(w->alloc, c->ids, c->ids_cap * 4);
-        ecsb_release(w->alloc, c->values, c->values_cap * c->size);
+        if (c->size)
+            ecsb_release(w->alloc, c->values, c->values_cap * c->size);
     }
     memset(w, 0, sizeof *w);
 }
@@ -296,8 +303,11 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
     w->max_entities = config->max_entities ? config->max_entities : ECSB_MAX_ENTITIES;
     w->first_id = config->first_id ? config->first_id : 1;
     w->next_id = w->first_id;
-    for (uint32_t t = 0; t < w->type_count; t++)
+    for (uint32_t t = 0; t < w->type_count; t++) {
         w->col[t].size = config->type_size[t];
+        if (w->col[t].size == 0)
+            w->col[t].values = ECSB_TAG; /* a tag: every value pointer is ECSB_TAG */
+    }
     /* A hint: reserve the live vector and every type for that many entities. */
     size_t reserve = config->initial_capacity;
     if (reserve > w->max_entities)
@@ -528,7 +538,8 @@ static bool world_valid(const world *w)
                 return false;
             continue;
         }
-        if (c->size == 0 || c->size > ECSB_MAX_TYPE_SIZE || c->cap > c->ids_cap ||
+        if ((c->size == 0 && c->values != ECSB_TAG) || c->size > ECSB_MAX_TYPE_SIZE ||
+            c->cap > c->ids_cap ||
             c->cap > c->values_cap || c->count > c->cap || c->count > n)
             return false;
         /* Strictly increasing, and a subset of the live ids (one merge). */

@@ -44,6 +44,11 @@
  * and multi-type queries pay one more dependent load than sparse_set (record, then slot, then
  * value), a record costs 8 + 8K bytes where sparse_set's sparse entries cost 4 per type, and
  * queries over randomly ordered entities are bounded by those misses.
+ * Tags (size 0): owners and slots as any type (membership needs the handle and the dense
+ * owner list a query can lead with), no value array: 12 B per holder instead of size + 12;
+ * the values pointer is ECSB_TAG, stride 0. Exclusion: per visited lead element, one more
+ * record handle -> slot check per excluded type (the record is already in cache: it is read
+ * for the other types); a block in step holds no excluded type, else it goes one by one.
  * Tuning: none by software prefetch (the suite shows prefetching as a separately named line,
  * sparse_set_prefetch, never inside a layout's name). Blocks of HT_BLOCK lead elements found
  * in step with every other type go out as one run: the gathering of consecutive matches that
@@ -139,7 +144,8 @@ static ecsb_status grow_dense(world *w, ht_type *ty, size_t needed)
     if (cap == 0)
         return ECSB_ERR_CAPACITY;
     if (ty->value_cap < cap) {
-        if (ecsb_resize(w->alloc, (void **)&ty->values, ty->size, ty->value_cap, cap))
+        if (ty->size && /* a tag's values: ECSB_TAG, nothing to grow */
+            ecsb_resize(w->alloc, (void **)&ty->values, ty->size, ty->value_cap, cap))
             return ECSB_ERR_NOMEM;
         ty->value_cap = (uint32_t)cap;
     }
@@ -158,7 +164,8 @@ static void world_fini(world *w)
 {
     for (uint32_t t = 0; t < w->type_count; t++) {
         ht_type *ty = &w->types[t];
-        ecsb_release(w->alloc, ty->values, (size_t)ty->value_cap * ty->size);
+        if (ty->size)
+            ecsb_release(w->alloc, ty->values, (size_t)ty->value_cap * ty->size);
         ecsb_release(w->alloc, ty->owners, (size_t)ty->owner_cap * sizeof(uint32_t));
         ecsb_release(w->alloc, ty->slots, (size_t)ty->slot_cap * sizeof(ht_ref));
     }
@@ -179,6 +186,8 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
     for (uint32_t t = 0; t < w->type_count && st == ECSB_OK; t++) {
         ht_type *ty = &w->types[t];
         ty->size = config->type_size[t];
+        if (ty->size == 0)
+            ty->values = ECSB_TAG; /* a tag: every value pointer is ECSB_TAG (stride 0) */
         /* Slot 0 always exists, so the empty handle can be checked like any other. */
         if ((st = grow_slots(w, ty, reserve + 1)) != ECSB_OK)
             break;
@@ -379,6 +388,9 @@ typedef struct query_cols {
     unsigned char *values[ECSB_MAX_QUERY_TYPES];
     size_t size[ECSB_MAX_QUERY_TYPES];
     uint32_t field[ECSB_MAX_QUERY_TYPES]; /* where a record holds the type's handle */
+    const ht_ref *xslots[ECSB_MAX_QUERY_EXCLUDES]; /* excluded type j's slots */
+    uint32_t xfield[ECSB_MAX_QUERY_EXCLUDES];      /* and where a record holds its handle */
+    uint32_t x;                                    /* excluded types */
 } query_cols;
 
 /* Where a query asking for handles finds them (NULL for one that does not ask). */
@@ -403,6 +415,18 @@ ECSB_INLINE bool query_find(const query_cols *c, const ht_ref *rec, uint32_t j, 
     ht_ref slot = c->slots[j][h.index];
     *pos = slot.index;
     return slot.generation == h.generation;
+}
+
+/* True when the entity whose record is rec holds one of the query's excluded types. */
+ECSB_INLINE bool query_excluded(const query_cols *c, const ht_ref *rec)
+{
+    bool held = false;
+#pragma GCC unroll 4
+    for (uint32_t j = 0; j < c->x; j++) {
+        ht_ref h = rec[c->xfield[j]];
+        held |= c->xslots[j][h.index].generation == h.generation;
+    }
+    return held;
 }
 
 /* Hand fn the run of `count` entities at positions at[j], at[j] + 1, ... of each type. */
@@ -442,6 +466,8 @@ ECSB_INLINE bool query_block_in_step(const query_cols *c, const ht_ref *restrict
             at[j] = first;
     }
     bool in_step = true;
+    for (size_t e = 0; c->x && e < count; e++) /* none of them excluded */
+        in_step &= !query_excluded(c, records + (size_t)owners[d + e] * stride);
     for (size_t e = 1; e + 1 < count; e++) {
         const ht_ref *rec = records + (size_t)owners[d + e] * stride;
 #pragma GCC unroll 8
@@ -480,7 +506,7 @@ ECSB_INLINE void query_entities(const query_cols *c, const ht_ref *restrict reco
             }
             columns[j] = c->values[j] + (size_t)at * c->size[j];
         }
-        if (!all)
+        if (!all || query_excluded(c, rec))
             continue;
         if (entities) {
             handle = record_handle(records, stride, owners[pos]);
@@ -503,6 +529,12 @@ ECSB_INLINE void query_lead(world *w, const ecsb_query *q, uint32_t lead, ecsb_q
         c.values[j] = ty->values;
         c.size[j] = ty->size;
         c.field[j] = 1 + q->types[j];
+    }
+    c.x = q->exclude_count; /* 0 where q is a constant without exclusions */
+#pragma GCC unroll 4
+    for (uint32_t j = 0; j < c.x; j++) {
+        c.xslots[j] = w->types[q->exclude[j]].slots;
+        c.xfield[j] = 1 + q->exclude[j];
     }
     const ht_type *lt = &w->types[q->types[lead]];
     const uint32_t *owners = lt->owners;

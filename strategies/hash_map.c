@@ -48,6 +48,10 @@
  * layouts read a column; tables run 3/8 to 3/4 full, so each held value costs 1.3-2.7x
  * its bytes plus 8 B of key; a pass over entities in slot order (platformer, random_get's
  * lookups) jumps around every table, one line per lookup, where slot-ordered layouts stream.
+ * Tags (size 0): a table of keys alone (a hash set: 8 B / load per holder, no values); the
+ * values pointer is ECSB_TAG, stride 0. Exclusion: one more probe per visited key per
+ * excluded type (a hit skips the key); a one-type query that excludes something goes key by
+ * key instead of handing out runs of positions.
  * Tuning: none. The hash is a general one on purpose: an identity hash of the slot makes
  * slot-ordered passes stream on worlds created in order, but piles strided holders onto one
  * home (a type held by every 1024th entity: every add probes one long cluster): a fast path
@@ -200,7 +204,8 @@ static ecsb_status table_resize(world *w, table *t, uint32_t bits)
         return st;
     table old = *t;
     t->keys = block;
-    t->values = (unsigned char *)block + cap * sizeof(ecsb_entity);
+    t->values = t->size ? (unsigned char *)block + cap * sizeof(ecsb_entity)
+                        : (unsigned char *)ECSB_TAG; /* a tag: keys only */
     t->mask = cap - 1;
     t->shift = 64u - bits;
     t->limit = (uint32_t)(cap / 4 * 3);
@@ -387,7 +392,8 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
     }
     const ecsb_entity *restrict keys = lt->keys;
     const size_t n = table_cap(lt);
-    if (k == 1) {
+    const uint32_t x = q->exclude_count; /* 0 where q is a constant without exclusions */
+    if (k == 1 && x == 0) {
         /* one or two used (the handles: the keys themselves); sized for any query's callback */
         void *column[ECSB_MAX_QUERY_COLUMNS] = {0};
         for (size_t p = 0; p < n; p++) {
@@ -428,6 +434,11 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
         }
         if (j < others)
             continue;
+        bool excluded = false;
+        for (uint32_t i = 0; i < x && !excluded; i++)
+            excluded = table_find(&w->tables[q->exclude[i]], e) != NOT_FOUND;
+        if (excluded)
+            continue;
         values[lead] = table_value(lt, p);
         ecsb_runs_add(&runs, k, values, sizes, handles, e, fn, ctx);
     }
@@ -440,14 +451,16 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
 /* One table: its shape, its count, and every key live, unique and reachable from its home. */
 static bool table_valid(const world *w, const table *t)
 {
-    if (t->size == 0 || t->size > ECSB_MAX_TYPE_SIZE || t->count > w->ids.live)
+    if (t->size > ECSB_MAX_TYPE_SIZE || t->count > w->ids.live)
         return false;
     if (t->limit == 0)
         return t->count == 0 && !t->keys;
     size_t cap = t->mask + 1;
     if (!t->keys || (cap & t->mask) != 0 || cap < ((size_t)1 << TABLE_MIN_LOG2) ||
         t->limit != cap / 4 * 3 ||
-        t->count > t->limit || t->values != (const unsigned char *)(t->keys + cap))
+        t->count > t->limit ||
+        t->values != (t->size ? (const unsigned char *)(t->keys + cap)
+                              : (const unsigned char *)ECSB_TAG))
         return false;
     size_t stored = 0;
     for (size_t p = 0; p < cap; p++) {

@@ -33,6 +33,9 @@
  * order). Loses: sparse types in a large world (every word up to S is read, and each match
  * brings its own cache line of values), and memory: every type pays for every slot, and a
  * spike of entities leaves the arrays at their high-water mark (holes are never compacted).
+ * Tags (size 0): the presence bitmap only, 1/8 B per slot; no value column (its values
+ *   pointer is ECSB_TAG, stride 0). Exclusion: a query ANDs the complement of each excluded
+ *   type's words too, one more word per 64 slots per excluded type; no other cost.
  * Tuning: none. A query ANDs the presence words and hands out each stretch of set bits as a
  * run: the layout itself (values sit at their slots, so consecutive holders are consecutive
  * values).
@@ -97,7 +100,10 @@ static ecsb_status grow(void *owner, size_t old_cap, size_t cap)
         bool values = c % 2 == 1;
         size_t count = values ? cap : new_words;
         size_t size = values ? w->type_size[c / 2] : 8;
-        if (!(data[c] = column_alloc(w->alloc, &block[c], count, size)))
+        if (size == 0) { /* a tag's values: none */
+            block[c] = (idx_block){NULL, 0};
+            data[c] = ECSB_TAG;
+        } else if (!(data[c] = column_alloc(w->alloc, &block[c], count, size)))
             break;
     }
     if (c < columns) {
@@ -138,6 +144,9 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
     ECSB_IDS_WORLD_INIT(w, config, ID_STRIDE);
     ecsb_status st = ECSB_OK;
     memcpy(w->type_size, config->type_size, sizeof w->type_size);
+    for (uint32_t t = 0; t < w->type_count; t++)
+        if (w->type_size[t] == 0)
+            w->values[t] = ECSB_TAG; /* a tag: every value pointer is ECSB_TAG (stride 0) */
     if ((st = ecsb_ids_reserve(&w->ids, config, grow, w)) != ECSB_OK) {
         world_fini(w);
         return st;
@@ -248,6 +257,7 @@ typedef struct query_cols {
     size_t size[ECSB_MAX_QUERY_TYPES];
     ecsb_entity *handles; /* the id words, slot i's at i: a live slot's is its handle; NULL
                            * when the query does not ask for handles */
+    const uint64_t *without[ECSB_MAX_QUERY_EXCLUDES]; /* the excluded types' bitmaps */
 } query_cols;
 
 /* Hand fn the run of slots [first, first + count). */
@@ -278,12 +288,19 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
         c.size[j] = w->type_size[q->types[j]];
     }
     c.handles = q->entities ? w->ids.word : NULL;
+    const uint32_t x = q->exclude_count; /* 0 where q is a constant without exclusions */
+#pragma GCC unroll 4
+    for (uint32_t j = 0; j < x; j++)
+        c.without[j] = w->bits[q->exclude[j]];
     size_t start = 0, len = 0; /* the stretch held back: it reached the top of its word */
     for (size_t wd = 0, words = words_for(w->ids.slots); wd < words; wd++) {
         uint64_t m = c.bits[0][wd];
 #pragma GCC unroll 8
         for (uint32_t j = 1; j < k; j++)
             m &= c.bits[j][wd];
+#pragma GCC unroll 4
+        for (uint32_t j = 0; j < x; j++)
+            m &= ~c.without[j][wd];
         const size_t base = wd * 64;
         if (len) {
             if (m == UINT64_MAX) {
@@ -334,10 +351,11 @@ static bool world_valid(const world *w)
         return false;
     size_t words = words_for(w->ids.cap);
     for (uint32_t t = 0; t < w->type_count; t++)
-        if (w->type_size[t] == 0 || w->type_size[t] > ECSB_MAX_TYPE_SIZE ||
+        if (w->type_size[t] > ECSB_MAX_TYPE_SIZE ||
             !column_ok(&w->block[IDX_COL_BITS(t)], w->bits[t], words * 8) ||
-            !column_ok(&w->block[IDX_COL_VALUES(t)], w->values[t],
-                       (size_t)w->ids.cap * w->type_size[t]))
+            (w->type_size[t] == 0 ? w->values[t] != ECSB_TAG || w->block[IDX_COL_VALUES(t)].ptr
+                                  : !column_ok(&w->block[IDX_COL_VALUES(t)], w->values[t],
+                                               (size_t)w->ids.cap * w->type_size[t])))
             return false;
     /* Presence only on live slots (which also keeps bits beyond the slots in use clear). */
     size_t held[ECSB_MAX_TYPES] = {0};

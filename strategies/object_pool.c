@@ -51,6 +51,12 @@
  * removals; and a query of several types finds the other types through the owner's record,
  * 8 + 4K bytes per entity read where sparse_set reads a 4-byte sparse entry: dual_iterate 62
  * instructions per pair to sparse_set's 40 and about 56 bytes moved per pair to its 32.
+ * Tags (size 0): chunks of 1024 objects that are the occupancy bits and owners alone (4 B +
+ * 1 bit per object, no values), and the record's entry as for any type; every pointer handed
+ * out for a tag is ECSB_TAG (object_value tests the size: one compare). Exclusion: the owner's
+ * record, already read, says whether it holds an excluded type: one more entry compare per
+ * visited object and excluded type; a one-type query excluding something goes object by object
+ * instead of handing out whole chunks.
  * Tuning: none beyond gathering consecutive matches into runs (ecsb_runs, harness/strategy.h),
  * as every layout that finds matches one by one does.
  */
@@ -126,10 +132,17 @@ ECSB_INLINE size_t chunk_bytes(const pool *p)
     return p->values_off + (size_t)chunk_objects(p) * p->size;
 }
 
+/* Where the values of a chunk whose values start at `values` are handed out from (a tag's
+ * chunk has none: ECSB_TAG). */
+ECSB_INLINE unsigned char *chunk_values_out(const pool *p, unsigned char *values)
+{
+    return ECSB_LIKELY(p->size) ? values : (unsigned char *)ECSB_TAG;
+}
+
 /* Where object o's value lives: forever, whatever else happens to the pool. */
 ECSB_INLINE unsigned char *object_value(const pool *p, uint32_t o)
 {
-    return p->chunks[o >> p->log2] + (size_t)(o & p->mask) * p->size;
+    return chunk_values_out(p, p->chunks[o >> p->log2]) + (size_t)(o & p->mask) * p->size;
 }
 
 /* log2 of the objects per chunk for values of `size` bytes. */
@@ -388,7 +401,7 @@ ECSB_INLINE void chunk_run(const world *w, const pool *p, unsigned char *values,
                            size_t len, bool entities, ecsb_query_fn fn, void *ctx)
 {
     void *column[ECSB_MAX_QUERY_COLUMNS] = {0}; /* one used (two with handles) */
-    column[0] = values + start * p->size;
+    column[0] = chunk_values_out(p, values) + start * p->size;
     if (!entities) {
         fn(ctx, len, column);
         return;
@@ -431,9 +444,10 @@ ECSB_INLINE void chunk_runs(const world *w, const pool *p, unsigned char *values
 
 /*
  * Lead with the query type held by the fewest entities; per live object of it, the owner's
- * record names the other types' objects (one line for all of them). Matches whose objects
- * follow each other in every pool (pools filled in the same order) coalesce into one run; a
- * one-type query hands out each chunk's runs of live objects directly.
+ * record names the other types' objects (one line for all of them) and whether it holds an
+ * excluded type. Matches whose objects follow each other in every pool (pools filled in the
+ * same order) coalesce into one run; a one-type query that excludes nothing hands out each
+ * chunk's runs of live objects directly.
  */
 ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, void *ctx)
 {
@@ -454,7 +468,8 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
             lp = pools[j];
         }
     }
-    if (k == 1) {
+    const uint32_t x = q->exclude_count; /* 0 where q is a constant without exclusions */
+    if (k == 1 && x == 0) {
         for (uint32_t c = 0; c < lp->chunk_count; c++)
             chunk_runs(w, lp, lp->chunks[c], q->entities, fn, ctx);
         return ECSB_OK;
@@ -478,9 +493,9 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
     ecsb_runs runs = {0};
     ecsb_entity buffer[ECSB_RUN_HANDLES], *handles = q->entities ? buffer : NULL;
     for (uint32_t c = 0; c < lp->chunk_count; c++) {
-        unsigned char *lead_values = lp->chunks[c];
-        const uint32_t *owner = chunk_owner(lp, lead_values);
-        const uint64_t *bits = chunk_bits(lp, lead_values);
+        const uint32_t *owner = chunk_owner(lp, lp->chunks[c]);
+        const uint64_t *bits = chunk_bits(lp, lp->chunks[c]);
+        unsigned char *lead_values = chunk_values_out(lp, lp->chunks[c]);
         for (uint32_t b = 0; b < words; b++)
             for (uint64_t word = bits[b]; word; word &= word - 1) {
                 uint32_t at = b * 64 + (uint32_t)__builtin_ctzll(word);
@@ -490,10 +505,16 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
                     uint32_t o = objects[type[j]];
                     if (o == OBJ_NONE)
                         break;
-                    values[column[j]] =
-                        chunks[j][o >> log2[j]] + (size_t)(o & mask_of[j]) * sizes[column[j]];
+                    values[column[j]] = sizes[column[j]] /* a tag: ECSB_TAG */
+                        ? chunks[j][o >> log2[j]] + (size_t)(o & mask_of[j]) * sizes[column[j]]
+                        : (unsigned char *)ECSB_TAG;
                 }
                 if (j < others)
+                    continue;
+                bool excluded = false;
+                for (uint32_t i = 0; i < x; i++)
+                    excluded |= objects[q->exclude[i]] != OBJ_NONE;
+                if (excluded)
                     continue;
                 values[lead] = lead_values + at * lead_size;
                 ecsb_entity e = q->entities ? slot_handle(w, owner[at]) : ECSB_ENTITY_NULL;
@@ -519,7 +540,7 @@ static bool object_live(const pool *p, uint32_t o)
  */
 static bool pool_valid(const world *w, const pool *p, ecsb_type t)
 {
-    if (p->size == 0 || p->size > ECSB_MAX_TYPE_SIZE || p->log2 != chunk_log2_for(p->size) ||
+    if (p->size > ECSB_MAX_TYPE_SIZE || p->log2 != chunk_log2_for(p->size) ||
         p->mask != (1u << p->log2) - 1 ||
         p->values_off != ((chunk_objects(p) / 8 + chunk_objects(p) * 4 + 63) & ~63u) ||
         p->chunk_count > p->chunk_cap || (p->chunk_cap && !p->chunks) || p->count > w->ids.live)

@@ -34,6 +34,12 @@
  * Loses: structural changes to owned types pay up to k swaps; overlapping declared queries
  * (simple_iter's (C,D) and (C,E)) leave all but the first on the view path; a type can be
  * owned by one group only.
+ * Tags and exclusion: as paged_sparse_set; a declared query with exclusions gets a group
+ * that excludes them (EnTT's group<A, B>(exclude<C>)): members hold none of the excluded
+ * types, so an add of an excluded type to a member (out of line: excluded pools leave the fast
+ * path) costs the k swaps of leaving, and its remove from an entity that then completes the
+ * group the k swaps of entering; its query stays one run. A front leads a query only when the
+ * query makes every exclusion the group makes.
  * Tuning: as paged_sparse_set (its views); a group's query is one run by construction.
  */
 #define PAGED_OWNING_GROUPS 1

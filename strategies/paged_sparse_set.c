@@ -46,6 +46,11 @@
  * slot's new entity; memory stays bounded under churn); views walk entity by entity
  * with a lookup per other type, so a query over several types never beats a packed loop (see
  * owning_group).
+ * Tags (size 0): a pool of dense ids and its sparse pages, as any type (EnTT stores empty
+ * types so), no values: 4 B per holder + the pages; the values pointer is ECSB_TAG, stride 0.
+ * Exclusion (EnTT's exclude<>): one more sparse entry per visited lead entity per excluded
+ * type; a view with exclusions takes the k-type walk (a block in step holds no excluded
+ * entity), and a one-type view excluding something goes entity by entity, not as one run.
  * Tuning: no software prefetch. Views judge blocks of VIEW_BLOCK lead entries: a block whose
  * matches sit at one distance in every other pool ("in step") goes out as one run, the run
  * gathering every layout that finds matches one by one does (ecsb_runs, harness/strategy.h);

@@ -52,6 +52,12 @@
  * roster appends and swap-removes); churn shuffles a roster's order (the swap-remove of
  * article 004), after which its walk reads values in random order; undeclared queries and
  * each scan every slot's signature.
+ * Tags (size 0): the signature bit only; no values array (its pointer is ECSB_TAG, stride
+ * 0). Exclusion: a roster may exclude types (a declared query "has A, not C"): an entity is a
+ * member while its signature holds the set and none of the excluded types, so gaining an
+ * excluded type leaves the roster and losing it joins (the same swap-remove and append as for
+ * the set's own types); an undeclared query's scan tests the excluded bits in the same
+ * signature load: no cost per entity either way.
  * Tuning: none beyond gathering consecutive slots into runs (blocks without breaks), the run
  * gathering every layout that finds matches one by one does; no prefetch, and no path for
  * other arithmetic progressions of slots (those only arise in worlds built by i mod k).
@@ -76,6 +82,7 @@ typedef struct roster_block {
 /* One declared query's members. */
 typedef struct roster {
     uint32_t mask;         /* its types */
+    uint32_t without;      /* its excluded types: members hold none */
     uint32_t count;        /* members */
     uint32_t *members;     /* [0, count): member slots, capacity entries */
     uint32_t *at;          /* per slot: index in members, SIG_NONE when not a member */
@@ -88,7 +95,8 @@ typedef struct world {
     uint32_t *mask;         /* per slot: the signature (types held); 0 unless live */
     unsigned char *values[ECSB_MAX_TYPES]; /* per type, per slot */
     uint32_t type_size[ECSB_MAX_TYPES];
-    uint32_t type_rosters[ECSB_MAX_TYPES]; /* per type: bit r set when roster r holds it */
+    uint32_t type_rosters[ECSB_MAX_TYPES]; /* per type: bit r set when roster r names it
+                                            * (holds or excludes it) */
     uint32_t type_count;
     uint32_t roster_count;
     roster rosters[ECSB_MAX_QUERIES];
@@ -118,6 +126,12 @@ static bool column_is_blocks(const world *w, uint32_t c)
 static bool column_is_at(const world *w, uint32_t c)
 {
     return c >= 1 + w->type_count && (c - 1 - w->type_count) % 3 == 1;
+}
+
+/* True when column c is the values of a tag: no block, ECSB_TAG. */
+static bool column_is_tag(const world *w, uint32_t c)
+{
+    return c >= 1 && c < 1 + w->type_count && w->type_size[c - 1] == 0;
 }
 
 /* Bytes of column c for cap slots. */
@@ -171,15 +185,20 @@ static ecsb_status grow(void *owner, size_t old_cap, size_t cap)
     uint32_t n = column_count(w), c;
     void *old[SIG_COLUMNS], *fresh[SIG_COLUMNS];
     for (c = 0; c < n; c++)
-        if (!(fresh[c] = w->alloc->realloc(w->alloc->ctx, NULL, 0, column_bytes(w, c, cap))))
+        if (column_is_tag(w, c))
+            fresh[c] = ECSB_TAG; /* a tag's values: none */
+        else if (!(fresh[c] = w->alloc->realloc(w->alloc->ctx, NULL, 0, column_bytes(w, c, cap))))
             break;
     if (c < n) {
         while (c--)
-            ecsb_release(w->alloc, fresh[c], column_bytes(w, c, cap));
+            if (!column_is_tag(w, c))
+                ecsb_release(w->alloc, fresh[c], column_bytes(w, c, cap));
         return ECSB_ERR_NOMEM;
     }
     columns_get(w, old);
     for (c = 0; c < n; c++) {
+        if (column_is_tag(w, c))
+            continue;
         size_t used = column_bytes(w, c, old_cap);
         if (used)
             memcpy(fresh[c], old[c], used);
@@ -197,26 +216,34 @@ static void world_fini(world *w)
     void *p[SIG_COLUMNS];
     columns_get(w, p);
     for (uint32_t c = 0; c < column_count(w); c++)
-        ecsb_release(w->alloc, p[c], column_bytes(w, c, w->ids.cap));
+        if (!column_is_tag(w, c))
+            ecsb_release(w->alloc, p[c], column_bytes(w, c, w->ids.cap));
     ECSB_IDS_WORLD_FINI(w);
 }
 
-/* One roster per distinct declared type set; type_rosters says which rosters hold each type. */
+/* One roster per distinct declared query (set and exclusions); type_rosters says which rosters
+ * name each type. */
 static ecsb_status world_init(world *w, const ecsb_world_config *config)
 {
     ECSB_IDS_WORLD_INIT(w, config, ID_STRIDE);
     ecsb_status st = ECSB_OK;
     memcpy(w->type_size, config->type_size, sizeof w->type_size);
+    for (uint32_t t = 0; t < w->type_count; t++)
+        if (w->type_size[t] == 0)
+            w->values[t] = ECSB_TAG; /* a tag: every value pointer is ECSB_TAG (stride 0) */
     for (uint32_t q = 0; q < config->query_count; q++) {
         uint32_t mask, r = 0;
         ecsb_query_check(&config->queries[q], w->type_count, &mask); /* passed config_check */
-        while (r < w->roster_count && w->rosters[r].mask != mask)
+        const uint32_t without = ecsb_query_without(&config->queries[q]);
+        while (r < w->roster_count &&
+               (w->rosters[r].mask != mask || w->rosters[r].without != without))
             r++;
         if (r < w->roster_count)
-            continue; /* the same set declared twice (perhaps in another order) */
-        w->rosters[w->roster_count++].mask = mask;
+            continue; /* the same query declared twice (perhaps in another order) */
+        w->rosters[w->roster_count].mask = mask;
+        w->rosters[w->roster_count++].without = without;
         for (uint32_t t = 0; t < w->type_count; t++)
-            if (mask >> t & 1)
+            if ((mask | without) >> t & 1)
                 w->type_rosters[t] |= 1u << r;
     }
     if ((st = ecsb_ids_reserve(&w->ids, config, grow, w)) != ECSB_OK) {
@@ -227,6 +254,13 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
 }
 
 /* ---- rosters ----------------------------------------------------------------------------- */
+
+/* True when a signature m belongs in roster r: it holds r's set and none it excludes. */
+ECSB_INLINE bool roster_matches(const roster *r, uint32_t m)
+{
+    return (m & r->mask) == r->mask && !(m & r->without);
+}
+
 
 /* 1 when roster entry p (its block's third or later) breaks its block's progression. */
 ECSB_INLINE uint32_t roster_break(const roster *r, uint32_t p)
@@ -288,11 +322,26 @@ ECSB_INLINE void roster_remove(roster *r, uint32_t i)
     r->count = last;
 }
 
-/* The roster whose type set is `mask`, or NULL when no declared query names that set. */
-ECSB_INLINE const roster *roster_of(const world *w, uint32_t mask)
+/* Signature `old` of slot i became `m` by one type: each roster naming it joins or leaves. */
+ECSB_INLINE void rosters_follow(world *w, uint32_t rosters, uint32_t i, uint32_t old, uint32_t m)
+{
+    for (; rosters; rosters &= rosters - 1) {
+        roster *r = &w->rosters[__builtin_ctz(rosters)];
+        const bool was = roster_matches(r, old), now = roster_matches(r, m);
+        if (was != now) {
+            if (now)
+                roster_append(r, i);
+            else
+                roster_remove(r, i);
+        }
+    }
+}
+
+/* The roster of set `mask` excluding `without`, or NULL when no declared query is that. */
+ECSB_INLINE const roster *roster_of(const world *w, uint32_t mask, uint32_t without)
 {
     for (uint32_t r = 0; r < w->roster_count; r++)
-        if (w->rosters[r].mask == mask)
+        if (w->rosters[r].mask == mask && w->rosters[r].without == without)
             return &w->rosters[r];
     return NULL;
 }
@@ -317,7 +366,7 @@ ECSB_INLINE ecsb_status entity_destroy(world *w, ecsb_entity e)
         return ECSB_ERR_STALE;
     const uint32_t i = ecsb_handle_index(e), m = w->mask[i];
     for (uint32_t r = 0; r < w->roster_count; r++)
-        if ((m & w->rosters[r].mask) == w->rosters[r].mask)
+        if (roster_matches(&w->rosters[r], m))
             roster_remove(&w->rosters[r], i);
     for (uint32_t held = m; held; held &= held - 1)
         w->held[__builtin_ctz(held)]--;
@@ -339,13 +388,9 @@ ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void
     const uint32_t i = ecsb_handle_index(e), m = w->mask[i] | 1u << t;
     if (ECSB_UNLIKELY(m == w->mask[i]))
         return ECSB_ERR_PRESENT;
+    rosters_follow(w, w->type_rosters[t], i, w->mask[i], m); /* before the rosters move */
     w->mask[i] = m;
     w->held[t]++;
-    for (uint32_t rs = w->type_rosters[t]; rs; rs &= rs - 1) {
-        roster *r = &w->rosters[__builtin_ctz(rs)];
-        if ((m & r->mask) == r->mask) /* starts matching */
-            roster_append(r, i);
-    }
     *value_out = w->values[t] + (size_t)i * w->type_size[t];
     return ECSB_OK;
 }
@@ -356,11 +401,7 @@ ECSB_INLINE ecsb_status component_remove(world *w, ecsb_entity e, ecsb_type t)
     const uint32_t i = ecsb_handle_index(e), m = w->mask[i];
     if (ECSB_UNLIKELY(!(m >> t & 1)))
         return ECSB_ERR_ABSENT;
-    for (uint32_t rs = w->type_rosters[t]; rs; rs &= rs - 1) {
-        roster *r = &w->rosters[__builtin_ctz(rs)];
-        if ((m & r->mask) == r->mask) /* stops matching */
-            roster_remove(r, i);
-    }
+    rosters_follow(w, w->type_rosters[t], i, m, m & ~(1u << t));
     w->mask[i] = m & ~(1u << t);
     w->held[t]--;
     return ECSB_OK;
@@ -381,7 +422,7 @@ ECSB_INLINE ecsb_status spawn(world *w, const ecsb_type *types, uint32_t count,
     const uint32_t i = ecsb_handle_index(*out);
     w->mask[i] = m;
     for (uint32_t r = 0; r < w->roster_count; r++)
-        if ((m & w->rosters[r].mask) == w->rosters[r].mask)
+        if (roster_matches(&w->rosters[r], m))
             roster_append(&w->rosters[r], i);
     for (uint32_t j = 0; j < count; j++) {
         const ecsb_type t = types[j];
@@ -481,16 +522,17 @@ ECSB_INLINE void query_roster(const query_cols *c, uint32_t k, const roster *r,
         query_emit(c, k, first, run, fn, ctx);
 }
 
-/* An undeclared query: every signature; each maximal stretch of matching slots is a run. */
+/* An undeclared query: every signature; each maximal stretch of matching slots is a run.
+ * Holding an excluded type (`without`) makes a slot not match, in the same compare. */
 ECSB_INLINE void query_scan(const world *w, const query_cols *c, uint32_t k, uint32_t want,
-                            ecsb_query_fn fn, void *ctx)
+                            uint32_t without, ecsb_query_fn fn, void *ctx)
 {
-    const uint32_t *mask = w->mask;
+    const uint32_t *mask = w->mask, look = want | without;
     for (size_t i = 0, n = w->ids.slots; i < n;) {
-        while (i < n && (mask[i] & want) != want)
+        while (i < n && (mask[i] & look) != want)
             i++;
         const size_t first = i;
-        while (i < n && (mask[i] & want) == want)
+        while (i < n && (mask[i] & look) == want)
             i++;
         if (i > first)
             query_emit(c, k, first, i - first, fn, ctx);
@@ -511,11 +553,12 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
         c.size[j] = w->type_size[q->types[j]];
     }
     c.handles = q->entities ? w->ids.word : NULL;
-    const roster *r = roster_of(w, want);
+    const uint32_t without = ecsb_query_without(q); /* 0 where q is a constant without any */
+    const roster *r = roster_of(w, want, without);
     if (r)
         query_roster(&c, k, r, fn, ctx);
     else
-        query_scan(w, &c, k, want, fn, ctx);
+        query_scan(w, &c, k, want, without, fn, ctx);
     return ECSB_OK;
 }
 
@@ -524,12 +567,12 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
 /* Roster r against the signatures: members are exactly the live slots matching its set. */
 static bool roster_valid(const world *w, const roster *r)
 {
-    if (!r->mask || (uint64_t)r->mask >> w->type_count || r->count > w->ids.live)
+    if (!r->mask || (uint64_t)(r->mask | r->without) >> w->type_count ||
+        (r->mask & r->without) || r->count > w->ids.live)
         return false;
     size_t matching = 0;
     for (uint32_t i = 0; i < w->ids.slots; i++) {
-        const bool member =
-            ecsb_ids_slot_live(&w->ids, i) && (w->mask[i] & r->mask) == r->mask;
+        const bool member = ecsb_ids_slot_live(&w->ids, i) && roster_matches(r, w->mask[i]);
         matching += member;
         const uint32_t p = r->at[i];
         if (member ? p >= r->count || r->members[p] != i : p != SIG_NONE)
@@ -562,9 +605,9 @@ static bool world_valid(const world *w)
     for (uint32_t t = 0; t < w->type_count; t++) {
         uint32_t rosters = 0;
         for (uint32_t r = 0; r < w->roster_count; r++)
-            rosters |= (w->rosters[r].mask >> t & 1) << r;
-        if (w->type_size[t] == 0 || w->type_size[t] > ECSB_MAX_TYPE_SIZE ||
-            w->type_rosters[t] != rosters || (w->ids.cap && !w->values[t]))
+            rosters |= ((w->rosters[r].mask | w->rosters[r].without) >> t & 1) << r;
+        if (w->type_size[t] > ECSB_MAX_TYPE_SIZE || w->type_rosters[t] != rosters ||
+            (w->ids.cap && !w->values[t]) || (w->type_size[t] == 0 && w->values[t] != ECSB_TAG))
             return false;
     }
     /* Signatures: only live slots hold types, and only configured ones. */
@@ -581,7 +624,8 @@ static bool world_valid(const world *w)
             return false;
     for (uint32_t r = 0; r < w->roster_count; r++) {
         for (uint32_t s = 0; s < r; s++)
-            if (w->rosters[s].mask == w->rosters[r].mask)
+            if (w->rosters[s].mask == w->rosters[r].mask &&
+                w->rosters[s].without == w->rosters[r].without)
                 return false;
         if ((w->ids.cap && (!w->rosters[r].members || !w->rosters[r].at ||
                              !w->rosters[r].blocks)) ||

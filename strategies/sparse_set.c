@@ -44,6 +44,10 @@
  * remove moves the newest value into an old hole, so the dense order drifts from creation
  * order towards a random permutation, and a query's lookups into the other types (and its
  * handle lookups) go from sequential to one cache miss each.
+ * Tags (size 0): roster and sparse map as any type (membership is the sparse set itself, as
+ * EnTT stores empty types), no values: 4 B per holder + the 4 B sparse entry per slot; the
+ * values pointer is ECSB_TAG, stride 0. Exclusion: one more sparse load per visited lead
+ * entity per excluded type (a block in step must hold none of them).
  * Tuning: none in sparse_set; sparse_set_prefetch is this file with software prefetch on (see
  * SPARSE_SET_PREFETCH). Blocks of WALK_BLOCK lead entries found in step with every other type
  * go out as one run: the gathering of consecutive matches every layout that finds matches one
@@ -150,8 +154,11 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
 {
     ECSB_IDS_WORLD_INIT(w, config, ID_STRIDE);
     ecsb_status st = ECSB_OK;
-    for (uint32_t t = 0; t < w->type_count; t++)
+    for (uint32_t t = 0; t < w->type_count; t++) {
         w->pools[t].size = config->type_size[t];
+        if (w->pools[t].size == 0)
+            w->pools[t].values = ECSB_TAG; /* a tag: values ECSB_TAG, stride 0 */
+    }
     if (config->initial_capacity) {
         st = ecsb_ids_reserve(&w->ids, config, grow_maps, w);
         for (uint32_t t = 0; st == ECSB_OK && t < w->type_count; t++)
@@ -331,7 +338,19 @@ typedef struct query_cols {
     uint32_t lead;          /* the lead's j */
     const uint32_t *roster; /* the lead's */
     const world *w;
+    uint32_t x;             /* excluded types, and their sparse maps */
+    const uint32_t *xsparse[ECSB_MAX_QUERY_EXCLUDES];
 } query_cols;
+
+/* True when slot i holds one of the query's excluded types. */
+ECSB_INLINE bool query_excluded(const query_cols *c, uint32_t i)
+{
+    bool held = false;
+#pragma GCC unroll 4
+    for (uint32_t j = 0; j < c->x; j++)
+        held |= c->xsparse[j][i] != SPARSE_ABSENT;
+    return held;
+}
 
 /* The handle of the entity at lead entry d (ecsb_emit_handles). */
 ECSB_INLINE ecsb_entity query_handle_at(void *src, size_t d)
@@ -371,6 +390,9 @@ ECSB_INLINE bool query_block_in_step(const query_cols *c, const uint32_t *restri
         if (j != lead && (at[j] == SPARSE_ABSENT || c->sparse[j][tail] - at[j] != count - 1))
             return false;
     }
+    for (size_t e = 0; c->x && e < count; e++)
+        if (query_excluded(c, roster[d + e]))
+            return false;
     uint32_t off = 0; /* OR of every entry's distance from its in-step index */
     for (size_t e = 1; e + 1 < count; e++) {
         const uint32_t i = roster[d + e];
@@ -419,7 +441,7 @@ ECSB_INLINE void query_entities(const query_cols *c, const uint32_t *restrict ro
             }
             columns[j] = j == lead ? lead_value : c->values[j] + (size_t)at * c->size[j];
         }
-        if (!all)
+        if (!all || query_excluded(c, i))
             continue;
         if (c->entities) {
             handle = slot_handle(c->w, i);
@@ -449,6 +471,10 @@ ECSB_INLINE void query_lead(world *w, const ecsb_query *q, uint32_t lead, ecsb_q
     c.lead = lead;
     c.roster = roster;
     c.w = w;
+    c.x = q->exclude_count; /* 0 where q is a constant without exclusions */
+#pragma GCC unroll 4
+    for (uint32_t j = 0; j < c.x; j++)
+        c.xsparse[j] = w->pools[q->exclude[j]].sparse;
     size_t first[ECSB_MAX_QUERY_TYPES] = {0}, run = 0; /* the pending run: start, length */
     bool prefetch = false;
     for (size_t d = 0; d < n; d += WALK_BLOCK) {
@@ -506,7 +532,8 @@ static bool world_valid(const world *w)
     /* Types: roster -> sparse and sparse -> roster agree; holders are live. */
     for (uint32_t t = 0; t < w->type_count; t++) {
         const pool *p = &w->pools[t];
-        if (p->size == 0 || p->size > ECSB_MAX_TYPE_SIZE || p->count > p->cap ||
+        if ((p->size == 0 && p->values != ECSB_TAG) || p->size > ECSB_MAX_TYPE_SIZE ||
+            p->count > p->cap ||
             p->count > w->ids.live || p->cap > w->ids.max_entities ||
             (p->cap && (!p->roster || p->bytes != ecsb_pool_block_bytes(p->cap, p->size))))
             return false;

@@ -12,6 +12,10 @@
  * one (with its handle in a local when asked).
  * Memory per entity: 8 B (the id word) + per type (size + 1) B, for every slot ever
  * used, live or not.
+ * Tags (size 0, ecsb.h): the presence byte only; the tag's value array is never allocated,
+ * its base is ECSB_TAG and its stride 0, so add/get/query hand out ECSB_TAG with no branch.
+ * Exclusion: a query also skips slots whose presence byte of an excluded type is set, one
+ * byte per excluded type per slot.
  * Wins: nothing in particular, it is the readable baseline. Loses: sparse types and queries over
  * few holders, since it scans every slot.
  *
@@ -53,7 +57,8 @@ static ecsb_status grow(void *owner, size_t old_cap, size_t cap)
     /* A failure part-way leaves larger blocks but the capacity unchanged. */
     for (uint32_t t = 0; t < w->type_count; t++) {
         if (ecsb_resize(w->alloc, (void **)&w->present[t], 1, old_cap, cap) ||
-            ecsb_resize(w->alloc, (void **)&w->values[t], w->type_size[t], old_cap, cap))
+            (w->type_size[t] && /* a tag has no values to grow */
+             ecsb_resize(w->alloc, (void **)&w->values[t], w->type_size[t], old_cap, cap)))
             return ECSB_ERR_NOMEM;
         memset(w->present[t] + old_cap, 0, cap - old_cap);
     }
@@ -65,7 +70,8 @@ static void world_fini(world *w)
     /* The blocks may be larger than capacity after a failed grow; free needs no exact size. */
     for (uint32_t t = 0; t < w->type_count; t++) {
         ecsb_release(w->alloc, w->present[t], w->ids.cap);
-        ecsb_release(w->alloc, w->values[t], (size_t)w->ids.cap * w->type_size[t]);
+        if (w->type_size[t])
+            ecsb_release(w->alloc, w->values[t], (size_t)w->ids.cap * w->type_size[t]);
     }
     ECSB_IDS_WORLD_FINI(w);
 }
@@ -75,6 +81,9 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
     ECSB_IDS_WORLD_INIT(w, config, ID_STRIDE);
     ecsb_status st = ECSB_OK;
     memcpy(w->type_size, config->type_size, sizeof w->type_size);
+    for (uint32_t t = 0; t < w->type_count; t++)
+        if (w->type_size[t] == 0)
+            w->values[t] = ECSB_TAG; /* a tag: base ECSB_TAG, stride 0 */
     if ((st = ecsb_ids_reserve(&w->ids, config, grow, w)) != ECSB_OK) {
         world_fini(w);
         return st;
@@ -171,8 +180,8 @@ static size_t component_count(const world *w, ecsb_type t)
 }
 
 /*
- * Every slot in order; an entity holding every type of q is a run of one. Its handle, when q
- * asks for it, is a local the handle column points to.
+ * Every slot in order; an entity holding every type of q and none it excludes is a run of
+ * one. Its handle, when q asks for it, is a local the handle column points to.
  */
 ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, void *ctx)
 {
@@ -186,6 +195,8 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
         bool all = true;
         for (uint32_t j = 0; j < q->count; j++)
             all = all && w->present[q->types[j]][i];
+        for (uint32_t j = 0; j < q->exclude_count; j++)
+            all = all && !w->present[q->exclude[j]][i];
         if (!all)
             continue;
         for (uint32_t j = 0; j < q->count; j++)

@@ -304,8 +304,8 @@ void bad_input_world_init_rejects_out_of_range_configs(void **state)
     c = tst_config3(), c.type_count = UINT32_MAX;
     expect_init(&c, ECSB_ERR_CONFIG, "type_count UINT32_MAX");
     for (uint32_t t = 0; t < TST_TYPES; t++) {
-        c = tst_config3(), c.type_size[t] = 0;
-        expect_init(&c, ECSB_ERR_CONFIG, "a type of size 0");
+        c = tst_config3(), c.type_size[t] = 0, c.type_align[t] = 1;
+        expect_init(&c, ECSB_ERR_CONFIG, "a tag (size 0) with an alignment");
         c = tst_config3(), c.type_size[t] = ECSB_MAX_TYPE_SIZE + 1;
         expect_init(&c, ECSB_ERR_CONFIG, "a type of size ECSB_MAX_TYPE_SIZE + 1");
         c = tst_config3(), c.type_size[t] = UINT32_MAX;
@@ -335,8 +335,16 @@ void bad_input_world_init_rejects_out_of_range_configs(void **state)
     c.query_count = UINT32_MAX;
     expect_init(&c, ECSB_ERR_CONFIG, "query_count UINT32_MAX");
     const ecsb_query bad_queries[] = {
-        {.count = 0}, {ECSB_MAX_QUERY_TYPES + 1, {0, 1, 2}, false}, {2, {1, 1}, false},
-        {2, {0, TST_TYPES}, false}, {1, {UINT32_MAX}, false}, {3, {2, 0, 2}, false},
+        {.count = 0},
+        {.count = ECSB_MAX_QUERY_TYPES + 1, .types = {0, 1, 2}},
+        {.count = 2, .types = {1, 1}},
+        {.count = 2, .types = {0, TST_TYPES}},
+        {.count = 1, .types = {UINT32_MAX}},
+        {.count = 3, .types = {2, 0, 2}},
+        {.count = 1, .types = {0}, .exclude_count = 1, .exclude = {0}},
+        {.count = 1, .types = {0}, .exclude_count = 1, .exclude = {TST_TYPES}},
+        {.count = 1, .types = {0}, .exclude_count = 2, .exclude = {1, 1}},
+        {.count = 1, .types = {0}, .exclude_count = ECSB_MAX_QUERY_EXCLUDES + 1},
     };
     for (size_t k = 0; k < sizeof bad_queries / sizeof bad_queries[0]; k++) {
         c = tst_config3(), c.query_count = 3;
@@ -364,8 +372,19 @@ void bad_input_world_init_accepts_the_config_boundaries(void **state)
     expect_init(&c, ECSB_OK, "initial_capacity equal to max_entities");
     c = tst_config3(), c.max_entities = 1;
     expect_init(&c, ECSB_OK, "max_entities 1");
-    c = tst_config3(), c.type_count = 2, c.type_size[2] = 0, c.type_size[3] = 99999;
+    c = tst_config3(), c.type_count = 2, c.type_size[2] = 5, c.type_size[3] = 99999;
     expect_init(&c, ECSB_OK, "sizes beyond type_count are ignored");
+    c = tst_config3(), c.type_size[0] = 0, c.type_size[2] = 0;
+    expect_init(&c, ECSB_OK, "tags (size 0) among valued types");
+    for (int t = 0; t < (int)ECSB_MAX_TYPES; t++)
+        sizes[t] = 0;
+    c = tst_config(ECSB_MAX_TYPES, sizes);
+    expect_init(&c, ECSB_OK, "ECSB_MAX_TYPES tags, no valued type");
+    c = tst_config3(), c.query_count = 2;
+    c.queries[0] = tst_query_without(1, (const ecsb_type[]){0}, ECSB_MAX_QUERY_EXCLUDES - 2,
+                                     (const ecsb_type[]){1, 2});
+    c.queries[1] = tst_query_without(2, (const ecsb_type[]){2, 1}, 1, (const ecsb_type[]){0});
+    expect_init(&c, ECSB_OK, "declared queries with exclusions");
     c = tst_config3(), c.first_id = UINT32_MAX;
     expect_init(&c, ECSB_OK, "first_id UINT32_MAX");
     c = tst_config3(), c.first_generation = UINT32_MAX;

@@ -20,6 +20,9 @@
  * injected now and then: create, spawn, add and (where it moves values) remove may then
  * return ECSB_ERR_NOMEM, changing nothing. Half the creations are spawns of a random set of
  * types (now and then with a type twice or out of range, refused with nothing changed).
+ * Types 5 and 6 are tags (size 0: membership only); queries include and exclude them, and
+ * now and then exclude other types ("has A and B, not C"), declared (with exclusions, so
+ * owning groups, rosters and table caches must keep them) or not.
  * The seed also picks the world: initial capacity, declared queries, and knobs that reach rare
  * paths (an id counter near its wrap, generations near their end, a small max_entities).
  * A failure names strategy, seed and step; ECSB_SEED=<seed> ECSB_OPS=<step + 1> replays
@@ -36,7 +39,8 @@
 #include "tests/support.h"
 #include "tests/suites.h"
 
-#define D_TYPES 5
+#define D_TYPES 7
+#define D_VALUED 5 /* types 0 .. 4 have values; 5 and 6 are tags */
 #define D_VALUE_MAX 24
 #define D_DEAD_RING 256
 #define CHECK_EVERY 4096
@@ -58,15 +62,34 @@ uint64_t tst_replay_seed;
 uint64_t tst_replay_ops;
 uint64_t tst_soak_seconds;
 
-static const uint32_t d_sizes[D_TYPES] = {4, 8, 24, 16, 12};
-/* Add weights: types 0-2 common, 3 rarer, 4 rare (32x fewer adds than type 0). */
-static const uint32_t d_weight[D_TYPES] = {32, 32, 32, 4, 1};
-#define D_WEIGHT_SUM 101u
+static const uint32_t d_sizes[D_TYPES] = {4, 8, 24, 16, 12, 0, 0};
+/* Add weights: types 0-2 common, 3 rarer, 4 rare (32x fewer adds than type 0); tag 5 as
+ * common as type 3, tag 6 rarer. */
+static const uint32_t d_weight[D_TYPES] = {32, 32, 32, 4, 1, 8, 2};
+#define D_WEIGHT_SUM 111u
 
-/* Declared in the world config of every other seed (and of fuzz inputs that ask). */
-static const ecsb_type d_declared[][4] = {{0, 1}, {1, 2, 3}, {0, 3, 4}, {2, 4}};
-static const uint32_t d_declared_count[] = {2, 3, 3, 2};
-#define D_DECLARED 4
+/*
+ * Declared in the world config of every other seed (and of fuzz inputs that ask). In order,
+ * owning_group makes groups of {0, 1}, {2, 4} and {3, 6} without 0 (a group excluding a type
+ * another group owns); {0, 1} without 5 is the first set again with an exclusion (another
+ * query: no group).
+ */
+static const ecsb_type d_declared[][4] = {{0, 1}, {1, 2, 3}, {0, 3, 4}, {2, 4},
+                                          {0, 1},  {3, 6},  {5}};
+static const uint32_t d_declared_count[] = {2, 3, 3, 2, 2, 2, 1};
+static const ecsb_type d_declared_without[][2] = {{0}, {0}, {0}, {0}, {5}, {0}, {2, 6}};
+static const uint32_t d_declared_without_count[] = {0, 0, 0, 0, 1, 1, 2};
+#define D_DECLARED 7
+
+/* Declared query d (its types reversed when `reversed`). */
+static ecsb_query d_declared_query(uint32_t d, bool reversed)
+{
+    ecsb_type list[4];
+    for (uint32_t j = 0; j < d_declared_count[d]; j++)
+        list[j] = d_declared[d][reversed ? d_declared_count[d] - 1 - j : j];
+    return tst_query_without(d_declared_count[d], list, d_declared_without_count[d],
+                             d_declared_without[d]);
+}
 
 typedef struct ref_entity {
     ecsb_entity handle;
@@ -300,6 +323,8 @@ static void op_spawn(run *r)
     for (uint32_t j = 0; j < count; j++) {
         ecsb_type t = types[j];
         D_CHECK(r, v[j] != NULL, "spawn gave a NULL value for type %u", t);
+        D_CHECK(r, d_sizes[t] || v[j] == ECSB_TAG, "spawn gave %p for tag %u, not ECSB_TAG", v[j],
+                t);
         tst_pattern(v[j], d_sizes[t], value_seed(r, t));
     }
     for (uint32_t j = 0; j < count; j++) { /* after every write: no two values overlap */
@@ -369,6 +394,7 @@ static void op_add(run *r)
     }
     D_CHECK(r, s == ECSB_OK && v != NULL, "add of type %u: %s%s", t, st(s),
             s == ECSB_OK ? " with a NULL value" : "");
+    D_CHECK(r, d_sizes[t] || v == ECSB_TAG, "add of tag %u handed out %p, not ECSB_TAG", t, v);
     tst_pattern(v, d_sizes[t], value_seed(r, t));
     memcpy(x->value[t], v, d_sizes[t]);
     x->has[t] = true;
@@ -406,6 +432,8 @@ static void check_entity(run *r, const ref_entity *x, ecsb_type t)
             t, has, x->has[t]);
     D_CHECK(r, (v != NULL) == x->has[t], "get(0x%llx, %u) is %s, want %s",
             (unsigned long long)x->handle, t, v ? "a value" : "NULL", x->has[t] ? "a value" : "NULL");
+    D_CHECK(r, !v || d_sizes[t] || v == ECSB_TAG, "get(0x%llx, tag %u) is %p, not ECSB_TAG",
+            (unsigned long long)x->handle, t, v);
     D_CHECK(r, !v || memcmp(v, x->value[t], d_sizes[t]) == 0,
             "get(0x%llx, %u) returned a value other than the one last written",
             (unsigned long long)x->handle, t);
@@ -529,7 +557,43 @@ static void op_bad_type(run *r)
     s = ops->query(r->tw.w, &q, no_query, &visits);
     D_CHECK(r, s == ECSB_ERR_QUERY, "query naming type %u twice: %s, want %s", list[0], st(s),
             st(ECSB_ERR_QUERY));
+    /* Excluding the bad type: ECSB_ERR_TYPE; excluding an included type, a type twice, or
+     * more than ECSB_MAX_QUERY_EXCLUDES: ECSB_ERR_QUERY. */
+    q = (ecsb_query){.count = 1, .types = {list[0]}, .exclude_count = 1, .exclude = {t}};
+    s = ops->query(r->tw.w, &q, no_query, &visits);
+    D_CHECK(r, s == ECSB_ERR_TYPE, "query excluding bad type %u: %s, want %s", t, st(s),
+            st(ECSB_ERR_TYPE));
+    const ecsb_query twice[3] = {
+        {.count = 1, .types = {list[0]}, .exclude_count = 1, .exclude = {list[0]}},
+        {.count = 1, .types = {list[0]}, .exclude_count = 2, .exclude = {t, t}},
+        {.count = 1, .types = {list[0]}, .exclude_count = ECSB_MAX_QUERY_EXCLUDES + 1}};
+    for (int j = 0; j < 3; j++) {
+        s = ops->query(r->tw.w, &twice[j], no_query, &visits);
+        D_CHECK(r, s == ECSB_ERR_QUERY, "bad exclusion %d: %s, want %s", j, st(s),
+                st(ECSB_ERR_QUERY));
+    }
     D_CHECK(r, visits == 0, "queries with bad type %u visited %zu entities", t, visits);
+}
+
+/* True when the model's entity x is one of q's matches: every type held, no excluded one. */
+static bool ref_matches(const ref_entity *x, const ecsb_query *q)
+{
+    bool all = true;
+    for (uint32_t j = 0; all && j < q->count; j++)
+        all = x->has[q->types[j]];
+    for (uint32_t j = 0; all && j < q->exclude_count; j++)
+        all = !x->has[q->exclude[j]];
+    return all;
+}
+
+/* "1,3,!5": q's types, then its exclusions. */
+static void query_name(const ecsb_query *q, char *name, size_t size)
+{
+    name[0] = 0;
+    for (uint32_t j = 0; j < q->count; j++)
+        snprintf(name + strlen(name), size - strlen(name), "%s%u", j ? "," : "", q->types[j]);
+    for (uint32_t j = 0; j < q->exclude_count; j++)
+        snprintf(name + strlen(name), size - strlen(name), ",!%u", q->exclude[j]);
 }
 
 /* ---- visit sets ------------------------------------------------------------------------- */
@@ -547,6 +611,7 @@ typedef struct collector {
     unsigned char *bytes; /* per visit: its old values, D_VALUE_MAX bytes per column */
     size_t count, capacity;
     size_t misplaced; /* values not where get(handle) points */
+    size_t bad_tags;  /* tag columns other than ECSB_TAG */
 } collector;
 
 #define COLLECT_WIDTH (ECSB_MAX_QUERY_TYPES * D_VALUE_MAX)
@@ -579,6 +644,7 @@ static void collect_run(void *ctx, size_t count, void *const *columns)
         for (uint32_t j = 0; j < k; j++) {
             ecsb_type t = c->q->types[j];
             unsigned char *value = (unsigned char *)columns[j] + i * d_sizes[t];
+            c->bad_tags += d_sizes[t] == 0 && value != ECSB_TAG;
             memcpy(dst + j * D_VALUE_MAX, value, d_sizes[t]);
             c->misplaced += c->r->ops->component_get(c->r->tw.w, handles[i], t) != value;
             if (c->rewrite)
@@ -622,24 +688,19 @@ static void visit_and_compare(run *r, const ecsb_query *q, bool rewrite)
     ecsb_status s = r->ops->query(r->tw.w, &with, collect_run, &c);
     D_CHECK(r, s == ECSB_OK, "query with handles: %s", st(s));
     size_t *want = tst_xrealloc(NULL, (r->n ? r->n : 1) * sizeof *want), expected = 0;
-    for (size_t i = 0; i < r->n; i++) {
-        bool all = true;
-        for (uint32_t j = 0; j < k; j++)
-            all = all && r->live[i].has[q->types[j]];
-        if (all)
+    for (size_t i = 0; i < r->n; i++)
+        if (ref_matches(&r->live[i], q))
             want[expected++] = i;
-    }
     sort_run = r;
     qsort(want, expected, sizeof *want, cmp_ref);
     if (c.count > 1)
         qsort(c.visits, c.count, sizeof *c.visits, cmp_visit);
-    char what[64] = "query(";
-    for (uint32_t j = 0; j < k; j++)
-        snprintf(what + strlen(what), sizeof what - strlen(what), "%s%u", j ? ", " : "",
-                 q->types[j]);
-    strcat(what, ") with handles");
+    char name[64], what[96];
+    query_name(q, name, sizeof name);
+    snprintf(what, sizeof what, "query(%s) with handles", name);
     D_CHECK(r, c.misplaced == 0, "%s: %zu values not where get(handle) points (handles out of "
             "step with the values)", what, c.misplaced);
+    D_CHECK(r, c.bad_tags == 0, "%s: %zu tag columns other than ECSB_TAG", what, c.bad_tags);
     for (size_t v = 0; v < c.count || v < expected; v++) {
         D_CHECK(r, v < c.count, "%s visited %zu entities, want %zu (0x%llx missing)", what,
                 c.count, expected, (unsigned long long)r->live[want[v]].handle);
@@ -665,11 +726,11 @@ static void visit_and_compare(run *r, const ecsb_query *q, bool rewrite)
     r->buffer_capacity = c.capacity;
 }
 
-/* A one-type query with handles. */
+/* A one-type query with handles, now and then excluding another type. */
 static void op_visit_one(run *r)
 {
-    ecsb_type t = (ecsb_type)choose(r, D_TYPES);
-    ecsb_query q = tst_query(1, &t);
+    ecsb_type t = (ecsb_type)choose(r, D_TYPES), x = (ecsb_type)choose(r, D_TYPES);
+    ecsb_query q = tst_query_without(1, &t, x != t && choose(r, 2), &x);
     visit_and_compare(r, &q, choose(r, 2));
 }
 
@@ -730,23 +791,20 @@ static void query_and_compare(run *r, const ecsb_query *q, bool rewrite)
     unsigned char tuple[ECSB_MAX_QUERY_TYPES * D_VALUE_MAX];
     for (size_t i = 0; i < r->n; i++) {
         const ref_entity *x = &r->live[i];
-        bool all = true;
+        if (!ref_matches(x, q))
+            continue;
         size_t at = 0;
-        for (uint32_t j = 0; j < q->count && all; j++) {
+        for (uint32_t j = 0; j < q->count; j++) {
             ecsb_type t = q->types[j];
-            all = x->has[t];
             memcpy(tuple + at, x->value[t], d_sizes[t]);
             at += d_sizes[t];
         }
-        if (all)
-            tst_tuples_push(&want, tuple);
+        tst_tuples_push(&want, tuple);
     }
     tst_tuples_sort(&want);
     const char *diff = tst_tuples_diff(&got, &want);
-    char name[32] = "";
-    for (uint32_t j = 0; j < q->count; j++)
-        snprintf(name + strlen(name), sizeof name - strlen(name), "%s%u", j ? "," : "",
-                 q->types[j]);
+    char name[64];
+    query_name(q, name, sizeof name);
     D_CHECK(r, !diff, "query(%s): %s", name, diff);
     tst_tuples_free(&got);
     tst_tuples_free(&want);
@@ -758,11 +816,10 @@ static void query_and_compare(run *r, const ecsb_query *q, bool rewrite)
     D_CHECK(r, s == ECSB_OK, "query(%s): %s", name, st(s));
     for (size_t i = 0; i < r->n; i++) {
         ref_entity *x = &r->live[i];
-        bool all = true;
+        const bool all = ref_matches(x, q);
         size_t at = 0;
-        for (uint32_t j = 0; j < q->count && all; j++) {
+        for (uint32_t j = 0; all && j < q->count; j++) {
             ecsb_type t = q->types[j];
-            all = x->has[t];
             memcpy(tuple + at, x->value[t], d_sizes[t]);
             at += d_sizes[t];
         }
@@ -771,21 +828,25 @@ static void query_and_compare(run *r, const ecsb_query *q, bool rewrite)
     }
 }
 
-/* A query of 2..4 types: a declared set in a shuffled order, or any set; its tuples, or its
- * visits with handles. */
+/* A query of 2..4 types: a declared one (its exclusions too) in a shuffled order, or any set,
+ * half the time excluding one or two of the other types; its tuples, or its visits with
+ * handles. */
 static void op_query(run *r)
 {
     ecsb_type list[D_TYPES];
     uint32_t k, pool; /* shuffle the first `pool` candidates, keep the first k */
+    ecsb_query q;
     if (choose(r, 2)) {
         uint32_t d = (uint32_t)choose(r, D_DECLARED);
-        k = pool = d_declared_count[d];
-        memcpy(list, d_declared[d], k * sizeof *list);
+        q = d_declared_query(d, false);
+        k = pool = q.count;
+        memcpy(list, q.types, k * sizeof *list);
     } else {
         k = 2 + (uint32_t)choose(r, 3);
         pool = D_TYPES;
         for (ecsb_type t = 0; t < D_TYPES; t++)
             list[t] = t;
+        q = tst_query(0, list);
     }
     for (uint32_t j = 0; j + 1 < pool; j++) {
         uint32_t m = j + (uint32_t)choose(r, pool - j);
@@ -793,7 +854,13 @@ static void op_query(run *r)
         list[j] = list[m];
         list[m] = tmp;
     }
-    ecsb_query q = tst_query(k, list);
+    q.count = k;
+    memcpy(q.types, list, k * sizeof *list);
+    if (pool == D_TYPES && choose(r, 2)) /* exclude one or two of the others */
+        for (uint32_t x = 1 + (uint32_t)choose(r, 2); x && k + q.exclude_count < D_TYPES; x--) {
+            q.exclude[q.exclude_count] = list[k + q.exclude_count];
+            q.exclude_count++;
+        }
     if (choose(r, 2))
         query_and_compare(r, &q, choose(r, 3) == 0);
     else
@@ -842,31 +909,47 @@ static void full_check(run *r, uint64_t steps_done)
     for (size_t i = 0; i < dead; i++)
         if (!is_live_handle(r, r->dead[i]))
             expect_stale(r, r->dead[i]);
+    /* Every type and ordered pair (tags too); on every other check, every type without each
+     * other one, and on the others the sets below with exclusions (the check's cost stays
+     * within twice what it was without tags and exclusions). */
+    const bool odd = r->full_checks % 2;
     for (ecsb_type a = 0; a < D_TYPES; a++)
         for (ecsb_type b = 0; b < D_TYPES; b++) {
             ecsb_type pair[2] = {a, b};
             ecsb_query q = tst_query(a == b ? 1 : 2, pair); /* {a, a} stands for {a} */
             visit_and_compare(r, &q, false);
+            if (a == b || !odd)
+                continue;
+            q = tst_query_without(1, &a, 1, &b);
+            visit_and_compare(r, &q, false);
         }
-    /* Every set of 2..4 types in ascending order, every declared one reversed. */
-    for (uint32_t set = 0; set < (1u << D_TYPES); set++) {
+    /* Every set of 2..4 valued types in ascending order: as it is, then (even checks) without
+     * tag 5, and without tag 6 and the first valued type it lacks; every declared query
+     * reversed. */
+    for (uint32_t set = 0; set < (1u << D_VALUED); set++) {
         int k = __builtin_popcount(set);
         if (k < 2 || k > 4)
             continue;
-        ecsb_type list[D_TYPES];
+        ecsb_type list[D_TYPES], out[2] = {6, 0};
         uint32_t n = 0;
-        for (ecsb_type t = 0; t < D_TYPES; t++)
+        for (ecsb_type t = 0; t < D_VALUED; t++)
             if (set & (1u << t))
                 list[n++] = t;
+        while (set >> out[1] & 1)
+            out[1]++;
         ecsb_query q = tst_query(n, list);
+        query_and_compare(r, &q, false);
+        visit_and_compare(r, &q, false);
+        if (odd)
+            continue;
+        q = tst_query_without(n, list, 1, (const ecsb_type[]){5});
+        query_and_compare(r, &q, false);
+        q = tst_query_without(n, list, 2, out);
         query_and_compare(r, &q, false);
         visit_and_compare(r, &q, false);
     }
     for (uint32_t d = 0; d < D_DECLARED; d++) {
-        ecsb_type list[4];
-        for (uint32_t j = 0; j < d_declared_count[d]; j++)
-            list[j] = d_declared[d][d_declared_count[d] - 1 - j];
-        ecsb_query q = tst_query(d_declared_count[d], list);
+        ecsb_query q = d_declared_query(d, true);
         query_and_compare(r, &q, false);
         visit_and_compare(r, &q, false);
     }
@@ -952,7 +1035,7 @@ static ecsb_world_config run_config(run *r, uint64_t kind)
     if (kind % 2 == 0) {
         c.query_count = D_DECLARED;
         for (uint32_t d = 0; d < D_DECLARED; d++)
-            c.queries[d] = tst_query(d_declared_count[d], d_declared[d]);
+            c.queries[d] = d_declared_query(d, false);
     }
     r->id_room = UINT64_MAX;
     switch (kind % 5) {

@@ -134,9 +134,21 @@ static handle_index *live_map(const model *m, size_t *live)
     return map;
 }
 
+/* True when model entity i is one of q's matches: alive, holding every type of q and none of
+ * the types it excludes. */
+static bool model_matches(const model *m, size_t i, const ecsb_query *q)
+{
+    bool all = m->alive[i];
+    for (uint32_t j = 0; all && j < q->count; j++)
+        all = *seed_at(m, i, q->types[j]) != 0;
+    for (uint32_t j = 0; all && j < q->exclude_count; j++)
+        all = *seed_at(m, i, q->exclude[j]) == 0;
+    return all;
+}
+
 /*
- * q's visits with handles against the model: exactly the live holders of all its types, each
- * once, each handle with its own values (in q's column order), every value where
+ * q's visits with handles against the model: exactly the live holders of all its types (and
+ * none it excludes), each once, each handle with its own values (in q's column order), every value where
  * get(handle, type) points.
  */
 static void check_handle_visits(const model *m, tst_world *tw, const ecsb_query *q,
@@ -147,12 +159,8 @@ static void check_handle_visits(const model *m, tst_world *tw, const ecsb_query 
     tst_visits v = {0};
     tst_visits_query(&v, tw, q);
     TST_STATUS(v.status, ECSB_OK, "query with handles");
-    for (size_t i = 0; i < m->n; i++) {
-        bool all = m->alive[i];
-        for (uint32_t j = 0; j < q->count; j++)
-            all = all && *seed_at(m, i, q->types[j]);
-        expected += all;
-    }
+    for (size_t i = 0; i < m->n; i++)
+        expected += model_matches(m, i, q);
     bool *seen = tst_xcalloc(m->n ? m->n : 1, 1);
     for (size_t k = 0; k < v.count; k++) {
         size_t i = lookup(map, live, v.entities[k]);
@@ -168,6 +176,10 @@ static void check_handle_visits(const model *m, tst_world *tw, const ecsb_query 
                       "query(%s) handed entity #%zu (by its handle) a wrong value of type %u",
                       name, i, q->types[j]);
         }
+        for (uint32_t j = 0; j < q->exclude_count; j++)
+            TST_CHECK(!*seed_at(m, i, q->exclude[j]),
+                      "query(%s) visited entity #%zu, which holds excluded type %u", name, i,
+                      q->exclude[j]);
     }
     TST_CHECK(v.misplaced == 0, "query(%s): %zu of %zu visits' values are not where "
               "get(handle) points: the handle column is out of step with the values", name,
@@ -189,10 +201,7 @@ void model_expected_tuples(const model *m, const tst_world *tw, const ecsb_query
         want->width += tw->config.type_size[q->types[j]];
     unsigned char tuple[ECSB_MAX_QUERY_TYPES * ECSB_MAX_TYPE_SIZE];
     for (size_t i = 0; i < m->n; i++) {
-        bool all = m->alive[i];
-        for (uint32_t j = 0; all && j < q->count; j++)
-            all = *seed_at(m, i, q->types[j]) != 0;
-        if (!all)
+        if (!model_matches(m, i, q))
             continue;
         size_t at = 0;
         for (uint32_t j = 0; j < q->count; j++) {
@@ -211,10 +220,12 @@ void model_check_query(const model *m, tst_world *tw, const ecsb_query *q)
     tst_tuples got = {0}, want = {0};
     tst_tuples_query(&got, tw, q);
     model_expected_tuples(m, tw, q, &want);
-    char name[64] = "";
+    char name[96] = "";
     for (uint32_t j = 0; j < q->count; j++)
         snprintf(name + strlen(name), sizeof name - strlen(name), "%s%u", j ? "," : "",
                  q->types[j]);
+    for (uint32_t j = 0; j < q->exclude_count; j++)
+        snprintf(name + strlen(name), sizeof name - strlen(name), ",!%u", q->exclude[j]);
     TST_STATUS(got.status, ECSB_OK, "query");
     const char *diff = tst_tuples_diff(&got, &want);
     TST_CHECK(!diff, "query(%s): %s", name, diff);
@@ -225,13 +236,15 @@ void model_check_query(const model *m, tst_world *tw, const ecsb_query *q)
 
 /*
  * Queries over every subset of the first four types, each in ascending and in descending
- * order, and with more types the first eight in a shuffled order.
+ * order, then each excluding every non-empty subset of the other types among the first five
+ * (descending); and with more types the first eight in a shuffled order, excluding nothing
+ * and then the ninth (or the last).
  */
 void model_check_queries(const model *m, tst_world *tw)
 {
-    uint32_t few = m->types < 4 ? m->types : 4;
+    uint32_t few = m->types < 4 ? m->types : 4, five = m->types < 5 ? m->types : 5;
     for (uint32_t set = 1; set < (1u << few); set++) {
-        ecsb_type up[4], down[4];
+        ecsb_type up[4], down[4], out[5];
         uint32_t k = 0;
         for (ecsb_type t = 0; t < few; t++)
             if (set & (1u << t))
@@ -242,6 +255,15 @@ void model_check_queries(const model *m, tst_world *tw)
         model_check_query(m, tw, &q);
         q = tst_query(k, down);
         model_check_query(m, tw, &q);
+        const uint32_t rest = ((1u << five) - 1) & ~set;
+        for (uint32_t without = rest; without; without = (without - 1) & rest) {
+            uint32_t x = 0;
+            for (ecsb_type t = five; t-- > 0;)
+                if (without & (1u << t) && x < ECSB_MAX_QUERY_EXCLUDES)
+                    out[x++] = t;
+            q = tst_query_without(k, k % 2 ? up : down, x, out);
+            model_check_query(m, tw, &q);
+        }
     }
     if (m->types > 4) {
         ecsb_type list[ECSB_MAX_QUERY_TYPES];
@@ -250,6 +272,10 @@ void model_check_queries(const model *m, tst_world *tw)
             list[j] = (m->types - 1 - (j * 5) % m->types);
         for (uint32_t n = 2; n <= k; n += 3) {
             ecsb_query q = tst_query(n, list);
+            if (ecsb_query_check(&q, m->types, &(uint32_t){0}) == ECSB_OK)
+                model_check_query(m, tw, &q);
+            q.exclude_count = 1;
+            q.exclude[0] = m->types > 8 ? 8 : list[k - 1];
             if (ecsb_query_check(&q, m->types, &(uint32_t){0}) == ECSB_OK)
                 model_check_query(m, tw, &q);
         }
@@ -294,6 +320,11 @@ void model_check(const model *m, tst_world *tw)
             ecsb_query q = tst_query(a == b ? 1 : 2, pair); /* {a, a} stands for {a} */
             char name[32];
             snprintf(name, sizeof name, a == b ? "%u" : "%u,%u", a, b);
+            check_handle_visits(m, tw, &q, name);
+            if (a == b)
+                continue;
+            q = tst_query_without(1, &a, 1, &b); /* {a} without b */
+            snprintf(name, sizeof name, "%u,!%u", a, b);
             check_handle_visits(m, tw, &q, name);
         }
     tst_xfree(map);

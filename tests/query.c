@@ -21,6 +21,21 @@
 #define Q_TYPES 10
 static const uint32_t q_sizes[Q_TYPES] = {4, 8, 12, 16, 24, 32, 1, 2, 64, 3};
 
+/* k distinct types in a random order from [0, types), excluding x others. */
+static ecsb_query random_query_without(tst_rng *rng, uint32_t types, uint32_t k, uint32_t x)
+{
+    ecsb_type all[ECSB_MAX_TYPES];
+    for (ecsb_type t = 0; t < types; t++)
+        all[t] = t;
+    for (uint32_t j = 0; j < k + x; j++) {
+        uint32_t m = j + (uint32_t)tst_rng_below(rng, types - j);
+        ecsb_type tmp = all[j];
+        all[j] = all[m];
+        all[m] = tmp;
+    }
+    return tst_query_without(k, all, x, all + k);
+}
+
 /* k distinct types in a random order from [0, types). */
 static ecsb_query random_query(tst_rng *rng, uint32_t types, uint32_t k)
 {
@@ -326,6 +341,51 @@ void query_declared_and_undeclared_queries_visit_the_same_entities(void **state)
     }
 }
 
+/*
+ * The same with tags (types 6 and 9 of size 0) and exclusions: every declared query excludes
+ * one to three other types (one is the same set as another without its exclusion), so the
+ * structures strategies keep for declared queries (groups, rosters, table caches) must follow
+ * the excluded types' adds, removes and destroys too.
+ */
+void query_declared_queries_with_exclusions_and_tags_visit_what_undeclared_ones_do(void **state)
+{
+    (void)state;
+    tst_rng rng = {29};
+    uint32_t sizes[Q_TYPES];
+    memcpy(sizes, q_sizes, sizeof sizes);
+    sizes[6] = sizes[9] = 0;
+    ecsb_world_config c = tst_config(Q_TYPES, sizes);
+    c.query_count = ECSB_MAX_QUERIES;
+    for (uint32_t d = 0; d < ECSB_MAX_QUERIES; d++)
+        c.queries[d] = random_query_without(&rng, Q_TYPES, 1 + d % 4, 1 + d % 3);
+    c.queries[0] = tst_query_without(2, (ecsb_type[]){0, 1}, 1, (ecsb_type[]){6});
+    c.queries[1] = tst_query(2, (ecsb_type[]){1, 0});
+    c.queries[2] = tst_query_without(2, (ecsb_type[]){2, 9}, 2, (ecsb_type[]){0, 3});
+    tst_world tws[2];
+    model ms[2];
+    build_pair(ms, tws, &c);
+    check_pair(ms, tws, &c, &rng);
+    for (int w = 0; w < 2; w++) {
+        for (size_t i = 0; i < ms[w].n; i += 5)
+            if (ms[w].alive[i])
+                model_destroy(&ms[w], &tws[w], i);
+        for (size_t i = 1; i < ms[w].n; i += 3)
+            for (ecsb_type t = 0; t < Q_TYPES; t += 2)
+                if (ms[w].alive[i] && *seed_at(&ms[w], i, t))
+                    model_remove(&ms[w], &tws[w], i, t);
+        for (size_t i = 2; i < ms[w].n; i += 3)
+            for (ecsb_type t = 0; t < Q_TYPES; t++)
+                if (ms[w].alive[i] && !*seed_at(&ms[w], i, t))
+                    model_add(&ms[w], &tws[w], i, t, 3);
+    }
+    check_pair(ms, tws, &c, &rng);
+    for (int w = 0; w < 2; w++) {
+        model_check(&ms[w], &tws[w]);
+        model_free(&ms[w]);
+        tw_fini(&tws[w]);
+    }
+}
+
 /* ---- callback writes ---------------------------------------------------------------------- */
 
 typedef struct query_writer {
@@ -444,8 +504,10 @@ static void count_runs(void *ctx, size_t count, void *const *columns)
 }
 
 /*
- * ecsb_query_check's order: no type, more than ECSB_MAX_QUERY_TYPES, or a type twice (good or
- * bad) is ECSB_ERR_QUERY; else a type out of range is ECSB_ERR_TYPE. No visit, no change.
+ * ecsb_query_check's order: no type, more than ECSB_MAX_QUERY_TYPES, more than
+ * ECSB_MAX_QUERY_EXCLUDES excluded, or a type twice (good or bad, included or excluded or
+ * both) is ECSB_ERR_QUERY; else a type out of range (in either list) is ECSB_ERR_TYPE. No
+ * visit, no change.
  */
 void query_bad_queries_return_their_status_visit_nothing_and_change_nothing(void **state)
 {
@@ -455,18 +517,38 @@ void query_bad_queries_return_their_status_visit_nothing_and_change_nothing(void
         ecsb_status want;
         const char *what;
     } bad[] = {
-        {{0, {0}, false}, ECSB_ERR_QUERY, "no type"},
-        {{ECSB_MAX_QUERY_TYPES + 1, {0, 1, 2}, false}, ECSB_ERR_QUERY, "9 types"},
-        {{UINT32_MAX, {0}, false}, ECSB_ERR_QUERY, "count UINT32_MAX"},
-        {{2, {1, 1}, false}, ECSB_ERR_QUERY, "a type twice"},
-        {{4, {0, 2, 1, 2}, false}, ECSB_ERR_QUERY, "a type twice, not adjacent"},
-        {{8, {0, 1, 2, 0, 1, 2, 0, 1}, false}, ECSB_ERR_QUERY, "8 types, repeated"},
-        {{3, {0, 7, 7}, false}, ECSB_ERR_QUERY, "a bad type twice"},
-        {{2, {3, 3}, false}, ECSB_ERR_QUERY, "a bad type twice (type_count)"},
-        {{1, {3}, false}, ECSB_ERR_TYPE, "type_count"},
-        {{2, {0, ECSB_MAX_TYPES}, false}, ECSB_ERR_TYPE, "ECSB_MAX_TYPES"},
-        {{3, {UINT32_MAX, 1, 2}, false}, ECSB_ERR_TYPE, "UINT32_MAX first"},
-        {{8, {0, 1, 2, 3, 4, 5, 6, 7}, false}, ECSB_ERR_TYPE, "8 types, 5 of them bad"},
+        {{.count = 0, .types = {0}}, ECSB_ERR_QUERY, "no type"},
+        {{.count = ECSB_MAX_QUERY_TYPES + 1, .types = {0, 1, 2}}, ECSB_ERR_QUERY, "9 types"},
+        {{.count = UINT32_MAX, .types = {0}}, ECSB_ERR_QUERY, "count UINT32_MAX"},
+        {{.count = 2, .types = {1, 1}}, ECSB_ERR_QUERY, "a type twice"},
+        {{.count = 4, .types = {0, 2, 1, 2}}, ECSB_ERR_QUERY, "a type twice, not adjacent"},
+        {{.count = 8, .types = {0, 1, 2, 0, 1, 2, 0, 1}}, ECSB_ERR_QUERY, "8 types, repeated"},
+        {{.count = 3, .types = {0, 7, 7}}, ECSB_ERR_QUERY, "a bad type twice"},
+        {{.count = 2, .types = {3, 3}}, ECSB_ERR_QUERY, "a bad type twice (type_count)"},
+        {{.count = 1, .types = {3}}, ECSB_ERR_TYPE, "type_count"},
+        {{.count = 2, .types = {0, ECSB_MAX_TYPES}}, ECSB_ERR_TYPE, "ECSB_MAX_TYPES"},
+        {{.count = 3, .types = {UINT32_MAX, 1, 2}}, ECSB_ERR_TYPE, "UINT32_MAX first"},
+        {{.count = 8, .types = {0, 1, 2, 3, 4, 5, 6, 7}}, ECSB_ERR_TYPE, "8 types, 5 of them bad"},
+        {{.count = 1, .types = {0}, .exclude_count = 1, .exclude = {0}}, ECSB_ERR_QUERY,
+         "excluding an included type"},
+        {{.count = 2, .types = {0, 1}, .exclude_count = 2, .exclude = {2, 1}}, ECSB_ERR_QUERY,
+         "excluding an included type, after another"},
+        {{.count = 1, .types = {0}, .exclude_count = 2, .exclude = {2, 2}}, ECSB_ERR_QUERY,
+         "excluding a type twice"},
+        {{.count = 1, .types = {0}, .exclude_count = 2, .exclude = {9, 9}}, ECSB_ERR_QUERY,
+         "excluding a bad type twice"},
+        {{.count = 1, .types = {0}, .exclude_count = ECSB_MAX_QUERY_EXCLUDES + 1,
+          .exclude = {1, 2}}, ECSB_ERR_QUERY, "too many exclusions"},
+        {{.count = 1, .types = {0}, .exclude_count = UINT32_MAX}, ECSB_ERR_QUERY,
+         "exclude_count UINT32_MAX"},
+        {{.count = 0, .exclude_count = 1, .exclude = {1}}, ECSB_ERR_QUERY,
+         "no type, one excluded"},
+        {{.count = 1, .types = {0}, .exclude_count = 1, .exclude = {3}}, ECSB_ERR_TYPE,
+         "excluding type_count"},
+        {{.count = 2, .types = {0, 1}, .exclude_count = 2, .exclude = {2, UINT32_MAX}},
+         ECSB_ERR_TYPE, "excluding UINT32_MAX"},
+        {{.count = 1, .types = {5}, .exclude_count = 1, .exclude = {5}}, ECSB_ERR_QUERY,
+         "a bad type included and excluded"},
     };
     for (int filled = 0; filled < 2; filled++) {
         tst_world tw;

@@ -10,7 +10,8 @@
 
 #include "harness/ecsb.h"
 
-/* tests/conformance.c: what every operation does on good input. */
+/* tests/conformance.c: what every operation does on good input; tests/tags.c: tags and
+ * excluding queries. */
 #define ECSB_CONFORMANCE_TESTS(X)                                                              \
     X(conformance_descriptor_is_complete_and_registered_by_its_name)                           \
     X(scenario_passes_that_change_no_structure_allocate_nothing)                               \
@@ -46,7 +47,12 @@
     X(conformance_query_of_a_common_and_a_rare_type_finds_every_match)                         \
     X(conformance_spawn_holds_exactly_its_types_with_the_values_written)                       \
     X(conformance_spawned_entities_change_and_die_like_created_ones)                           \
-    X(conformance_spawn_into_declared_queries_visits_each_entity_once)
+    X(conformance_spawn_into_declared_queries_visits_each_entity_once)                         \
+    X(conformance_tags_hold_membership_only_and_hand_out_the_tag_pointer)                      \
+    X(conformance_a_world_of_tags_only_works)                                                  \
+    X(conformance_tags_cost_no_value_storage)                                                  \
+    X(conformance_excluding_queries_skip_the_holders_of_excluded_types)                        \
+    X(conformance_declared_queries_with_exclusions_follow_every_change)
 
 /* tests/query.c: queries over 1..8 types, declared and not, bad queries, alignment. */
 #define ECSB_QUERY_TESTS(X)                                                                    \
@@ -55,6 +61,7 @@
     X(query_two_type_blocks_in_step_at_a_negative_distance_visit_each_match_once)              \
     X(query_two_type_blocks_in_step_but_for_one_lacking_entity_visit_each_match_once)          \
     X(query_declared_and_undeclared_queries_visit_the_same_entities)                           \
+    X(query_declared_queries_with_exclusions_and_tags_visit_what_undeclared_ones_do)           \
     X(query_callback_writes_reach_the_stored_values)                                           \
     X(query_over_32_types_uses_every_type_index)                                               \
     X(query_bad_queries_return_their_status_visit_nothing_and_change_nothing)                  \

@@ -307,6 +307,8 @@ ecsb_entity tw_spawn(tst_world *tw, const ecsb_type *types, uint32_t count, cons
     TST_CHECK(e != ECSB_ENTITY_NULL, "entity_spawn gave ECSB_ENTITY_NULL");
     for (uint32_t j = 0; j < count; j++) {
         TST_CHECK(v[j] != NULL, "entity_spawn returned ECSB_OK with a NULL value %u", j);
+        TST_CHECK(tw->config.type_size[types[j]] || v[j] == ECSB_TAG,
+                  "entity_spawn handed out %p for tag type %u, not ECSB_TAG", v[j], types[j]);
         tst_pattern(v[j], tw->config.type_size[types[j]], seeds[j]);
     }
     after_call(tw, "entity_spawn");
@@ -324,6 +326,8 @@ void *tw_add(tst_world *tw, ecsb_entity e, ecsb_type type, uint64_t seed)
     void *v = NULL;
     TST_STATUS(tw->ops->component_add(tw->w, e, type, &v), ECSB_OK, "component_add");
     TST_CHECK(v != NULL, "component_add returned ECSB_OK with a NULL value");
+    TST_CHECK(tw->config.type_size[type] || v == ECSB_TAG,
+              "component_add handed out %p for tag type %u, not ECSB_TAG", v, type);
     tst_pattern(v, tw->config.type_size[type], seed);
     after_call(tw, "component_add");
     return v;
@@ -351,6 +355,9 @@ void tw_expect_value(tst_world *tw, ecsb_entity e, ecsb_type type, uint64_t seed
     const void *v = tw->ops->component_get(tw->w, e, type);
     TST_CHECK(v != NULL, "component_get of entity 0x%llx type %u returned NULL",
               (unsigned long long)e, type);
+    TST_CHECK(tw->config.type_size[type] || v == ECSB_TAG,
+              "component_get of entity 0x%llx tag type %u returned %p, not ECSB_TAG",
+              (unsigned long long)e, type, v);
     TST_CHECK(tst_pattern_is(v, tw->config.type_size[type], seed),
               "entity 0x%llx type %u: get returned a value other than the one written",
               (unsigned long long)e, type);
@@ -442,7 +449,7 @@ static void visits_push(tst_visits *v, ecsb_entity e)
         v->entities = tst_xrealloc(v->entities, cap * sizeof *v->entities);
         v->capacity = cap;
     }
-    if ((v->count + 1) * v->width > v->bytes_capacity) {
+    if ((v->count + 1) * v->width + 1 > v->bytes_capacity) { /* + 1: never NULL (tags) */
         size_t cap = v->bytes_capacity ? 2 * v->bytes_capacity : 4096;
         while (cap < (v->count + 1) * v->width)
             cap *= 2;
@@ -537,9 +544,19 @@ ecsb_query tst_query(uint32_t n, const ecsb_type *types)
     return q;
 }
 
+ecsb_query tst_query_without(uint32_t n, const ecsb_type *types, uint32_t x,
+                             const ecsb_type *excluded)
+{
+    ecsb_query q = tst_query(n, types);
+    q.exclude_count = x;
+    for (uint32_t j = 0; j < x && j < ECSB_MAX_QUERY_EXCLUDES; j++)
+        q.exclude[j] = excluded[j];
+    return q;
+}
+
 void tst_tuples_push(tst_tuples *v, const void *tuple)
 {
-    if ((v->count + 1) * v->width > v->capacity) {
+    if ((v->count + 1) * v->width + 1 > v->capacity) { /* + 1: never NULL (tags) */
         size_t cap = v->capacity ? 2 * v->capacity : 4096;
         while (cap < (v->count + 1) * v->width)
             cap *= 2;
@@ -559,6 +576,7 @@ static void on_query(void *ctx, size_t count, void *const *columns)
     for (uint32_t j = 0; j < v->k; j++) {
         ok &= columns[j] != NULL;
         v->misaligned += columns[j] && (uintptr_t)columns[j] % v->aligns[j] != 0;
+        v->bad_tags += v->sizes[j] == 0 && columns[j] != ECSB_TAG;
     }
     if (!ok) {
         v->bad_runs++;
@@ -588,7 +606,7 @@ void tst_tuples_sort(tst_tuples *v)
 
 void tst_tuples_query(tst_tuples *v, tst_world *tw, const ecsb_query *q)
 {
-    v->count = v->runs = v->width = v->bad_runs = v->misaligned = 0;
+    v->count = v->runs = v->width = v->bad_runs = v->misaligned = v->bad_tags = 0;
     v->k = q->count <= ECSB_MAX_QUERY_TYPES ? q->count : 0;
     for (uint32_t j = 0; j < v->k; j++) {
         ecsb_type t = q->types[j];
@@ -604,9 +622,10 @@ void tst_tuples_query(tst_tuples *v, tst_world *tw, const ecsb_query *q)
 const char *tst_tuples_diff(const tst_tuples *got, const tst_tuples *want)
 {
     static char why[200];
-    if (got->bad_runs || got->misaligned) {
+    if (got->bad_runs || got->misaligned || got->bad_tags) {
         snprintf(why, sizeof why, "%zu runs with count 0 or a NULL column, %zu misaligned "
-                 "columns", got->bad_runs, got->misaligned);
+                 "columns, %zu tag columns other than ECSB_TAG", got->bad_runs, got->misaligned,
+                 got->bad_tags);
         return why;
     }
     if (got->count != want->count) {

@@ -206,6 +206,7 @@ typedef struct tst_tuples {
     uint32_t aligns[ECSB_MAX_QUERY_TYPES];
     uint32_t k;
     size_t bad_runs, misaligned;
+    size_t bad_tags; /* a tag's column other than ECSB_TAG */
     unsigned char *bytes;
     size_t capacity;
 } tst_tuples;
@@ -221,6 +222,9 @@ const char *tst_tuples_diff(const tst_tuples *got, const tst_tuples *want);
 void tst_tuples_free(tst_tuples *v);
 /* The query {types[0], ..., types[n - 1]}. */
 ecsb_query tst_query(uint32_t n, const ecsb_type *types);
+/* The same, excluding excluded[0 .. x). */
+ecsb_query tst_query_without(uint32_t n, const ecsb_type *types, uint32_t x,
+                             const ecsb_type *excluded);
 
 /* ---- snapshots --------------------------------------------------------------------------- */
 

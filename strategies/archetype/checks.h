@@ -17,8 +17,11 @@ static bool table_valid(const world *w, uint32_t ti)
         tb->bytes != bytes || (tb->cap != 0) != (tb->entities != NULL))
         return false;
     for (uint32_t t = 0; t < ECSB_MAX_TYPES; t++) {
-        const unsigned char *want = (tb->mask >> t & 1) && tb->cap
-                                        ? (const unsigned char *)tb->entities + off[t] : NULL;
+        const unsigned char *want =
+            !(tb->mask >> t & 1)     ? NULL
+            : !(w->valued >> t & 1) ? (const unsigned char *)ECSB_TAG /* a tag: no column */
+            : tb->cap               ? (const unsigned char *)tb->entities + off[t]
+                                    : NULL;
         if (tb->col[t] != want)
             return false;
         /* Edges: to the set with t toggled, and back. */
@@ -81,8 +84,8 @@ static bool map_valid(const world *w)
 }
 
 /*
- * Each declared cache lists exactly the tables whose set includes its own, each once (where
- * the table says it is), the non-empty ones first.
+ * Each declared cache lists exactly the tables whose set includes its own and none of its
+ * excluded types, each once (where the table says it is), the non-empty ones first.
  */
 static bool queries_valid(const world *w)
 {
@@ -90,17 +93,18 @@ static bool queries_valid(const world *w)
         const cached_query *q = &w->queries[k];
         uint32_t matching = 0;
         for (uint32_t ti = 0; ti < w->table_count; ti++)
-            matching += (w->tables[ti].mask & q->mask) == q->mask;
-        if (q->mask == 0 || q->count > q->cap || q->count != matching || q->filled > q->count)
+            matching += cache_matches(q, w->tables[ti].mask);
+        if (q->mask == 0 || (q->mask & q->without) || q->count > q->cap ||
+            q->count != matching || q->filled > q->count)
             return false;
         for (uint32_t i = 0; i < q->count; i++) {
             uint32_t ti = q->tables[i];
-            if (ti >= w->table_count || (w->tables[ti].mask & q->mask) != q->mask ||
+            if (ti >= w->table_count || !cache_matches(q, w->tables[ti].mask) ||
                 w->tables[ti].cached_at[k] != i || (w->tables[ti].count != 0) != (i < q->filled))
                 return false;
         }
         for (uint32_t j = 0; j < k; j++)
-            if (w->queries[j].mask == q->mask)
+            if (w->queries[j].mask == q->mask && w->queries[j].without == q->without)
                 return false;
     }
     return true;
@@ -112,6 +116,9 @@ static bool world_valid(const world *w)
         w->query_count > ECSB_MAX_QUERIES || w->table_count == 0 ||
         w->table_count > w->table_cap || w->tables[ROOT].mask != 0)
         return false;
+    for (uint32_t t = 0; t < w->type_count; t++)
+        if ((w->valued >> t & 1) != (w->type_size[t] != 0))
+            return false;
     for (uint32_t ti = 0; ti < w->table_count; ti++)
         if (!table_valid(w, ti))
             return false;

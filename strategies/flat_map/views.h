@@ -48,7 +48,23 @@ typedef struct query_cols {
     uint32_t lead;   /* the lead's j */
     const world *w;
     size_t cursor;   /* visit_handle's, in the live vector */
+    uint32_t x;      /* excluded types: each an id vector and a cursor that only moves forward */
+    const uint32_t *xids[ECSB_MAX_QUERY_EXCLUDES];
+    size_t xcount[ECSB_MAX_QUERY_EXCLUDES], xpos[ECSB_MAX_QUERY_EXCLUDES];
 } query_cols;
+
+/* True when an excluded column holds an id in [first, last] (ascending calls). */
+ECSB_INLINE bool query_excluded(query_cols *c, uint32_t first, uint32_t last)
+{
+    bool held = false;
+#pragma GCC unroll 4
+    for (uint32_t j = 0; j < c->x; j++) {
+        const size_t p = gallop_32(c->xids[j], c->xpos[j], c->xcount[j], first);
+        c->xpos[j] = p;
+        held |= p < c->xcount[j] && c->xids[j][p] <= last;
+    }
+    return held;
+}
 
 /* The handle of the entity at lead position pos, pos ascending (ecsb_emit_handles). */
 ECSB_INLINE ecsb_entity query_handle_at(void *src, size_t pos)
@@ -141,7 +157,7 @@ ECSB_INLINE bool query_block_in_step(query_cols *c, uint32_t k, uint32_t lead, s
         }
         in_step = in_step && n - p >= count && ids[p] == first && ids[p + count - 1] == last;
     }
-    if (!in_step)
+    if (!in_step || query_excluded(c, lead_ids[i], lead_ids[i + count - 1]))
         return false;
     uint32_t diff = 0; /* OR of the differences between the lead's ids and the others' */
     for (size_t e = 1; e + 1 < count; e++)
@@ -188,7 +204,7 @@ ECSB_INLINE bool query_ids(query_cols *c, uint32_t k, uint32_t lead, size_t from
             }
             columns[j] = c->values[j] + p * c->size[j];
         }
-        if (!all)
+        if (!all || query_excluded(c, id, id))
             continue;
         if (c->entities) {
             handle = query_handle_at(c, i);
@@ -221,6 +237,14 @@ ECSB_INLINE void query_lead(world *w, const ecsb_query *q, uint32_t lead, ecsb_q
     c.lead = lead;
     c.w = w;
     c.cursor = 0;
+    c.x = q->exclude_count; /* 0 where q is a constant without exclusions */
+#pragma GCC unroll 4
+    for (uint32_t j = 0; j < c.x; j++) {
+        const column *col = &w->col[q->exclude[j]];
+        c.xids[j] = col->ids;
+        c.xcount[j] = col->count;
+        c.xpos[j] = 0;
+    }
     size_t first[ECSB_MAX_QUERY_TYPES] = {0}, run = 0; /* the pending run: start, length */
     bool done = false;
     for (size_t i = 0; i < n && !done; i += FLAT_MAP_DENSE_BLOCK) {

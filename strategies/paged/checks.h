@@ -40,8 +40,8 @@ static bool slots_valid(const world *w)
  */
 static bool pool_valid(const world *w, const pool *p, size_t *pages)
 {
-    if (p->size == 0 || p->size > ECSB_MAX_TYPE_SIZE || p->count > p->cap ||
-        p->room != (p->group == NO_GROUP ? p->cap : 0) ||
+    if ((p->size == 0 && p->values != ECSB_TAG) || p->size > ECSB_MAX_TYPE_SIZE ||
+        p->count > p->cap || p->room != (p->group == NO_GROUP && !p->excluded_by ? p->cap : 0) ||
         p->count > w->live ||
         (p->cap && (!p->dense || p->bytes != ecsb_pool_block_bytes(p->cap, p->size))))
         return false;
@@ -68,8 +68,9 @@ static bool pool_valid(const world *w, const pool *p, size_t *pages)
 }
 
 /*
- * A group: it owns its types and no other group does; the first size entries of each owned
- * pool are the same entities in the same order, and no entity past them holds all the types.
+ * A group: it owns its types and no other group does, and the pools of the types it excludes
+ * know it; the first size entries of each owned pool are the same entities in the same order,
+ * each holding none of the excluded types, and no entity past them belongs in the group.
  */
 static bool group_valid(const world *w, const group *g, uint32_t index, uint32_t *owned)
 {
@@ -82,10 +83,17 @@ static bool group_valid(const world *w, const group *g, uint32_t index, uint32_t
             return false;
         mask |= 1u << t;
     }
-    if (mask != g->mask || (mask & *owned))
+    if (mask != g->mask || (mask & *owned) || (g->without & mask) ||
+        ((uint64_t)g->without >> w->type_count))
         return false;
+    for (uint32_t t = 0; t < w->type_count; t++)
+        if (((w->pools[t].excluded_by >> index) & 1u) != ((g->without >> t) & 1u))
+            return false;
     *owned |= mask;
     const pool *first = &w->pools[g->types[0]];
+    for (uint32_t d = 0; d < g->size; d++)
+        if (!group_complete(w, g, first->dense[d]))
+            return false;
     for (uint32_t j = 1; g->size && j < g->count; j++)
         if (memcmp(first->dense, w->pools[g->types[j]].dense, g->size * sizeof(uint32_t)))
             return false;

@@ -48,14 +48,16 @@ typedef struct pool {
     uint32_t size;          /* bytes per value */
     uint32_t cap;           /* dense entries allocated */
     uint32_t room;          /* count below which an add takes the fast path: cap, or 0 when
-                             * owned (the slow path keeps the group) */
+                             * owned or excluded by a group (the slow path keeps the group) */
     uint8_t group;          /* the group owning this type, or NO_GROUP */
+    uint32_t excluded_by;   /* the groups excluding this type, bit g for group g */
     size_t bytes;           /* bytes of the block */
 } pool;
 
 /* An owning group: dense[0..size) of each owned pool hold the same entities in the same order. */
 typedef struct group {
     uint32_t mask;                         /* owned types, bit t for type t */
+    uint32_t without;                      /* excluded types: no member holds one */
     uint32_t count;                        /* owned types */
     uint32_t size;                         /* entities holding all of them */
     ecsb_type types[ECSB_MAX_QUERY_TYPES]; /* owned types */
@@ -166,7 +168,7 @@ static ecsb_status grow_pool(world *w, pool *p, size_t cap)
         return st;
     p->dense = block;
     p->cap = (uint32_t)cap;
-    p->room = p->group == NO_GROUP ? p->cap : 0;
+    p->room = p->group == NO_GROUP && !p->excluded_by ? p->cap : 0;
     return ECSB_OK;
 }
 
@@ -216,8 +218,9 @@ static uint32_t first_version(uint32_t first_generation)
 
 /*
  * The groups of the declared queries, in declaration order: a query of two or more types none
- * of which an earlier group owns gets a group; the same set again shares it; any other query
- * naming an owned type gets none (the view path answers it).
+ * of which an earlier group owns gets a group (with its exclusions: EnTT's group<A, B>(
+ * exclude<C>)); the same sets again share it; any other query naming an owned type gets none
+ * (the view path answers it).
  */
 static void groups_init(world *w, const ecsb_world_config *config)
 {
@@ -230,10 +233,13 @@ static void groups_init(world *w, const ecsb_world_config *config)
             continue;
         group *g = &w->groups[w->group_count];
         g->mask = mask;
+        g->without = ecsb_query_without(query);
         g->count = query->count;
         memcpy(g->types, query->types, query->count * sizeof *g->types);
         for (uint32_t j = 0; j < g->count; j++)
             w->pools[g->types[j]].group = (uint8_t)w->group_count;
+        for (uint32_t x = g->without; x; x &= x - 1)
+            w->pools[__builtin_ctz(x)].excluded_by |= 1u << w->group_count;
         owned |= mask;
         w->group_count++;
     }
@@ -257,6 +263,8 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
     for (uint32_t t = 0; t < w->type_count; t++) {
         w->pools[t].size = config->type_size[t];
         w->pools[t].group = NO_GROUP;
+        if (w->pools[t].size == 0)
+            w->pools[t].values = ECSB_TAG; /* a tag: values ECSB_TAG, stride 0 */
     }
     if (PAGED_OWNING_GROUPS)
         groups_init(w, config);
@@ -374,15 +382,40 @@ static void group_leave(world *w, group *g, uint32_t id)
     }
 }
 
-/* True when live id `id` holds every type of g. */
+/* True when live id `id` holds every type of g and none it excludes: it belongs in g. */
 static bool group_complete(const world *w, const group *g, uint32_t id)
 {
-    for (uint32_t j = 0; j < g->count; j++) {
-        uint32_t pos;
+    uint32_t pos;
+    for (uint32_t j = 0; j < g->count; j++)
         if (!pool_find(&w->pools[g->types[j]], id, &pos))
             return false;
-    }
+    for (uint32_t x = g->without; x; x &= x - 1)
+        if (pool_find(&w->pools[__builtin_ctz(x)], id, &pos))
+            return false;
     return true;
+}
+
+/* True when live id `id` is a member of g (in the front of its first owned pool). */
+static bool group_member(const world *w, const group *g, uint32_t id)
+{
+    uint32_t pos;
+    return pool_find(&w->pools[g->types[0]], id, &pos) && pos < g->size;
+}
+
+/*
+ * Live id `id` just gained (gained = true) or lost a type that the groups in `groups` exclude:
+ * it leaves those it was a member of, or joins those it now completes.
+ */
+static __attribute__((noinline)) void groups_excluded_changed(world *w, uint32_t groups,
+                                                              uint32_t id, bool gained)
+{
+    for (; groups; groups &= groups - 1) {
+        group *g = &w->groups[__builtin_ctz(groups)];
+        if (gained && group_member(w, g, id))
+            group_leave(w, g, id);
+        else if (!gained && group_complete(w, g, id))
+            group_enter(w, g, id);
+    }
 }
 
 /*
@@ -415,6 +448,8 @@ ECSB_INLINE void component_drop(world *w, pool *p, uint32_t id, uint32_t *entry)
             group_leave(w, g, id); /* moves it to position size, *entry with it */
     }
     pool_remove(p, entry);
+    if (PAGED_OWNING_GROUPS && ECSB_UNLIKELY(p->excluded_by))
+        groups_excluded_changed(w, p->excluded_by, id, false);
 }
 
 ECSB_INLINE ecsb_status entity_destroy(world *w, ecsb_entity e)
@@ -500,6 +535,8 @@ static __attribute__((noinline, cold)) ecsb_status component_add_slow(world *w, 
             pos = g->size - 1;
         }
     }
+    if (PAGED_OWNING_GROUPS && p->excluded_by)
+        groups_excluded_changed(w, p->excluded_by, id, true); /* moves no value of p */
     *value_out = p->values + (size_t)pos * p->size;
     return ECSB_OK;
 }
@@ -586,7 +623,7 @@ ECSB_INLINE ecsb_status spawn(world *w, const ecsb_type *types, uint32_t count,
         pool_append(p, id, &p->pages[page][i & PAGE_MASK]);
     }
     for (uint32_t k = 0; PAGED_OWNING_GROUPS && k < w->group_count; k++)
-        if ((w->groups[k].mask & mask) == w->groups[k].mask)
+        if ((w->groups[k].mask & mask) == w->groups[k].mask && !(w->groups[k].without & mask))
             group_enter(w, &w->groups[k], id);
     for (uint32_t j = 0; j < count; j++) {
         pool *p = &w->pools[types[j]];

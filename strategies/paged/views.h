@@ -8,11 +8,11 @@
 
 /* ---- iteration --------------------------------------------------------------------------- */
 
-/* The group owning exactly the types in mask, or NULL. */
-ECSB_INLINE const group *group_of(const world *w, uint32_t mask)
+/* The group owning exactly the types in mask and excluding exactly `without`, or NULL. */
+ECSB_INLINE const group *group_of(const world *w, uint32_t mask, uint32_t without)
 {
     for (uint32_t g = 0; PAGED_OWNING_GROUPS && g < w->group_count; g++)
-        if (w->groups[g].mask == mask)
+        if (w->groups[g].mask == mask && w->groups[g].without == without)
             return &w->groups[g];
     return NULL;
 }
@@ -236,7 +236,19 @@ typedef struct view_cols {
     size_t sizes[ECSB_MAX_QUERY_TYPES];
     bool entities;        /* the query asks for handles */
     const uint32_t *dense; /* the lead's ids */
+    uint32_t x;           /* excluded types (EnTT's exclude<>): their pools */
+    const pool *xpools[ECSB_MAX_QUERY_EXCLUDES];
 } view_cols;
+
+/* True when the live entity at index i holds one of the query's excluded types. */
+ECSB_INLINE bool view_excluded(const view_cols *c, uint32_t i)
+{
+    bool held = false;
+#pragma GCC unroll 4
+    for (uint32_t j = 0; j < c->x; j++)
+        held |= *sparse_entry(c->xpools[j], i) != SPARSE_ABSENT;
+    return held;
+}
 
 /* True when lead entries [from, to) all sit at one distance per looked-up column (*off). */
 ECSB_INLINE bool viewk_in_step(const view_cols *c, uint32_t k, uint32_t at_lead,
@@ -255,6 +267,9 @@ ECSB_INLINE bool viewk_in_step(const view_cols *c, uint32_t k, uint32_t at_lead,
         first[j] = id_index(entry) - (uint32_t)from;
         off[j] = (size_t)(first[j] + (uint32_t)from) - from; /* may wrap: negative distance */
     }
+    for (size_t e = from; c->x && e < to; e++) /* none of them excluded */
+        if (view_excluded(c, id_index(dense[e])))
+            return false;
     for (size_t e = from + 1; e < to; e++) {
         const uint32_t i = id_index(dense[e]);
 #pragma GCC unroll 8
@@ -292,7 +307,7 @@ ECSB_INLINE void viewk_walk(const view_cols *c, uint32_t k, uint32_t at_lead,
             }
             columns[j] = c->values[j] + at * c->sizes[j];
         }
-        if (!all)
+        if (!all || view_excluded(c, i))
             continue;
         if (c->entities) {
             handle = dense[d];
@@ -384,7 +399,11 @@ ECSB_INLINE void query_view(world *w, const ecsb_query *q, const pool *lead, siz
     const bool entities = q->entities;
     c.entities = entities;
     c.dense = lead->dense;
-    if (k == 2) { /* at_lead is 1 or 2: a group owning both would have answered */
+    c.x = q->exclude_count; /* 0 where q is a constant without exclusions */
+#pragma GCC unroll 4
+    for (uint32_t j = 0; j < c.x; j++)
+        c.xpools[j] = &w->pools[q->exclude[j]];
+    if (k == 2 && !c.x) { /* at_lead is 1 or 2: a group owning both would have answered */
         /* A constant lead column keeps the columns in registers, not on the stack. */
         if (at_lead == 1)
             query_view2(lead, n, 0, c.pools[1], entities, fn, ctx);
@@ -406,9 +425,11 @@ ECSB_INLINE void query_view(world *w, const ecsb_query *q, const pool *lead, siz
 }
 
 /*
- * A group's exact set: one run over its front. One type: its pool is one run. Otherwise the
- * view path, led by the smallest pool, or by the front of a group whose types the query names
- * when that front is smaller.
+ * A group's exact sets (included and excluded): one run over its front. One type, excluding
+ * none: its pool is one run. Otherwise the view path, led by the smallest pool, or by the
+ * front of a group whose types the query names and whose exclusions it makes too (so every
+ * match is in the front), when that front is smaller. Exclusions cost the view one sparse
+ * entry per excluded type per visited lead entity.
  */
 ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, void *ctx)
 {
@@ -419,8 +440,9 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
     const uint32_t k = q->count;
     void *columns[ECSB_MAX_QUERY_COLUMNS] = {0}; /* zeroed once a query: gcc cannot see that */
     size_t sizes[ECSB_MAX_QUERY_TYPES];           /* only the first k are read */
-    const group *g = group_of(w, mask);
-    if (g || k == 1) { /* a group's front: the same ids in the same order in every pool */
+    const uint32_t without = ecsb_query_without(q); /* 0 where q is a constant without any */
+    const group *g = group_of(w, mask, without);
+    if (g || (k == 1 && !without)) { /* a group's front: the same ids in the same order in every pool */
         const pool *first = &w->pools[q->types[0]];
         size_t n = g ? g->size : first->count;
         for (uint32_t j = 0; j < k; j++) {
@@ -440,7 +462,7 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
     uint32_t at_lead = 1u << lead;
     for (uint32_t c = 0; PAGED_OWNING_GROUPS && c < w->group_count; c++) {
         const group *inner = &w->groups[c];
-        if ((inner->mask & ~mask) || inner->size >= n)
+        if ((inner->mask & ~mask) || (inner->without & ~without) || inner->size >= n)
             continue;
         n = inner->size;
         lp = &w->pools[inner->types[0]];

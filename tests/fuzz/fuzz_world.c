@@ -1,8 +1,9 @@
 /*
  * fuzz_world.c — the libFuzzer target: the input bytes are the choices of one differential
  * run (tests/differential.c: world configuration, then operations — create, spawn of a
- * random type set, destroy, add, remove, get, has, queries of 1..4 types declared or not,
- * with handles or not, bad handles and types, injected allocation failures — each checked
+ * random type set, destroy, add, remove, get, has (of valued types and of tags), queries of
+ * 1..4 types declared or not, excluding types or not, with handles or not, bad handles, types
+ * and exclusions, injected allocation failures — each checked
  * against the reference model, with full-state comparisons every 64 operations and at the
  * end), played on every strategy in turn: the registered ones and the template, or only
  * $ECSB_FUZZ_STRATEGY. A mismatch prints what
