@@ -47,6 +47,12 @@ DODGE = 1.035  # sideways nudge between neighbouring series on the log N axis (3
 ARTICLES_N = 4000  # the articles' size: off the power-of-two series of the sweep
 
 
+def off_the_series(sizes):
+    """The N the time-against-N lines leave out (0: none): the articles' 4000 when the sweep's
+    4096 is there too (two markers side by side, a near-vertical jump between them)."""
+    return ARTICLES_N if ARTICLES_N in sizes and 4096 in sizes else 0
+
+
 def dodge_at(sizes, cache_n, nseries):
     """{N: the nudge between neighbouring series at N}: DODGE, or less where the outermost
     series would cross a cache-size line (a point never moves to the other side of one)."""
@@ -94,14 +100,15 @@ def n_label_approx(n):
     return f"{n:.0f}"
 
 
-def xtics(lo, hi):
-    """Tics at powers of 4 (256, 1 Ki, 4 Ki ... 4 Mi) inside [lo, hi], plus 4000 if inside."""
+def xtics(lo, hi, articles=True):
+    """Tics at powers of 4 (256, 1 Ki, 4 Ki ... 4 Mi) inside [lo, hi], plus 4000 if inside
+    (and not left off the lines: articles=False)."""
     tics, t = [], 1
     while t <= hi:
         if t >= lo:
             tics.append((n_label(t), t))
         t *= 4
-    if lo <= BAR_N <= hi and BAR_N not in [v for _, v in tics]:
+    if articles and lo <= BAR_N <= hi and BAR_N not in [v for _, v in tics]:
         tics = [x for x in tics if not 0.8 < x[1] / BAR_N < 1.25] + [("4000", BAR_N)]
     return sorted(tics, key=lambda x: x[1])
 
@@ -250,14 +257,17 @@ def write_scenario(run, scenario, out, style, charts):
     xmin, xmax = sizes[0] / 1.6, sizes[-1] * 1.6
     cache_n, cache_label, cache_note = cache_markers(run, scenario, xmin, xmax)
     bar_note = "" if bar_n == BAR_N else f" ({BAR_N} is not in this run)"
-    limit_note = ("grey dash-dot: the limit, the same arithmetic on arrays holding only what "
-                  "the pass touches" if LIMIT in series else "")
+    limit_text = ("grey dash-dot: the limit, the same arithmetic on arrays holding only what "
+                  "the pass touches")
     # One series of sizes: the articles' 4000 beside the sweep's 4096 would double the markers
     # and draw a near-vertical jump; it is left out of the lines (the bar chart has it).
-    skip_n = ARTICLES_N if ARTICLES_N in sizes and 4096 in sizes else 0
-    if skip_n:
-        limit_note = "; ".join(x for x in (limit_note, f"N = {ARTICLES_N} (the articles' size) "
-                                           f"is in the bar chart, not on these lines") if x)
+    skip_n = off_the_series(sizes)
+    articles_text = (f"N = {ARTICLES_N} (the articles' size) is in the bar chart, not on these "
+                     "lines") if skip_n else ""
+
+    def notes(with_limit):
+        return "; ".join(x for x in (limit_text if with_limit else "", articles_text) if x)
+    limit_note = notes(LIMIT in series)
     lines = [
         f"# gnuplot settings for {scenario} of run {run.run_id} (written by scripts/plot_data.py)",
         *case_csv(run, scenario, out),
@@ -288,7 +298,8 @@ def write_scenario(run, scenario, out, style, charts):
         f"ncaches = {len(cache_n)}",
         gp_array("cache_n", cache_n),
         gp_array("cache_label", cache_label),
-        "set xtics (" + ", ".join(f"{gp_str(lab)} {v}" for lab, v in xtics(xmin, xmax)) + ")",
+        "set xtics (" + ", ".join(f"{gp_str(lab)} {v}"
+                                  for lab, v in xtics(xmin, xmax, not skip_n)) + ")",
         # The bar chart's category labels: slanted 45 degrees on one line when there are many
         # (two-line names side by side ran into each other), else references on two lines.
         gp_array("bar_names", [style.title(s) if len(bar_series) > 7
@@ -306,14 +317,16 @@ def write_scenario(run, scenario, out, style, charts):
            f"outfile = {gp_str(path + '_memory_vs_n')}",
            f"title_text = {gp_str(f'{scenario}: bytes per entity after set-up, against N (log-log)')}",
            f"corner = {gp_str(corner(run))}",
-           f"limit_note = {gp_str(limit_note if LIMIT in mem_series else '')}",
+           f"limit_note = {gp_str(notes(LIMIT in mem_series))}",
+           f"skip_n = {skip_n}",
            f"xmin = {xmin!r}",
            f"xmax = {xmax!r}",
            f"ymin = {mem_lo / 1.4!r}",
            f"ymax = {mem_hi * 1.5!r}",
            f"nseries = {len(mem_series)}",
            *style.arrays(mem_series),
-           "set xtics (" + ", ".join(f"{gp_str(lab)} {v}" for lab, v in xtics(xmin, xmax)) + ")",
+           "set xtics (" + ", ".join(f"{gp_str(lab)} {v}"
+                                  for lab, v in xtics(xmin, xmax, not skip_n)) + ")",
            set_ytics(mem_lo / 1.4, mem_hi * 1.5)]
     with open(f"{path}.memory.vars.gp", "w") as f:
         f.write("\n".join(mem) + "\n")

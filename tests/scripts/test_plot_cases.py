@@ -201,6 +201,12 @@ class Libraries(unittest.TestCase):
 
 
 class Nudge(unittest.TestCase):
+    def test_one_series_of_sizes_on_the_lines(self):
+        from plot_data import off_the_series
+        self.assertEqual(off_the_series([256, 1024, 4000, 4096, 16384, 65536]), 4000)
+        self.assertEqual(off_the_series([1024, 4000, 16384]), 0)
+        self.assertEqual(off_the_series([4096, 65536]), 0)
+
     def test_no_point_is_shifted_across_a_cache_line(self):
         from plot_data import DODGE, dodge_at
         sizes = [256, 1024, 4000, 4096, 16384, 52000, 65536, 262144]
