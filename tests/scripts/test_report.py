@@ -481,7 +481,10 @@ class FindingsByMachine(unittest.TestCase):
                             "--findings", paths["findings.md"], "--results", paths["results.md"],
                             "--readme", paths["README.md"]], capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
-        text = {n: open(p, encoding="utf-8").read() for n, p in paths.items()}
+        text = {}
+        for name, path in paths.items():
+            with open(path, encoding="utf-8") as f:
+                text[name] = f.read()
         amd, intel = "AMD EPYC 9R14 96-Core, 2.5 GHz, 32K/1M/36608K", "Intel Xeon, 3.1 GHz"
         # B's handle_table is 1.5x and its flat_map 0.6x A's: 2.5x flat_map there
         self.assertIn(f"| claim | {amd}<br>{RUN_A} | {intel}<br>20261102T090000Z-fixture |",
