@@ -11,7 +11,9 @@
  *    wrong checksum or a failed status makes it an error row (SkipWithError, with the expected
  *    and actual checksum or the status), never a time. The same world, so warmed, then
  *    estimates a pass's time (growing groups of passes, or of fresh worlds, until 1 ms).
- * 2. Plan, per cell: the scenario's warm-up (ecsb_warmup_passes), and as many timed passes
+ * 2. Plan, per cell: the scenario's warm-up (ecsb_warmup_decide: its rule in full, the same
+ *    whichever lines are selected; a cell whose rule does not fit is not run, and said so),
+ *    and as many timed passes
  *    as the slowest line needs for the min time (at least MIN_TIMED_PASSES; fewer, down to
  *    one, where passes of 1/8 s or more make LONG_PASSES_SECONDS sooner), the same for
  *    every line, so no line's world is older or younger when timed; the timed passes spread
@@ -30,8 +32,9 @@
  * Every successful row carries the counters items_per_pass and n (time per item = real_time /
  * items_per_pass), bytes and entities (the storage and live entities right after set-up),
  * warmup and worlds (its plan), slice_1 .. slice_K (seconds per pass in consecutive slices of
- * its timed passes, K <= 12) and drift (least time per pass, last third / first third,
- * within each world; absent when a world had fewer than 3 spans), and the sentinel's
+ * its timed passes, K <= 12) and drift (timing.h: the timed passes against the warm-up's
+ * last third, or the last third of the timed ones against their first; absent when a world
+ * had fewer than 3 spans to compare), and the sentinel's
  * sentinel_ns (the slower probe around it), speed_index (run-wide best probe / sentinel_ns)
  * and disturbed (1: kept although disturbed).
  * The exit status is 1 when any row failed (after the results are written), 0 otherwise.
@@ -66,10 +69,6 @@
 /* Spans (clock-read pairs) per world, at most, beyond what the clock's share asks: the
  * per-pass times a repetition records (timing.h: slices). */
 #define SPANS_PER_WORLD 12
-/* A cell's warm-up takes at most this long on its slowest line (and at least one pass), so
- * that one slow layout (flat_map's frame at 65,536: 30-50 ms a frame) keeps the suite in its
- * budget; the warm-up stays the same for every line. */
-#define WARMUP_CELL_SECONDS 1.0
 
 typedef struct bench_case {
     ecsb_scenario_id scenario;
@@ -138,12 +137,9 @@ static void plan_cell(bench_case *cases, size_t count, const ecsb_bench_settings
     }
     const bench_case *c0 = &cases[0];
     bool fresh = ecsb_scenarios[c0->scenario].consumes_setup;
-    ecsb_time_plan cell = {.warmup = ecsb_warmup_passes(c0->scenario, c0->n, &c0->params)};
-    if (s->quick && cell.warmup > ECSB_QUICK_WARMUP)
-        cell.warmup = ECSB_QUICK_WARMUP;
-    double warm_fit = floor(WARMUP_CELL_SECONDS / slow);
-    if ((double)cell.warmup > warm_fit)
-        cell.warmup = warm_fit < 1 ? 1 : (uint64_t)warm_fit;
+    /* the scenario's rule in full: never capped, never from the lines' speed (build_suite
+     * leaves out the cells whose rule does not fit) */
+    ecsb_time_plan cell = {.warmup = ecsb_warmup_decide(c0->scenario, c0->n, &c0->params).passes};
     double least = fmin(MIN_TIMED_PASSES, ceil(LONG_PASSES_SECONDS / slow));
     double want = fmax(ceil(ecsb_bench_min_time(s) / slow), least);
     cell.passes = want > (double)MAX_ITERATIONS ? MAX_ITERATIONS : (uint64_t)want;
@@ -283,6 +279,15 @@ static bool build_suite(const ecsb_bench_settings *s, suite *su)
         for (size_t z = 0; z < size_count; z++) {
             ecsb_scenario_id id = (ecsb_scenario_id)sc;
             const ecsb_params *p = &sets[ps];
+            ecsb_warmup warm = ecsb_warmup_decide(id, sizes[z], p);
+            if (!warm.fits) { /* the whole cell: its warm-up would be cut short */
+                char changed[128];
+                ecsb_params_format(id, p, true, ",", changed, sizeof changed);
+                fprintf(stderr, "ecsbench: not running %s/*/%" PRIu64 "%s%s: %s\n",
+                        ecsb_scenarios[sc].name, sizes[z], changed[0] ? "/" : "", changed,
+                        warm.why);
+                continue;
+            }
             bool ok = add_case(su, id, ECSB_FLOOR_NAME, &ecsb_floor[sc], sizes[z], p, s);
             if (ecsb_has_limit(id))
                 ok = ok && add_case(su, id, ECSB_LIMIT_NAME, &ecsb_limit[sc], sizes[z], p, s);

@@ -615,9 +615,9 @@ static const bench_flag flags[] = {
     {"--ecsb_quick", "--ecsb_quick", FLAG_BOOL, SETTING(quick), 0, NULL,
      "--ecsb_quick takes no value, or true/false",
      "a smoke run, not for verdicts: sizes 256,4000,\n"
-     "%.0f repetitions of %g s, at most %.0f warm-up passes\n"
-     "(unless other flags say otherwise)",
-     {QUICK_REPETITIONS, QUICK_MIN_TIME, ECSB_QUICK_WARMUP}, "", "2"},
+     "%.0f repetitions of %g s (unless other flags say\n"
+     "otherwise); the scenarios' warm-ups in full",
+     {QUICK_REPETITIONS, QUICK_MIN_TIME}, "", "2"},
     {"--ecsb_plan", "--ecsb_plan", FLAG_BOOL, SETTING(plan_only), 0, NULL,
      "--ecsb_plan takes no value, or true/false",
      "check and calibrate every benchmark, print the plan\n"
@@ -762,7 +762,8 @@ void ecsb_bench_usage(FILE *out)
           "items_per_pass, n, bytes and entities (the storage right after set-up with the\n"
           "scenario's capacity hint), bytes_grown (the same, grown from empty), warmup and\n"
           "worlds (the plan), slice_1.. (seconds per pass in consecutive slices of the\n"
-          "timed passes), drift (least time per pass, last third / first third) and the\n"
+          "timed passes), drift (least time per pass, timed / the warm-up's last third, or\n"
+          "last third / first third after a short warm-up) and the\n"
           "sentinel's sentinel_ns, speed_index and disturbed (docs/measuring.md).\n",
           out);
 }

@@ -149,7 +149,11 @@ ecsb_status ecsb_run_scenario(const ecsb_scenario_impl *impl, ecsb_scenario_id s
     *r = (ecsb_run_result){.status = ECSB_OK, .step = ""};
     run_watch w = {.on = progress, .total = passes ? passes : 1};
     /* The engine bench uses, with the warm-up bench uses: one world, adaptive spans. */
-    ecsb_time_plan plan = {.worlds = 1, .warmup = ecsb_warmup_passes(s, n, p), .passes = passes,
+    ecsb_warmup warm = ecsb_warmup_decide(s, n, p);
+    if (!warm.fits)
+        fprintf(stderr, "ecsbench: warning: make bench would not run %s at N=%" PRIu64 ": %s\n",
+                ecsb_scenarios[s].name, n, warm.why);
+    ecsb_time_plan plan = {.worlds = 1, .warmup = warm.passes, .passes = passes,
                            .checksums = ECSB_CHECKSUM_LAST};
     ecsb_time_result t;
     ecsb_placement_seed(ECSB_DEFAULT_SEED); /* fixed: runs are compared with each other */

@@ -77,13 +77,13 @@ typedef struct ecsb_run_result {
     const char *step;     /* on failure: "prepare" or "pass" */
     uint64_t checksum;    /* of the final state */
     double seconds;       /* the timed passes, summed */
-    uint64_t warmup;      /* untimed passes before them (ecsb_warmup_passes) */
+    uint64_t warmup;      /* untimed passes before them (ecsb_warmup_decide) */
 } ecsb_run_result;
 
 /*
  * Run scenario s on impl at size n with parameters p through the timing engine
  * (harness/timing.h), as the suite does: prepare, the scenario's warm-up
- * (ecsb_warmup_passes), then `passes` timed passes (a scenario whose pass consumes its set-up
+ * (ecsb_warmup_decide), then `passes` timed passes (a scenario whose pass consumes its set-up
  * is prepared afresh, untimed, for each: warm-up worlds, then batches sized by the time of a
  * pass), then checksum and release. With `progress` set, a run that will take long says so on
  * stderr, then shows its progress. Returns result->status.
@@ -98,8 +98,6 @@ ecsb_status ecsb_run_scenario(const ecsb_scenario_impl *impl, ecsb_scenario_id s
 /* ---- the suite (bench.c, bench_flags.c) ---------------------------------------------------- */
 
 #define ECSB_MAX_EXTRA_CONTEXT 16u
-/* Most warm-up passes of a quick (smoke) run: frame's turnover would dominate it. */
-#define ECSB_QUICK_WARMUP 8
 #define ECSB_MAX_PARAM_FLAGS 8u
 #define ECSB_MAX_PARAM_SETS 64u /* parameter combinations per scenario, at most */
 

@@ -1,6 +1,7 @@
 /* timing.c — ecsb_time_case, the one timing engine (timing.h says what it does and why). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -46,16 +47,19 @@ uint64_t ecsb_fresh_batch(uint64_t n, double pass_seconds)
     return want < 1 ? 1 : want;
 }
 
-uint64_t ecsb_warmup_passes(ecsb_scenario_id s, uint64_t n, const ecsb_params *p)
+ecsb_warmup ecsb_warmup_decide(ecsb_scenario_id s, uint64_t n, const ecsb_params *p)
 {
     const ecsb_scenario_info *info = &ecsb_scenarios[s];
-    uint64_t want = info->warmup_passes ? info->warmup_passes(n, p) : 1;
-    uint64_t cap = ECSB_WARMUP_ENTITY_PASSES / (n ? n : 1);
-    if (cap < ECSB_WARMUP_LEAST_CAP)
-        cap = ECSB_WARMUP_LEAST_CAP;
-    if (want > cap)
-        want = cap;
-    return want ? want : 1;
+    ecsb_warmup w = {.passes = info->warmup_passes ? info->warmup_passes(n, p) : 1, .fits = true};
+    if (w.passes == 0)
+        w.passes = 1;
+    if (w.passes > ECSB_WARMUP_BUDGET / (n ? n : 1)) {
+        w.fits = false;
+        snprintf(w.why, sizeof w.why,
+                 "its warm-up, %llu passes to steady state, is more than %llu entity-passes",
+                 (unsigned long long)w.passes, (unsigned long long)ECSB_WARMUP_BUDGET);
+    }
+    return w;
 }
 
 /* True when a timing with plan.stop_after has timed enough: `seconds` over `spans` spans. */
@@ -72,6 +76,7 @@ static bool stop_now(const ecsb_time_plan *plan, double seconds, size_t spans)
 typedef struct span {
     uint64_t world, first, count;
     double seconds;
+    bool warm; /* a span of the warm-up's last third, timed for drift only */
 } span;
 
 typedef struct spans {
@@ -93,47 +98,68 @@ static bool spans_add(spans *s, span x)
     return true;
 }
 
-/* Slices, least pass and drift from the spans; world_passes[w] = timed passes of world w. */
+/* Slices, least pass and drift from the spans; world_passes[w] = timed passes of world w.
+ * Warm-up spans count for drift only. */
 static void summarise(const spans *s, const uint64_t *world_passes, uint64_t worlds,
                       ecsb_time_result *r)
 {
-    r->slice_count = s->count < ECSB_TIME_SLICES ? (uint32_t)s->count : ECSB_TIME_SLICES;
+    size_t timed = 0;
+    for (size_t i = 0; i < s->count; i++)
+        timed += !s->v[i].warm;
+    r->slice_count = timed < ECSB_TIME_SLICES ? (uint32_t)timed : ECSB_TIME_SLICES;
     double sec[ECSB_TIME_SLICES] = {0}, cnt[ECSB_TIME_SLICES] = {0};
-    for (size_t i = 0; i < s->count; i++) {
+    for (size_t i = 0, t = 0; i < s->count; i++) {
         const span *x = &s->v[i];
-        size_t k = i * r->slice_count / s->count;
+        if (x->warm)
+            continue;
+        size_t k = t * r->slice_count / timed;
         sec[k] += x->seconds;
         cnt[k] += (double)x->count;
         double per = x->seconds / (double)x->count;
-        if (i == 0 || per < r->least_pass)
+        if (t == 0 || per < r->least_pass)
             r->least_pass = per;
+        t++;
     }
     for (uint32_t k = 0; k < r->slice_count; k++)
         r->slice[k] = sec[k] / cnt[k];
-    /* Drift: per world, the least time per pass of the spans whose middle lies in the last
+    /* Drift, per world: where its warm-up's last third was timed, the least time per pass of
+     * its timed spans against the least of those warm-up spans (a world still settling when
+     * timing began shows); else the least of the timed spans whose middle lies in the last
      * third of its timed passes against the least of those in the first third. The least,
      * because preemption only ever adds time: a span cut by another process must not read as
-     * a world that changed. Worlds with fewer than 3 spans say nothing. */
+     * a world that changed. Worlds with fewer than 3 spans to compare say nothing. */
     double log_sum = 0;
     uint64_t measured = 0;
     for (uint64_t w = 0; w < worlds; w++) {
-        double first = 0, last = 0;
-        size_t in_world = 0;
+        double first = 0, last = 0, warm = 0, all = 0;
+        size_t in_world = 0, warm_spans = 0;
         for (size_t i = 0; i < s->count; i++) {
             const span *x = &s->v[i];
             if (x->world != w)
                 continue;
+            double per = x->seconds / (double)x->count;
+            if (x->warm) {
+                warm_spans++;
+                warm = warm == 0 || per < warm ? per : warm;
+                continue;
+            }
             in_world++;
+            all = all == 0 || per < all ? per : all;
             double mid = (double)x->first + (double)x->count / 2;
             double third = (double)world_passes[w] / 3;
-            double per = x->seconds / (double)x->count;
             if (mid < third)
                 first = first == 0 || per < first ? per : first;
             else if (mid >= 2 * third)
                 last = last == 0 || per < last ? per : last;
         }
-        if (in_world < 3 || first <= 0 || last <= 0)
+        if (warm_spans > 0) {
+            if (warm_spans + in_world < 3 || warm <= 0 || all <= 0)
+                continue;
+            first = warm;
+            last = all;
+        } else if (in_world < 3 || first <= 0 || last <= 0) {
             continue;
+        }
         log_sum += log(last / first);
         measured++;
     }
@@ -226,7 +252,7 @@ static ecsb_status time_fresh(const ecsb_scenario_impl *impl, uint64_t n, const 
         if (last && (plan->checksums & ECSB_CHECKSUM_LAST))
             r->checksum = impl->checksum(states[b - 1]);
         release_all(impl, states, b);
-        if (!spans_add(sp, (span){0, done - b, b, seconds})) {
+        if (!spans_add(sp, (span){0, done - b, b, seconds, false})) {
             free(states);
             return fail(r, ECSB_ERR_NOMEM, "pass");
         }
@@ -261,6 +287,7 @@ static ecsb_status time_repeated(const ecsb_scenario_impl *impl, uint64_t n, con
         return fail(r, ECSB_ERR_NOMEM, "prepare");
     ecsb_status st = ECSB_OK;
     bool stopped = false;
+    size_t warm_spans = 0; /* spans of warm-ups (for drift), not timed */
     for (uint64_t w = 0; w < worlds && !stopped; w++) {
         uint64_t share = plan->passes / worlds + (w < plan->passes % worlds);
         void *state = NULL;
@@ -272,13 +299,31 @@ static ecsb_status time_repeated(const ecsb_scenario_impl *impl, uint64_t n, con
         note_prepare(r, ecsb_now() - t0);
         if (w == 0)
             impl->memory(state, &r->bytes, &r->entities);
-        for (uint64_t i = 0; i < plan->warmup && st == ECSB_OK; i++) {
-            st = impl->pass(state);
-            if (w == 0 && i == 0 && st == ECSB_OK && (plan->checksums & ECSB_CHECKSUM_FIRST))
-                r->first_checksum = impl->checksum(state);
+        /* The warm-up: its last third (of a warm-up of ECSB_DRIFT_WARMUP passes or more) in
+         * spans of the timed group, for drift. */
+        const uint64_t warm_timed = plan->warmup >= ECSB_DRIFT_WARMUP ? plan->warmup / 3 : 0;
+        uint64_t group = plan->group ? plan->group : 1;
+        for (uint64_t i = 0; i < plan->warmup && st == ECSB_OK;) {
+            if (i < plan->warmup - warm_timed) {
+                st = impl->pass(state);
+                if (w == 0 && i == 0 && st == ECSB_OK && (plan->checksums & ECSB_CHECKSUM_FIRST))
+                    r->first_checksum = impl->checksum(state);
+                i++;
+                continue;
+            }
+            uint64_t b = plan->warmup - i < group ? plan->warmup - i : group;
+            t0 = ecsb_now();
+            for (uint64_t j = 0; j < b && st == ECSB_OK; j++)
+                st = impl->pass(state);
+            double seconds = ecsb_now() - t0;
+            if (st == ECSB_OK && !spans_add(sp, (span){w, i, b, seconds, true}))
+                st = ECSB_ERR_NOMEM;
+            warm_spans++;
+            i += b;
+            if (!plan->group && seconds < ECSB_ADAPTIVE_SPAN_SECONDS)
+                group *= 2;
         }
         const char *step = "warm-up";
-        uint64_t group = plan->group ? plan->group : 1;
         for (uint64_t done = 0; st == ECSB_OK && done < share;) {
             step = "pass";
             uint64_t b = share - done < group ? share - done : group;
@@ -291,14 +336,14 @@ static ecsb_status time_repeated(const ecsb_scenario_impl *impl, uint64_t n, con
             r->seconds += seconds;
             r->passes += b;
             world_passes[w] = done + b;
-            if (!spans_add(sp, (span){w, done, b, seconds})) {
+            if (!spans_add(sp, (span){w, done, b, seconds, false})) {
                 st = ECSB_ERR_NOMEM;
                 break;
             }
             done += b;
             if (watch)
                 watch(watch_ctx, r->passes, plan->passes, r->seconds);
-            if (stop_now(plan, r->seconds, sp->count)) {
+            if (stop_now(plan, r->seconds, sp->count - warm_spans)) {
                 stopped = true;
                 break;
             }

@@ -25,8 +25,10 @@
  *
  * Out: the timed seconds, the time per pass of each span between two clock reads gathered
  * into up to ECSB_TIME_SLICES consecutive slices (per-pass times, in order), the drift of
- * the passes within each world (the least time per pass in its last third of spans against
- * the least in its first third: preemption only adds time), the memory of the first
+ * each world (ecsb_time_result.drift: its timed passes against the last third of its warm-up,
+ * or, after a warm-up of fewer than ECSB_DRIFT_WARMUP passes, its last third of timed spans
+ * against its first third; the least time per pass of each, as preemption only adds time),
+ * the memory of the first
  * world right after prepare and, as plan.checksums asks, the checksum of the last world and
  * the checksum of the first world after one warm-up pass (untimed: taken during the warm-up).
  *
@@ -46,6 +48,9 @@
  * 7 passes), unless the spans are long: 100 times stop_after is reached sooner. */
 #define ECSB_STOP_LEAST_SPANS 3u
 #define ECSB_STOP_ALONE 100.0
+/* A warm-up of at least this many passes is timed in its last third, and drift compares the
+ * timed passes with it: a world still changing when timing starts shows. */
+#define ECSB_DRIFT_WARMUP 6u
 /* Consecutive slices the per-pass times are gathered into. */
 #define ECSB_TIME_SLICES 12u
 /* An adaptive group (plan.group == 0) grows until a span takes this long. */
@@ -89,8 +94,11 @@ typedef struct ecsb_time_result {
     double prepare_seconds; /* one prepare, the least seen */
     double slice[ECSB_TIME_SLICES]; /* seconds per pass in consecutive slices of the spans */
     uint32_t slice_count;
-    double drift;         /* geometric mean over worlds of (least time per pass in the last
-                             third / in the first third); 0 when no world had 3 spans */
+    double drift;         /* geometric mean over worlds of (least time per pass timed / least
+                             in the last third of the warm-up), or where the warm-up has fewer
+                             than ECSB_DRIFT_WARMUP passes (a cold first pass says nothing of
+                             drift) of (least in the last third of the timed spans / least in
+                             the first third); 0 when no world had 3 spans to compare */
     uint64_t bytes, entities; /* the first world's memory right after prepare */
 } ecsb_time_result;
 
@@ -107,15 +115,25 @@ ecsb_status ecsb_time_case(const ecsb_scenario_impl *impl, bool fresh, uint64_t 
                            ecsb_time_watch watch, void *watch_ctx);
 
 /*
- * Untimed warm-up passes before a world is timed: the scenario's rule
- * (ecsb_scenario_info.warmup_passes), at most max(ECSB_WARMUP_LEAST_CAP, ECSB_WARMUP_ENTITY_PASSES
- * / n) so that the largest worlds stay within the time budget, at least 1 (the first pass over
- * a freshly built heap pays page faults and cold caches). The same for every line of a cell
- * and for `ecsbench run`.
+ * The warm-up of a cell, decided here only (ecsb_warmup_decide), from the scenario, n and
+ * parameters, never from the strategies a run selects or their speed: the untimed passes
+ * before a world is timed are the scenario's rule (ecsb_scenario_info.warmup_passes: one pass
+ * for most; frame's turnover of every slot), in full, at least 1 (the first pass over a
+ * freshly built heap pays page faults and cold caches). A warm-up is never shortened: where
+ * the rule asks more than ECSB_WARMUP_BUDGET entity-passes (passes x n) of each world, the
+ * cell does not fit (fits = false, why says so) and make bench leaves it out with a "not
+ * running" line, as it does for a strategy's size cap; `ecsbench run` warns and runs it.
+ * The same warm-up for every line of a cell and for `ecsbench run`.
  */
-#define ECSB_WARMUP_ENTITY_PASSES 4194304u
-#define ECSB_WARMUP_LEAST_CAP 20u
-uint64_t ecsb_warmup_passes(ecsb_scenario_id s, uint64_t n, const ecsb_params *p);
+/* entity-passes per world: frame (200 frames at churn 0.01) up to 262,144 entities; at 1M its
+ * warm-up alone took 11 s on the floor (docs/measuring.md) */
+#define ECSB_WARMUP_BUDGET (1ull << 26)
+typedef struct ecsb_warmup {
+    uint64_t passes; /* untimed passes (or fresh worlds) before the timed ones: the rule's */
+    bool fits;       /* false: the rule's warm-up exceeds ECSB_WARMUP_BUDGET at this n */
+    char why[160];   /* when !fits: why, for the "not running" line */
+} ecsb_warmup;
+ecsb_warmup ecsb_warmup_decide(ecsb_scenario_id s, uint64_t n, const ecsb_params *p);
 
 /* The smallest group whose clock reads stay under 0.5% of its span, for passes of
  * pass_seconds; at least 1. */

@@ -81,7 +81,7 @@ static uint64_t one_warmup(uint64_t n, const ecsb_params *p) { (void)n; (void)p;
  * loaded: by then every id freed in a frame has gone to whichever kind was born next
  * (frame_birth alternates actors and bullets), so which ids hold bullets and which actors no
  * longer follows the set-up's blocks. */
-static uint64_t frame_warmup(uint64_t n, const ecsb_params *p) { frame_world_shape s = frame_shape(n, p); return s.deaths ? (s.actors + s.deaths - 1) / s.deaths + FRAME_BULLET_LIFE : 1; }
+static uint64_t frame_warmup(uint64_t n, const ecsb_params *p) { frame_world_shape s = frame_shape(n, p); return frame_turnover_frames(&s); }
 
 /* ---- parameters ----------------------------------------------------------------------- */
 

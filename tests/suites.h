@@ -150,6 +150,7 @@ extern const ecsb_scenario_id tst_scenario_ids[ECSB_SCENARIO_COUNT];
     X(timing_adaptive_groups_stop_after_the_asked_time)                                        \
     X(timing_calibration_outlasts_one_preempted_span)                                          \
     X(timing_takes_only_the_checksums_the_plan_asks_for)                                       \
+    X(timing_drift_compares_the_timed_passes_with_the_warm_ups_last_third)                     \
     X(timing_warmup_turns_frame_over_and_stays_one_elsewhere)                                  \
     X(sentinel_stays_quiet_on_a_steady_machine)                                                \
     X(sentinel_repeats_what_a_slowed_span_disturbed_and_keeps_the_repeat)                      \

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "harness/timing.h"
+#include "scenarios/defs/frame.h"
 #include "tests/support.h"
 #include "tests/suites.h"
 
@@ -244,20 +245,89 @@ void timing_takes_only_the_checksums_the_plan_asks_for(void **state)
         }
 }
 
+/* A world that slows by 4 % a pass up to pass 40, and one that does so up to pass 15 only. */
+static double settling(uint64_t pass) { return 200e-6 * pow(1.04, (double)(pass < 40 ? pass : 40)); }
+static double settled(uint64_t pass) { return 200e-6 * pow(1.04, (double)(pass < 15 ? pass : 15)); }
+
+void timing_drift_compares_the_timed_passes_with_the_warm_ups_last_third(void **state)
+{
+    (void)state;
+    ecsb_params p = {{0}};
+    /* 30 warm-up passes (the last 10 timed for drift), 9 timed: 1.04^10 = 1.48 between the
+     * warm-up's last third (its least: pass 20) and the timed passes (pass 30); the timed
+     * passes' own thirds would say 1.04^6 = 1.27 */
+    ecsb_time_plan plan = {.worlds = 1, .warmup = 30, .passes = 9, .group = 1};
+    ecsb_time_result r;
+    reset(settling);
+    TST_CHECK(ecsb_time_case(&fixture_impl, false, 8, &p, &plan, &r, NULL, NULL) == ECSB_OK,
+              "status %s", ecsb_status_str(r.status));
+    TST_CHECK(r.drift > 1.38 && r.drift < 1.7,
+              "still settling when timed: drift %g, want about 1.48 (timed / warm-up's last third)",
+              r.drift);
+    TST_CHECK(r.passes == 9 && passed == 39 && r.slice_count == 9,
+              "%llu passes timed, %llu run, %u slices: the warm-up's spans are not timed passes",
+              (unsigned long long)r.passes, (unsigned long long)passed, r.slice_count);
+    TST_CHECK(r.least_pass >= 200e-6 * pow(1.04, 30) * 0.99,
+              "least pass %g s: a warm-up span counted as timed", r.least_pass);
+    reset(settled);
+    ecsb_time_case(&fixture_impl, false, 8, &p, &plan, &r, NULL, NULL);
+    TST_CHECK(r.drift > 0.9 && r.drift < 1.1, "settled in its warm-up: drift %g, want about 1",
+              r.drift);
+}
+
+/* The schedule of frame's deaths and expiries (scenarios/defs/frame.h): true when every slot
+ * of a world of n at these parameters has turned over within `frames` frames. */
+static bool frame_turned_over(uint64_t n, const ecsb_params *p, uint64_t frames)
+{
+    frame_world_shape sh = frame_shape(n, p);
+    uint8_t *seen = calloc(n, 1);
+    if (!seen)
+        return false;
+    for (uint64_t f = 0; f < frames; f++) {
+        for (uint64_t j = 0; j < sh.deaths; j++)
+            seen[frame_death_slot(&sh, f, j)] = 1;
+        for (uint64_t j = 0; j < sh.fired; j++)
+            seen[frame_bullet_slot(&sh, f, j)] = 1;
+    }
+    uint64_t left = 0;
+    for (uint64_t i = 0; i < n; i++)
+        left += !seen[i];
+    free(seen);
+    return left == 0;
+}
+
 void timing_warmup_turns_frame_over_and_stays_one_elsewhere(void **state)
 {
     (void)state;
+    static const double churns[] = {0.1, 0.03, 0.01, 0.003};
+    static const uint64_t sizes[] = {256, 4000, 65536, 1048576};
+    for (size_t c = 0; c < sizeof churns / sizeof *churns; c++)
+        for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+            ecsb_params p = ecsb_params_default(ECSB_SCENARIO_frame);
+            p.v[FRAME_CHURN] = churns[c];
+            ecsb_warmup w = ecsb_warmup_decide(ECSB_SCENARIO_frame, sizes[z], &p);
+            bool over_budget = (double)w.passes * (double)sizes[z] > (double)ECSB_WARMUP_BUDGET;
+            TST_CHECK(w.fits == !over_budget && (w.fits || w.why[0]),
+                      "frame at %llu, churn %g: %llu warm-up frames, fits %d: want fits exactly "
+                      "when within %llu entity-passes, and a reason when not",
+                      (unsigned long long)sizes[z], churns[c], (unsigned long long)w.passes, w.fits,
+                      (unsigned long long)ECSB_WARMUP_BUDGET);
+            /* (nothing turns over where churn * n / 2 rounds to 0: one frame is steady; the
+             * schedule walk costs a frame's slots per frame: up to 65,536) */
+            if (sizes[z] <= 65536 && frame_shape(sizes[z], &p).deaths > 0)
+                TST_CHECK(frame_turned_over(sizes[z], &p, w.passes),
+                          "frame at %llu, churn %g: timed after %llu warm-up frames, before every "
+                          "slot has turned over", (unsigned long long)sizes[z], churns[c],
+                          (unsigned long long)w.passes);
+        }
     ecsb_params frame = ecsb_params_default(ECSB_SCENARIO_frame);
+    TST_CHECK(ecsb_warmup_decide(ECSB_SCENARIO_frame, 65536, &frame).fits,
+              "frame at 65,536, default churn: its warm-up must fit (make bench runs it)");
+    TST_CHECK(!ecsb_warmup_decide(ECSB_SCENARIO_frame, 1048576, &frame).fits,
+              "frame at 1M: 200M entity-frames of warm-up must not fit the budget");
     ecsb_params dual = ecsb_params_default(ECSB_SCENARIO_dual_iterate);
-    uint64_t small = ecsb_warmup_passes(ECSB_SCENARIO_frame, 4000, &frame);
-    uint64_t big = ecsb_warmup_passes(ECSB_SCENARIO_frame, 1048576, &frame);
-    TST_CHECK(small >= 100, "frame at 4000 warms up %llu frames: fewer than its slots need "
-              "to turn over (1 / churn)", (unsigned long long)small);
-    TST_CHECK(big >= ECSB_WARMUP_LEAST_CAP && big < small,
-              "frame at 1M warms up %llu frames: want capped, at least %u",
-              (unsigned long long)big, ECSB_WARMUP_LEAST_CAP);
-    TST_CHECK(ecsb_warmup_passes(ECSB_SCENARIO_dual_iterate, 4000, &dual) == 1,
-              "dual_iterate's warm-up is one pass");
+    ecsb_warmup one = ecsb_warmup_decide(ECSB_SCENARIO_dual_iterate, 4000, &dual);
+    TST_CHECK(one.passes == 1 && one.fits, "dual_iterate's warm-up is one pass");
 }
 
 void placement_pads_vary_between_blocks_stay_aligned_and_within_4_kib(void **state)

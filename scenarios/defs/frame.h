@@ -70,6 +70,15 @@ static inline frame_world_shape frame_shape(uint64_t n, const ecsb_params *p)
     return s;
 }
 
+/* Frames until every slot has turned over once: actors die `deaths` a frame in turn, bullets
+ * live FRAME_BULLET_LIFE frames (plus FRAME_BULLET_LIFE frames of slack); 1 where nothing
+ * turns over (churn * n / 2 rounds to 0: the first frame is already the steady one). frame's
+ * warm-up (scenarios/scenarios.c) and the frames its aged world lives (scenarios/frame.h). */
+static inline uint64_t frame_turnover_frames(const frame_world_shape *s)
+{
+    return s->deaths ? (s->actors + s->deaths - 1) / s->deaths + FRAME_BULLET_LIFE : 1;
+}
+
 /* A 32-bit mix of x: targets and starting values without a linear pattern. */
 static inline uint32_t frame_hash(uint64_t x)
 {
