@@ -3,7 +3,8 @@
  * every world uses (harness/core.c, ecsb_block_alloc), so each block sits at a sampled
  * placement (a drawn pad of whole cache lines before it) exactly as the layouts' blocks do.
  * Every array a scenario, floor or limit allocates comes from here and goes back through
- * ecsb_array_free (a block from malloc would abort there).
+ * ecsb_array_free (a block from malloc would abort there): no malloc, calloc, realloc or free
+ * anywhere else in scenarios/ (tests/scripts/test_scenario_alloc.sh fails on one).
  */
 #ifndef ECSB_SCENARIOS_ALLOC_H
 #define ECSB_SCENARIOS_ALLOC_H
@@ -34,6 +35,15 @@ static inline void *ecsb_state_alloc(size_t size)
 static inline void *ecsb_array_alloc(uint64_t n, size_t size)
 {
     return ecsb_block_alloc((size_t)(n ? n : 1) * size);
+}
+
+/* As ecsb_array_alloc, zeroed. */
+static inline void *ecsb_array_zalloc(uint64_t n, size_t size)
+{
+    void *p = ecsb_array_alloc(n, size);
+    if (p)
+        memset(p, 0, (size_t)(n ? n : 1) * size);
+    return p;
 }
 
 static inline void ecsb_array_free(void *p) { ecsb_block_free(p); }

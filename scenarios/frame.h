@@ -24,9 +24,10 @@
  * Steady state: the set-up builds every slot once; frames then replace d actor slots in turn
  * and a bullet segment every frame, so every slot has turned over once after ceil(A / d)
  * frames (A / d = 2 / churn - 8: 192 at the default churn; never at churn 0, where nothing
- * turns over and the first frame is already the steady one). order=aged starts from a world
- * whose storage has lived, but its slots have not turned over through frames: the warm-up is
- * the same in every world.
+ * turns over and the first frame is already the steady one): frame_turnover_frames, the
+ * warm-up of every world. order=aged is a world frame itself has lived in: the regular
+ * set-up, then as many frames as the turnover takes, run by prepare (so it is aged by play,
+ * not by the generic rounds of the other scenarios), then the warm-up.
  *
  * The timed pass is one frame:
  *   1. movement   query (pos, vel): pos += vel * dt, every entity.
@@ -98,8 +99,8 @@ static void frame_release(void *state)
     if (s->world_live)
         world_fini(&s->w);
     ecsb_array_free(s->handle);
-    free(s->gen);
-    free(s->dead);
+    ecsb_array_free(s->gen);
+    ecsb_array_free(s->dead);
     ecsb_array_free(s);
 }
 
@@ -166,16 +167,7 @@ static ecsb_status frame_spawn(frame_state *s, uint64_t slot, uint64_t birth, bo
     return ECSB_OK;
 }
 
-/* An aged world's rebirth of `slot` (scenario_age): the same entity as its first birth, the
- * same generation (the world's past is not the frame's: no retarget is owed for it). */
-static ecsb_status frame_reborn(void *state, uint64_t slot)
-{
-    frame_state *s = state;
-    ecsb_status st = frame_spawn(s, slot, slot, false);
-    s->gen[slot]--;
-    return st;
-}
-
+static ecsb_status frame_pass(void *state);
 
 static ecsb_status frame_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
@@ -204,27 +196,28 @@ static ecsb_status frame_prepare(void **out, uint64_t n, const ecsb_params *p)
         config.queries[5 + r] = (ecsb_query){.count = 2, .types = {frame_rare_type(sh, r), FRAME_POS}};
     ecsb_status st = scenario_world_open(&s->w, &s->world_live, &config);
     s->handle = ecsb_array_alloc(n, sizeof *s->handle);
-    s->gen = calloc(n ? n : 1, sizeof *s->gen);
-    s->dead = calloc(n + 1, sizeof *s->dead);
+    s->gen = ecsb_array_zalloc(n, sizeof *s->gen);
+    s->dead = ecsb_array_zalloc(n + 1, sizeof *s->dead);
     if (st == ECSB_OK && !(s->handle && s->gen && s->dead))
         st = ECSB_ERR_NOMEM;
     /* order=regular: in slot order, actors (a target is an earlier actor), then the bullets,
      * their lives staggered by segment. order=shuffled: the slots in a drawn order (so entity
      * ids and dense positions follow no slot pattern: membership, deaths and expiries, all by
      * slot, land anywhere), then the targets in the same order. Either way slot i is the
-     * i-th birth, so the values are the same. order=aged: the regular set-up, lived in
-     * (scenario_age: each reborn slot gets its own kind and starting values, its generation
-     * unchanged), then the targets aimed at the entities that now hold their slots. */
+     * i-th birth, so the values are the same. order=aged: the regular set-up, then lived in
+     * by frames (frame_turnover_frames of them). */
+    const bool aged = p->v[ECSB_PARAM_ORDER] == ECSB_ORDER_AGED;
+    ecsb_params set_up = *p; /* an aged world starts as the regular one */
+    if (aged)
+        set_up.v[ECSB_PARAM_ORDER] = ECSB_ORDER_REGULAR;
     ecsb_world_order order = {0};
-    if (st == ECSB_OK && !ecsb_world_order_make(&order, n, p, FRAME_SALT))
+    if (st == ECSB_OK && !ecsb_world_order_make(&order, n, &set_up, FRAME_SALT))
         st = ECSB_ERR_NOMEM;
     const bool aim_later = !ecsb_world_order_serial(&order);
     for (uint64_t k = 0; k < n && st == ECSB_OK; k++) {
         uint64_t slot = ecsb_serial_at(&order, k);
         st = frame_spawn(s, slot, slot, !aim_later);
     }
-    if (st == ECSB_OK)
-        st = scenario_age(&s->w, &order, n, s->handle, frame_reborn, s);
     for (uint64_t k = 0; aim_later && k < n && st == ECSB_OK; k++) {
         uint64_t slot = ecsb_serial_at(&order, k);
         if (slot < s->shape.actors && frame_has_target(slot))
@@ -233,6 +226,8 @@ static ecsb_status frame_prepare(void **out, uint64_t n, const ecsb_params *p)
     ecsb_world_order_free(&order);
     s->births = n;
     s->running = true;
+    for (uint64_t f = 0; aged && f < frame_turnover_frames(sh) && st == ECSB_OK; f++)
+        st = frame_pass(s); /* the aged world: lived in by frames */
     if (st != ECSB_OK) {
         frame_release(s);
         return st;

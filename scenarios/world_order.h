@@ -81,45 +81,39 @@ static inline void ecsb_world_order_free(ecsb_world_order *o)
 }
 
 /*
- * How an aged world lives: ECSB_AGED_ROUNDS rounds, each killing a batch of ceil(n / rounds)
- * distinct entities drawn at random and then bearing them again in the order they were drawn:
- * n deaths in all, churn_iterate's default, after which an entity has died with probability
- * 1 - (1 - 1/8)^8 = 66 % and every swap-remove layout has moved survivors into the holes.
- * Deaths come in batches because one death followed by its own birth puts the entity back into
- * the slot it left in every free list that reissues the last freed slot first: batches make
- * free lists hand slots to other entities, as a game's waves of deaths and spawns do. A batch
- * dies in serial order (the set-up walks the world's records in order, so an aged world costs
- * a few times a regular one to build, not a cache miss per death) and is born again in the
- * drawn order (so which slot and dense position each reborn entity gets follows no pattern).
+ * How an aged world lives: ECSB_AGED_ROUNDS rounds, each killing a batch of ceil(n /
+ * ECSB_AGED_BATCH_DIV) distinct entities drawn at random and then bearing them again: 2n
+ * deaths in all, after which an entity has died with probability 1 - (3/4)^8 = 90 % (with
+ * n deaths, a third of the entities never died) and every swap-remove layout has moved
+ * survivors into the holes. Deaths come in batches because one death followed by its own
+ * birth puts the entity back into the slot it left in every free list that reissues the last
+ * freed slot first: batches make free lists hand slots to other entities, as a game's waves
+ * of deaths and spawns do. A batch dies in the order drawn (so the holes swap-remove leaves
+ * and the order free lists get their slots back in follow no pattern: a batch dying in serial
+ * order would hand every layout a structured permutation) and is born again in that order.
  */
 #define ECSB_AGED_ROUNDS 8u
+#define ECSB_AGED_BATCH_DIV 4u
 
 typedef struct ecsb_aging {
     uint32_t *pool;  /* serials; the first `batch` are the round's victims, in drawn order */
-    uint32_t *dying; /* the round's victims in serial order */
-    uint64_t *mark;  /* a bit per serial: sorts the victims */
     uint64_t n, batch, round;
     ecsb_rng rng;
 } ecsb_aging;
 
 static inline void ecsb_aging_end(ecsb_aging *a)
 {
-    free(a->pool);
-    free(a->dying);
-    free(a->mark);
-    a->pool = a->dying = NULL;
-    a->mark = NULL;
+    ecsb_array_free(a->pool);
+    a->pool = NULL;
 }
 
 /* Start the aging of a world of n entities (the world order's aged_salt); false: no memory. */
 static inline bool ecsb_aging_start(ecsb_aging *a, uint64_t n, uint64_t salt)
 {
-    *a = (ecsb_aging){.n = n, .batch = (n + ECSB_AGED_ROUNDS - 1) / ECSB_AGED_ROUNDS,
+    *a = (ecsb_aging){.n = n, .batch = (n + ECSB_AGED_BATCH_DIV - 1) / ECSB_AGED_BATCH_DIV,
                       .rng = {ECSB_WORLD_ORDER_SEED ^ salt ^ 0x61676564ull}};
-    a->pool = malloc((n ? n : 1) * sizeof *a->pool);
-    a->dying = malloc((a->batch ? a->batch : 1) * sizeof *a->dying);
-    a->mark = calloc(n / 64 + 1, sizeof *a->mark);
-    if (!a->pool || !a->dying || !a->mark) {
+    a->pool = ecsb_array_alloc(n, sizeof *a->pool);
+    if (!a->pool) {
         ecsb_aging_end(a);
         return false;
     }
@@ -129,7 +123,8 @@ static inline bool ecsb_aging_start(ecsb_aging *a, uint64_t n, uint64_t salt)
 }
 
 /* The next round's victims: *count of them, *dying in the order they die, the result in the
- * order they are born again; NULL when the world has lived all its rounds. */
+ * order they are born again (the same: the order drawn); NULL when the world has lived all
+ * its rounds. */
 static inline const uint32_t *ecsb_aging_next(ecsb_aging *a, uint64_t *count,
                                               const uint32_t **dying)
 {
@@ -142,15 +137,8 @@ static inline const uint32_t *ecsb_aging_next(ecsb_aging *a, uint64_t *count,
         a->pool[j] = a->pool[k];
         a->pool[k] = t;
     }
-    for (uint64_t j = 0; j < a->batch; j++)
-        a->mark[a->pool[j] / 64] |= (uint64_t)1 << (a->pool[j] % 64);
-    uint64_t d = 0;
-    for (uint64_t w = 0; w <= a->n / 64; w++)
-        for (uint64_t bits = a->mark[w]; bits; bits &= bits - 1)
-            a->dying[d++] = (uint32_t)(w * 64 + (uint64_t)__builtin_ctzll(bits));
-    memset(a->mark, 0, (a->n / 64 + 1) * sizeof *a->mark);
     *count = a->batch;
-    *dying = a->dying;
+    *dying = a->pool;
     return a->pool;
 }
 
@@ -159,7 +147,7 @@ static inline const uint32_t *ecsb_aging_next(ecsb_aging *a, uint64_t *count,
 static inline bool ecsb_world_order_age(ecsb_world_order *o, uint64_t n)
 {
     ecsb_aging a;
-    uint64_t *last = malloc((n ? n : 1) * sizeof *last), count, t = n;
+    uint64_t *last = ecsb_array_alloc(n, sizeof *last), count, t = n;
     o->born_at = ecsb_array_alloc(n, sizeof *o->born_at);
     bool ok = last && o->born_at && ecsb_aging_start(&a, n, o->aged_salt);
     if (ok) {
@@ -171,7 +159,7 @@ static inline bool ecsb_world_order_age(ecsb_world_order *o, uint64_t n)
                 last[v[j]] = t++;
         ecsb_aging_end(&a);
         /* births are distinct times in [0, t): sort the serials by them (t - n + n slots) */
-        uint32_t *by_time = malloc((t ? t : 1) * sizeof *by_time);
+        uint32_t *by_time = ecsb_array_alloc(t, sizeof *by_time);
         ok = by_time != NULL;
         for (uint64_t i = 0; ok && i < t; i++)
             by_time[i] = UINT32_MAX;
@@ -180,9 +168,9 @@ static inline bool ecsb_world_order_age(ecsb_world_order *o, uint64_t n)
         for (uint64_t i = 0, k = 0; ok && i < t; i++)
             if (by_time[i] != UINT32_MAX)
                 o->born_at[k++] = by_time[i];
-        free(by_time);
+        ecsb_array_free(by_time);
     }
-    free(last);
+    ecsb_array_free(last);
     return ok;
 }
 

@@ -1,15 +1,16 @@
 /*
- * frame's floor: the same frame on plain arrays, each entity's values at its position in the
- * order the set-up created the entities (as a layout that appends keeps them): slot order in
- * a regular world, the drawn order in a shuffled one, the order of last birth in an aged one,
- * so "x floor" compares storage with storage in every world. at[slot] is a slot's position
- * (a target's position is two indexed loads, with no handle to resolve), slot_of[] the
- * reverse; both NULL in a regular world, where position = slot. pos, vel and slot for every
- * entity; hp, target and status (with a flag) for actors; life for bullets; the transform
- * (`floats` per position) and the common extra's value for everyone; each rare type as its
- * holders' slots (ascending) and values. Systems walk the positions in order (in a regular
- * world only the slots that can match; the rare systems their holder lists); deaths and
- * expiries replace in place, born in the body's order (frame_birth).
+ * frame's floor: the same frame on plain arrays, each entity's values at its slot, in every
+ * world: the order a perfect layout would keep (each system's entities contiguous and in
+ * the order it visits them), whatever order the world's set-up created the entities in or
+ * play reordered them to. So the floor's time is the frame's work, the same in the regular,
+ * shuffled and aged worlds, and "x floor" means the same in each (docs/measuring.md says why
+ * this is the reference). pos, vel and slot for every entity; hp, target and status (with a
+ * flag) for actors; life for bullets; the transform (`floats` per slot) and the common
+ * extra's value for everyone; each rare type as its holders' slots (ascending) and values.
+ * Systems walk the slots that can match in order (the rare systems their holder lists);
+ * deaths and expiries replace in place, born in the body's order (frame_birth). The values
+ * are functions of slots and births, the same in every world, so the floor needs no world
+ * order at all.
  */
 #include "scenarios/defs/frame.h"
 typedef struct floor_frame {
@@ -19,7 +20,6 @@ typedef struct floor_frame {
     uint8_t *has_status, *dead;
     frame_target *target;
     uint32_t *life, *gen;   /* gen: per slot */
-    uint32_t *at, *slot_of; /* slot -> position, position -> slot; NULL: the same */
     float *transform;       /* floats per position */
     uint32_t *common;       /* the common extra's value per position */
     uint32_t *rare_slot[ECSB_MAX_TYPES], *rare_value[ECSB_MAX_TYPES]; /* per rare type */
@@ -36,13 +36,11 @@ static void floor_frame_release(void *state)
         ecsb_array_free(s->vel);
         ecsb_array_free(s->hp);
         ecsb_array_free(s->status);
-        free(s->has_status);
-        free(s->dead);
+        ecsb_array_free(s->has_status);
+        ecsb_array_free(s->dead);
         ecsb_array_free(s->target);
         ecsb_array_free(s->life);
-        free(s->gen);
-        ecsb_array_free(s->at);
-        ecsb_array_free(s->slot_of);
+        ecsb_array_free(s->gen);
         ecsb_array_free(s->transform);
         ecsb_array_free(s->common);
         for (uint32_t r = 0; r < ECSB_MAX_TYPES; r++) {
@@ -53,10 +51,11 @@ static void floor_frame_release(void *state)
     ecsb_array_free(s);
 }
 
-/* The position of a slot's values. */
+/* The position of a slot's values: the slot, in every world. */
 static inline uint64_t floor_frame_at(const floor_frame *s, uint64_t slot)
 {
-    return s->at ? s->at[slot] : slot;
+    (void)s;
+    return slot;
 }
 
 /* The index of `slot` among rare type r's holders (which it must be one of). */
@@ -100,6 +99,8 @@ static void floor_frame_spawn(floor_frame *s, uint64_t slot, bool in_frame)
     }
 }
 
+static ecsb_status floor_frame_pass(void *state);
+
 static ecsb_status floor_frame_prepare(void **out, uint64_t n, const ecsb_params *p)
 {
     floor_frame *s = *out = ecsb_state_alloc(sizeof *s);
@@ -110,11 +111,11 @@ static ecsb_status floor_frame_prepare(void **out, uint64_t n, const ecsb_params
     s->vel = ecsb_array_alloc(n, sizeof *s->vel);
     s->hp = ecsb_array_alloc(n, sizeof *s->hp);
     s->status = ecsb_array_alloc(n, sizeof *s->status);
-    s->has_status = calloc(n ? n : 1, 1);
-    s->dead = calloc(n ? n : 1, 1);
+    s->has_status = ecsb_array_zalloc(n, 1);
+    s->dead = ecsb_array_zalloc(n, 1);
     s->target = ecsb_array_alloc(n, sizeof *s->target);
     s->life = ecsb_array_alloc(n, sizeof *s->life);
-    s->gen = calloc(n ? n : 1, sizeof *s->gen);
+    s->gen = ecsb_array_zalloc(n, sizeof *s->gen);
     s->transform = ecsb_array_alloc(n * s->shape.floats, sizeof *s->transform);
     s->common = ecsb_array_alloc(n, sizeof *s->common);
     bool rares_ok = true;
@@ -134,25 +135,11 @@ static ecsb_status floor_frame_prepare(void **out, uint64_t n, const ecsb_params
         *out = NULL;
         return ECSB_ERR_NOMEM;
     }
-    ecsb_world_order order;
-    bool ok = ecsb_world_order_make(&order, n, p, FRAME_SALT);
-    if (ok && !ecsb_world_order_serial(&order)) {
-        s->at = ecsb_array_alloc(n, sizeof *s->at);
-        s->slot_of = ecsb_array_alloc(n, sizeof *s->slot_of);
-        ok = s->at && s->slot_of;
-        for (uint64_t k = 0; ok && k < n; k++) {
-            s->slot_of[k] = (uint32_t)ecsb_born_at(&order, k);
-            s->at[s->slot_of[k]] = (uint32_t)k;
-        }
-    }
-    ecsb_world_order_free(&order);
-    if (!ok) {
-        floor_frame_release(s);
-        *out = NULL;
-        return ECSB_ERR_NOMEM;
-    }
     for (uint64_t slot = 0; slot < n; slot++)
         floor_frame_spawn(s, slot, false);
+    if (p->v[ECSB_PARAM_ORDER] == ECSB_ORDER_AGED) /* lived in by frames, as the body's */
+        for (uint64_t f = 0; f < frame_turnover_frames(&s->shape); f++)
+            floor_frame_pass(s);
     return ECSB_OK;
 }
 
@@ -194,50 +181,15 @@ static void floor_frame_replace(floor_frame *s)
     }
 }
 
-/* The systems that walk the world (AI, damage, bullets) in a world whose positions are not the
- * slots: every position in order, each entity's kind read from its slot. */
-static uint64_t floor_frame_walk_permuted(floor_frame *s, int system)
-{
-    const frame_world_shape *sh = &s->shape;
-    const uint32_t *restrict slot_of = s->slot_of, *restrict at = s->at;
-    uint64_t visits = 0;
-    for (uint64_t p = 0; p < sh->n; p++) {
-        const uint64_t i = slot_of[p];
-        if (system == 0 && i < sh->actors && frame_has_target(i)) { /* AI */
-            frame_target *t = &s->target[p];
-            if (t->gen != s->gen[t->slot]) {
-                t->gen = s->gen[t->slot];
-                s->retargets++;
-            }
-            frame_steer(&s->vel[p], &s->pos[p], &s->pos[at[t->slot]]);
-            visits++;
-        } else if (system == 1 && i < sh->actors && s->has_status[p]) { /* damage */
-            s->hp[p] -= s->status[p];
-            s->weighted += (i + 1) * (uint32_t)s->hp[p];
-            s->dead[i] |= s->hp[p] <= 0;
-            visits++;
-        } else if (system == 2 && i >= sh->actors) { /* bullets */
-            s->life[p] -= FRAME_LIFE_UNIT;
-            s->weighted += (i + 1) * s->life[p];
-            s->dead[i] |= s->life[p] < FRAME_LIFE_UNIT;
-            visits++;
-        }
-    }
-    return visits;
-}
-
 static ecsb_status floor_frame_pass(void *state)
 {
     floor_frame *s = state;
     const frame_world_shape *sh = &s->shape;
     const uint64_t n = sh->n, actors = sh->actors, f = s->frame;
-    const bool permuted = s->at != NULL;
     uint64_t visits = n; /* movement visits every entity */
     for (uint64_t i = 0; i < n; i++)
         frame_move(&s->pos[i], &s->vel[i]);
-    if (permuted)
-        visits += floor_frame_walk_permuted(s, 0);
-    for (uint64_t i = 4; !permuted && i < actors; i += 4) { /* AI: the actors with a target */
+    for (uint64_t i = 4; i < actors; i += 4) { /* AI: the actors with a target */
         frame_target *t = &s->target[i];
         if (t->gen != s->gen[t->slot]) {
             t->gen = s->gen[t->slot];
@@ -260,23 +212,19 @@ static ecsb_status floor_frame_pass(void *state)
         s->status[p] = frame_lethal(i, s->hp[p]);
         s->has_status[p] = 1;
     }
-    if (permuted)
-        visits += floor_frame_walk_permuted(s, 1);
-    for (uint64_t i = 0; !permuted && i < actors; i++) /* damage */
+    for (uint64_t i = 0; i < actors; i++) /* damage */
         if (s->has_status[i]) {
             s->hp[i] -= s->status[i];
             s->weighted += (i + 1) * (uint32_t)s->hp[i];
             s->dead[i] |= s->hp[i] <= 0;
             visits++;
         }
-    if (permuted)
-        visits += floor_frame_walk_permuted(s, 2);
-    for (uint64_t i = actors; !permuted && i < n; i++) { /* bullets */
+    for (uint64_t i = actors; i < n; i++) { /* bullets */
         s->life[i] -= FRAME_LIFE_UNIT;
         s->weighted += (i + 1) * s->life[i];
         s->dead[i] |= s->life[i] < FRAME_LIFE_UNIT;
     }
-    visits += permuted ? 0 : n - actors;
+    visits += n - actors;
     floor_frame_replace(s);
     uint64_t rendered = 0; /* render: every entity drawn */
     for (uint64_t p = 0; p < n; p++)
