@@ -162,6 +162,7 @@ extern const ecsb_scenario_id tst_scenario_ids[ECSB_SCENARIO_COUNT];
     X(placement_reaches_the_floor_and_the_limit_arrays)                                        \
     X(move3_size_reaches_the_bytes_of_every_line)                                    \
     X(worlds_aged_diagnostic_tells_aged_storage_from_id_order)                                 \
+    X(worlds_aged_deaths_are_drawn_in_random_order_and_few_never_die)                          \
     X(machine_cpuid_decodes_an_intel_leaf_4)                                                   \
     X(machine_cpuid_decodes_an_amd_leaf_8000001d)                                              \
     X(machine_cpuid_brand_and_short_name)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "scenarios/world_order.h"
 #include "tests/faulty.h"
 #include "tests/support.h"
 #include "tests/suites.h"
@@ -103,4 +104,46 @@ void worlds_aged_diagnostic_tells_aged_storage_from_id_order(void **state)
               "faulty (id-ordered storage) in the aged dual_iterate world: %.3f of %llu "
               "successive visits in id order, want all: the diagnostic must not call an "
               "id-ordered storage aged", in_order.in_order, (unsigned long long)in_order.pairs);
+}
+
+/*
+ * An aged world's life (scenarios/world_order.h, ecsb_aging): each round's victims die in the
+ * order drawn, not sorted (a batch dying in serial order hands swap-remove layouts a
+ * structured permutation: about half the successive victims must be in increasing order),
+ * and the rounds kill enough that no third of the entities is immortal (2N deaths: about
+ * 10 % never die).
+ */
+void worlds_aged_deaths_are_drawn_in_random_order_and_few_never_die(void **state)
+{
+    (void)state;
+    enum { N = 4096 };
+    ecsb_aging a;
+    TST_CHECK(ecsb_aging_start(&a, N, 0x1234), "aging start: no memory");
+    static uint8_t died[N];
+    memset(died, 0, sizeof died);
+    uint64_t count, increasing = 0, pairs = 0, rounds = 0;
+    const uint32_t *dying;
+    for (const uint32_t *v; (v = ecsb_aging_next(&a, &count, &dying));) {
+        rounds++;
+        for (uint64_t j = 0; j < count; j++) {
+            died[dying[j]] = 1;
+            TST_CHECK(v[j] < N, "victim %u out of range", v[j]);
+            if (j > 0) {
+                increasing += dying[j] > dying[j - 1];
+                pairs++;
+            }
+        }
+    }
+    ecsb_aging_end(&a);
+    uint64_t never = 0;
+    for (int i = 0; i < N; i++)
+        never += !died[i];
+    TST_CHECK(rounds == ECSB_AGED_ROUNDS, "%llu rounds, want %u", (unsigned long long)rounds,
+              ECSB_AGED_ROUNDS);
+    TST_CHECK(pairs > 0 && increasing * 10 > pairs * 4 && increasing * 10 < pairs * 6,
+              "%llu of %llu successive victims in increasing order: want about half (drawn "
+              "order), not all (serial order)", (unsigned long long)increasing,
+              (unsigned long long)pairs);
+    TST_CHECK(never * 5 < N, "%llu of %d entities never died: want under a fifth",
+              (unsigned long long)never, N);
 }

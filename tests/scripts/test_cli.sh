@@ -454,6 +454,19 @@ awk '$1 !~ /^#/ { cell = $1; sub("/[^/]+/", "//", cell); key = $2 " " $3 " " $8 
      $1 ~ /^frame\// && $8 < 2 { print "    frame warms up " $8 " frames: " $0; bad++ }
      END { exit !(rows >= 30 && !bad) }' "$tmp/plan" >&2 ||
   fail "cell plan: warm-up, worlds, passes or repetitions differ between the lines of a cell"
+# The warm-up is the scenario's rule in full, whichever lines a run selects: frame at 4000 warms
+# up 200 frames (every slot turned over at churn 0.01) with the floor alone and with its slowest
+# strategy; at 1M its rule is beyond the budget: the cell is not run, and a line says so.
+for sel in "--benchmark_filter=floor" "--ecsb_strategies=flat_map"; do
+  "$bin" bench --ecsb_plan --ecsb_scenarios=frame --ecsb_sizes=4000 "$sel" >"$tmp/plan" 2>"$tmp/err" ||
+    fail "frame plan ($sel) exited $?: $(cat "$tmp/err")"
+  awk '$1 ~ /^frame\// { rows++; if ($8 != 200) { print "    " $0; bad++ } } END { exit !(rows > 0 && !bad) }' \
+    "$tmp/plan" >&2 || fail "frame at 4000 ($sel): want a warm-up of 200 frames on every line"
+done
+"$bin" bench --ecsb_plan --ecsb_scenarios=frame --ecsb_sizes=1048576 --ecsb_strategies=sparse_set \
+  >"$tmp/plan" 2>"$tmp/err"
+grep -q "not running frame/\*/1048576: its warm-up" "$tmp/err" && ! grep -q '^frame/' "$tmp/plan" ||
+  fail "frame at 1M: want 'not running frame/*/1048576: its warm-up ...' and no line: $(cat "$tmp/err")"
 
 # ---- scenario parameters: run name=value, list, bench --ecsb_param ---------------------------
 expect_usage_error "dual_iterate's parameters are: order, match" run dual_iterate floor 100 1 nosuch=1
