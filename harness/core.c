@@ -16,8 +16,8 @@ const char *ecsb_status_str(ecsb_status status)
         [ECSB_ERR_CAPACITY] = "capacity exhausted",
         [ECSB_ERR_NOMEM] = "out of memory",
         [ECSB_ERR_CONFIG] = "world configuration out of range",
-        [ECSB_ERR_QUERY] = "query names no type, too many, or one twice (excluding an included "
-                           "type too)",
+        [ECSB_ERR_QUERY] = ("query names no type, too many, or one twice (excluding an "
+                            "included type too)"),
         [ECSB_ERR_ITERATING] = "structural change inside a query callback on the same world",
     };
     return (unsigned)status < ECSB_STATUS_COUNT ? text[status] : "unknown status";

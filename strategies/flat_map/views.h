@@ -59,6 +59,8 @@ ECSB_INLINE bool query_excluded(query_cols *c, uint32_t first, uint32_t last)
     bool held = false;
 #pragma GCC unroll 4
     for (uint32_t j = 0; j < c->x; j++) {
+        if (!c->xcount[j]) /* none held (and perhaps no vector yet) */
+            continue;
         const size_t p = gallop_32(c->xids[j], c->xpos[j], c->xcount[j], first);
         c->xpos[j] = p;
         held |= p < c->xcount[j] && c->xids[j][p] <= last;
