@@ -402,6 +402,20 @@ typedef struct ecsb_scenario_info {
 } ecsb_scenario_info;
 
 extern const ecsb_scenario_info ecsb_scenarios[ECSB_SCENARIO_COUNT];
+
+/*
+ * What a pass must move per item, for the hardware line (docs/machine.md): the bytes it reads
+ * and writes per item in the limit's layout (the floor's where the scenario has no limit), and
+ * the `ecsbench machine` kernel (harness/machine.h) that does the same operation over the same
+ * widths, whose bandwidth at the pass's working set (items x read bytes) prices it. Zero bytes
+ * and a NULL kernel: not an iteration scenario, no line. Declared once per scenario in
+ * scenarios/scenarios.c; raw.json's context carries it as ecsb_traffic_<scenario>.
+ */
+typedef struct ecsb_scenario_traffic {
+    double read_bytes, write_bytes;
+    const char *kernel;
+} ecsb_scenario_traffic;
+extern const ecsb_scenario_traffic ecsb_traffic[ECSB_SCENARIO_COUNT];
 /*
  * The allocator every scenario's world uses (its config.allocator); NULL = the C library's.
  * A testing aid: tests point it at a counting allocator to check what a pass allocates.

@@ -288,6 +288,13 @@ void ecsb_provenance_record(const ecsb_provenance *p)
         char key[128];
         snprintf(key, sizeof key, "ecsb_item_%s", ecsb_scenarios[sc].name);
         ecsb_gb_add_context(key, ecsb_scenarios[sc].item);
+        const ecsb_scenario_traffic *t = &ecsb_traffic[sc];
+        if (t->kernel) { /* the hardware line's bytes per item (docs/machine.md) */
+            snprintf(key, sizeof key, "ecsb_traffic_%s", ecsb_scenarios[sc].name);
+            snprintf(tmp, sizeof tmp, "read=%g,write=%g,kernel=%s", t->read_bytes,
+                     t->write_bytes, t->kernel);
+            ecsb_gb_add_context(key, tmp);
+        }
     }
     ecsb_gb_add_context("ecsb_scenarios", buf);
 

@@ -1,6 +1,7 @@
 # vs_n.gp — one scenario's time per item against N, log-log: a line per strategy, the floor
 # dashed black, the limit (where the scenario has one) dash-dot grey, min–max error bars, dotted
-# cache markers. Called by scripts/plots.sh as
+# cache markers, and the hardware line where the run has one (hw_plot: a plot clause, or "").
+# Called by scripts/plots.sh as
 #   gnuplot -e 'vars="<dir>/<scenario>.vars.gp"' plots/common.gp plots/vs_n.gp
 # where the vars file (scripts/plot_data.py) sets the run's results.csv, the scenario, the
 # series (names, titles, colours) and the markers; the figures are the time_per_item rows of
@@ -50,7 +51,7 @@ plot for [i=1:nseries] csvfile using (x(i)):(t(i, "median")):"min":"max" with ye
      for [i=1:nseries] csvfile using (x(i)):(t(i, "median")) with linespoints \
         lc rgb colours[i] lw widths[i] dt dashes[i] pt points[i] ps 1.1 title titles[i], \
      for [i=1:nseries] csvfile using (x(i)):(t(i, "median")):(tip(i)) with labels hypertext \
-        point pt points[i] ps 1.1 lc rgb colours[i] notitle
+        point pt points[i] ps 1.1 lc rgb colours[i] notitle @hw_plot
 
 set terminal svg size 1000,640 dynamic font "DejaVu Sans,11" background "#ffffff" noenhanced
 set output out_vs_n.".svg"

@@ -126,6 +126,36 @@ static const ecsb_param_info frame_params[] = {ORDER_ALL, CHURN, FRAME_TYPES_INF
                 false, NULL, {0, 0.25, 0.5, 1, 2, 4}, 6, false, 0}
 static const ecsb_param_info churn_iterate_params[] = {ORDER_ALL, MATCH, ROUNDS};
 
+/* Bytes per item a pass must read and write in the limit's layout (the floor's where there is
+ * no limit) and the machine kernel doing the same operation (ecsb_scenario_traffic). */
+#define NO_TRAFFIC {0, 0, NULL}
+#define platformer_traffic NO_TRAFFIC
+/* a += 1.5 * b per matched pair: double a read and written, int32 b read */
+#define dual_iterate_traffic {8 + 4, 8, "rmw_pair"}
+/* v = 3v + 1 on a u32 */
+#define packed_1_traffic {4, 4, "rmw_u32"}
+#define packed_5_traffic {4, 4, "rmw_u32"}
+/* each system swaps two u32 values of the matched entity */
+#define simple_iter_traffic {4 + 4, 4 + 4, "swap_u32"}
+/* Data (u32) updated */
+#define frag_iter_traffic {4, 4, "rmw_u32"}
+#define entity_cycle_traffic NO_TRAFFIC
+#define add_remove_traffic NO_TRAFFIC
+#define random_get_traffic NO_TRAFFIC
+/* pos (3 floats) += vel (3 floats) * mass (a float): 28 bytes read, pos's 12 written; priced
+ * by the kernel of the same shape (two streams read, the first written) */
+#define move3_traffic {12 + 12 + 4, 12, "rmw_pair"}
+#define churn_iterate_traffic {8 + 4, 8, "rmw_pair"}
+#define frame_traffic NO_TRAFFIC
+#define level_load_traffic NO_TRAFFIC
+
+const ecsb_scenario_traffic ecsb_traffic[ECSB_SCENARIO_COUNT] = {
+#define ECSB_SCENARIO(name_, summary_, item_, consumes_, structure_, sizes_) \
+    [ECSB_SCENARIO_##name_] = name_##_traffic,
+#include "scenarios/scenarios.def"
+#undef ECSB_SCENARIO
+};
+
 const ecsb_scenario_info ecsb_scenarios[ECSB_SCENARIO_COUNT] = {
 #define ECSB_SCENARIO(name_, summary_, item_, consumes_, structure_, sizes_)                  \
     [ECSB_SCENARIO_##name_] = {.name = #name_,                                                 \

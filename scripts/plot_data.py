@@ -39,6 +39,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ecsb_crossover import write_plot_data as write_crossovers  # noqa: E402
 from ecsb_overview import heatmaps, level_with_best, panel, untold_from_best, without_order  # noqa: E402
+from ecsb_hardware import HardwareLine  # noqa: E402
 from ecsb_rundata import FLOOR, LIMIT, RunError, human_bytes, label, load_run, machine_short_name  # noqa: E402
 
 BAR_N = 4000
@@ -168,7 +169,7 @@ class Style:
                 gp_array("widths", [w for _, _, _, w in styles])]
 
 
-def case_csv(run, case, out):
+def case_csv(run, case, out, hardware_rows=()):
     """Where gnuplot reads a case's figures (a scenario, or a variant: the scenario with another
     parameter set): <case>.csv in OUT_DIR, holding that case's rows and no other. results.csv
     names a variant's rows by its base scenario (the parameters are in its params column), so
@@ -183,6 +184,8 @@ def case_csv(run, case, out):
                     continue
                 for metric, v in metrics.items():
                     f.write(f"{st},{n},{metric},{v['median']!r},{v['min']!r},{v['max']!r}\n")
+            for n, v in hardware_rows:  # the hardware line: one figure per N
+                f.write(f"hardware_line,{n},time_per_item,{v!r},{v!r},{v!r}\n")
     return [f"csvfile = {gp_str(path)}"]
 
 
@@ -226,7 +229,7 @@ def failure_note(run, scenario, n=None):
             + (f" and {len(failed) - 6} more" if len(failed) > 6 else ""))
 
 
-def write_scenario(run, scenario, out, style, charts):
+def write_scenario(run, scenario, out, style, charts, hardware=None):
     sizes = run.sizes(scenario)
     series = [s for s in run.strategies if any(run.time_per_item((scenario, s, n)) for n in sizes)]
     if not series:
@@ -241,6 +244,16 @@ def write_scenario(run, scenario, out, style, charts):
     timed = [run.time_per_item((scenario, s, n)) for s in series for n in sizes]
     lo_y = min(t["min"] for t in timed if t)
     hi_y = max(t["max"] for t in timed if t)
+    # The hardware line (ecsb_hardware.py): rows "hardware_line" of the case's CSV, drawn under
+    # the floor and the limit.
+    hw = [(n, hardware.of(scenario, n)) for n in sizes] if hardware else []
+    hw = [(n, v) for n, v in hw if v]
+    hw_plot = ""
+    if hw:
+        lo_y, hi_y = min(lo_y, min(v for _, v in hw)), max(hi_y, max(v for _, v in hw))
+        hw_plot = (', csvfile using (column("n")):(row("hardware_line", "time_per_item") ? '
+                   'column("median") : NaN) with lines lc rgb "#B00000" lw 2.5 dt 3 '
+                   'title "hardware line"')
 
     # Bars at N = 4000 (or the nearest size the run has): floor and limit first.
     bar_n = nearest(sizes, BAR_N)
@@ -268,10 +281,14 @@ def write_scenario(run, scenario, out, style, charts):
     def notes(with_limit):
         return "; ".join(x for x in (limit_text if with_limit else "", articles_text) if x)
     limit_note = notes(LIMIT in series)
+    if hw:
+        limit_note += ("; " if limit_note else "") + (
+            "red dotted: the hardware line (docs/machine.md)")
     lines = [
         f"# gnuplot settings for {scenario} of run {run.run_id} (written by scripts/plot_data.py)",
-        *case_csv(run, scenario, out),
+        *case_csv(run, scenario, out, hw),
         f"out_vs_n = {gp_str(path + '_vs_n')}",
+        f"hw_plot = {gp_str(hw_plot)}",
         f"out_bars = {gp_str(path + '_n4000')}",
         f"title_vs_n = {gp_str(f'{scenario}: time per {item} against N (log-log; lower is faster)')}",
         f"title_bars = {gp_str(f'{scenario}: time per {item} at N = {bar_n}{bar_note} (lower is faster)')}",
@@ -538,8 +555,9 @@ def main(argv):
     charts = []
     write_heatmap(run, out, charts)
     write_memory_heatmaps(run, out, charts)
+    hardware = HardwareLine(run)
     for sc in run.scenarios:
-        write_scenario(run, sc, out, style, charts)
+        write_scenario(run, sc, out, style, charts, hardware if hardware.available() else None)
     write_crossovers(run, out, {s: style.of(s)[0] for s in run.strategies}, charts)
     if not any(script == "vs_n.gp" for script, _ in charts):
         print(f"error: {run.path}/results.csv has no time_per_item figures to plot",

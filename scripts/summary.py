@@ -25,6 +25,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ecsb_crossover import section as crossover_section  # noqa: E402
 from ecsb_overview import heatmaps  # noqa: E402
+from ecsb_hardware import efficiency_section  # noqa: E402
 from ecsb_rundata import REFERENCES, RunError, human_bytes, label, load_run, machine_short_name  # noqa: E402
 import ecsb_quality  # noqa: E402
 import ecsb_stats as stats  # noqa: E402
@@ -226,6 +227,7 @@ def summary(run_dir, run_id=None):
             stats.family_sentence(run), ""]
     for sc in run.scenarios:
         out += scenario_section(run, sc, run_id)
+    out += efficiency_section(run)
     return "\n".join(out)
 
 

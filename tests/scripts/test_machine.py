@@ -1,8 +1,10 @@
 #!/usr/bin/python3
 """test_machine.py — what the scripts read of machine.json (docs/machine.md):
 ecsb_rundata.machine_short_name (machine.json's short_name; for a run without one, or with a
-damaged one, the same form from raw.json's context) and the stamp every chart and document
-prints."""
+damaged one, the same form from raw.json's context), and the hardware line's arithmetic
+(ecsb_hardware.py) on a fixture machine.json: the working set from the floor's items per pass,
+the log-log interpolation of the kernel's fastest repetitions, the ends, efficiency, and no line
+where the run or the machine lacks what it needs."""
 import json
 import os
 import sys
@@ -11,6 +13,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
+import ecsb_hardware  # noqa: E402
 import ecsb_rundata  # noqa: E402
 
 
@@ -55,6 +58,74 @@ class ShortName(unittest.TestCase):
     def test_no_context_at_all_still_names_something(self):
         os.remove(os.path.join(self.run, "raw.json"))
         self.assertEqual(ecsb_rundata.machine_short_name(self.run), "unknown machine")
+
+
+# A fixture machine: rmw_pair's fastest repetitions 40, 20, 10 GB/s at 8 KiB, 64 KiB, 1 MiB (the
+# medians lower: the line must read the max).
+MACHINE = {"short_name": "Fixture", "bandwidth_gbps": {"rmw_pair": [
+    {"bytes": 8192, "median": 30.0, "min": 5.0, "max": 40.0},
+    {"bytes": 65536, "median": 15.0, "min": 5.0, "max": 20.0},
+    {"bytes": 1048576, "median": 8.0, "min": 5.0, "max": 10.0}]}}
+
+
+class StubRun:
+    """What ecsb_hardware reads of a run: context, time_per_item, stats (seconds_per_pass)."""
+
+    def __init__(self, items_by_n, ns=2.0):
+        self.path = "/nonexistent"
+        self.context = {"ecsb_traffic_dual_iterate": "read=12,write=8,kernel=rmw_pair"}
+        self.rows = {}
+        for n, items in items_by_n.items():
+            for st, t in (("floor", ns), ("limit", ns / 2)):
+                self.rows[("dual_iterate", st, n)] = {
+                    "time_per_item": {"median": t},
+                    "seconds_per_pass": {"median": items * t / 1e9}}
+
+    def time_per_item(self, key):
+        return self.rows.get(key, {}).get("time_per_item")
+
+    def stats(self, key, metric):
+        return self.rows.get(key, {}).get(metric)
+
+
+class HardwareLineArithmetic(unittest.TestCase):
+    def test_between_two_sets_log_log_from_the_fastest_repetitions(self):
+        # working set = items x 12 B read = sqrt(8192 * 65536): the geometric middle, where
+        # log-log interpolation gives sqrt(40 * 20) GB/s; 20 B per item over it.
+        items = (8192 * 65536) ** 0.5 / 12
+        run = StubRun({1000: items})
+        for st in ("floor", "limit"):
+            run.rows[("dual_iterate~order=aged", st, 1000)] = run.rows[("dual_iterate", st, 1000)]
+        line = ecsb_hardware.HardwareLine(run, MACHINE)
+        self.assertAlmostEqual(line.of("dual_iterate", 1000), 20 / (40 * 20) ** 0.5, places=9)
+        self.assertAlmostEqual(line.of("dual_iterate~order=aged", 1000), 20 / (40 * 20) ** 0.5,
+                               places=9, msg="a variant takes its base scenario's bytes")
+        # efficiency: line / median time (floor 2 ns, limit 1 ns)
+        self.assertAlmostEqual(line.efficiency(("dual_iterate", "floor", 1000)),
+                               20 / (40 * 20) ** 0.5 / 2.0, places=9)
+        self.assertAlmostEqual(line.efficiency(("dual_iterate", "limit", 1000)),
+                               20 / (40 * 20) ** 0.5 / 1.0, places=9)
+
+    def test_at_a_measured_set_and_past_the_ends(self):
+        run = StubRun({1: 65536 / 12, 2: 100, 3: 1e9})
+        line = ecsb_hardware.HardwareLine(run, MACHINE)
+        self.assertAlmostEqual(line.of("dual_iterate", 1), 20 / 20.0)
+        self.assertAlmostEqual(line.of("dual_iterate", 2), 20 / 40.0, msg="below 8 KiB: the first")
+        self.assertAlmostEqual(line.of("dual_iterate", 3), 20 / 10.0, msg="past 1 MiB: the last")
+
+    def test_no_line_without_what_it_needs(self):
+        run = StubRun({1000: 5000})
+        self.assertIsNone(ecsb_hardware.HardwareLine(run, {}).of("dual_iterate", 1000),
+                          "no machine.json")
+        self.assertIsNone(ecsb_hardware.HardwareLine(run, MACHINE).of("platformer", 1000),
+                          "a scenario without declared bytes")
+        self.assertIsNone(ecsb_hardware.HardwareLine(run, MACHINE).of("dual_iterate", 7),
+                          "an N the run does not have")
+        run.context["ecsb_traffic_dual_iterate"] = "read=12,write=8,kernel=nope"
+        self.assertIsNone(ecsb_hardware.HardwareLine(run, MACHINE).of("dual_iterate", 1000),
+                          "a kernel machine.json does not have")
+        run.context["ecsb_traffic_dual_iterate"] = "read=x,write=8,kernel=rmw_pair"
+        self.assertIsNone(ecsb_hardware.traffic(run, "dual_iterate"), "malformed bytes")
 
 
 if __name__ == "__main__":
