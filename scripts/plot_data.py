@@ -17,6 +17,9 @@ The whole-run charts draw figures computed here, not rows of the CSV:
                                  N = 4000 and one at the largest N, "=" before a ratio
                                  level with the fastest, a grey "?" (no ratio) where the
                                  run cannot tell a strategy from the fastest
+  efficiency_heatmap.dat, .vars.gp   efficiency (hardware line / time per item, ecsb_hardware.py)
+                                 per line and iteration case at its largest N, when the run
+                                 has machine.json
   memory_n65536[~order=O].dat, .vars.gp   bytes per entity per strategy (and the floor) and
                                  case at 65536 (the nearest size per case), one heat map per
                                  world order, coloured by the ratio to the case's leanest
@@ -535,6 +538,48 @@ def memory_layout(nrows, ncols, chars):
             f"colorbox_x = {(left + ncols * col_px + 30) / width!r}"]
 
 
+def write_efficiency_heatmap(run, out, charts, hardware):
+    """Efficiency per line and iteration case at each case's largest N (ecsb_hardware.py)."""
+    columns = []
+    for sc in run.scenarios:
+        sizes = run.sizes(sc)
+        if sizes and hardware.of(sc, sizes[-1]):
+            columns.append((sc, sizes[-1]))
+    rows = [st for st in run.strategies
+            if any(hardware.efficiency((sc, st, n)) for sc, n in columns)]
+    if not columns or not rows:
+        return
+    data = os.path.join(out, "efficiency_heatmap.dat")
+    with open(data, "w") as f:
+        f.write("# x y efficiency text\n")
+        for x, (sc, n) in enumerate(columns):
+            for y, st in enumerate(rows):
+                e = hardware.efficiency((sc, st, n))
+                if e:
+                    f.write(f"{x} {y} {e:.6g} {gp_str(f'{e:.2f}')}\n")
+    names = [f"{sc}  (N = {n_label(n)})" for sc, n in columns]
+    row_px, col_px, left, right, top, slant = 30, 56, 250, 150, 70, int(max(map(len, names)) * 5.2) + 30
+    width = max(720, left + len(columns) * col_px + right)
+    height = top + len(rows) * row_px + slant + 20
+    lines = [
+        f"# gnuplot settings for the efficiency heat map of run {run.run_id} (scripts/plot_data.py)",
+        f"datafile = {gp_str(data)}",
+        f"outfile = {gp_str(os.path.join(out, 'efficiency_heatmap'))}",
+        f"title_text = {gp_str('Efficiency: the hardware line ÷ time per item, at the largest N')}",
+        f"corner = {gp_str(corner(run))}",
+        f"ncols = {len(columns)}", f"nrows = {len(rows)}",
+        gp_array("row_names", [label(st) for st in rows]),
+        gp_array("col_names", names),
+        f"width = {width}", f"height = {height}",
+        f"left = {left / width!r}", f"right = {(left + len(columns) * col_px) / width!r}",
+        f"top = {1 - top / height!r}", f"bottom = {1 - (top + len(rows) * row_px) / height!r}",
+        f"colorbox_x = {(left + len(columns) * col_px + 30) / width!r}",
+    ]
+    with open(os.path.join(out, "efficiency_heatmap.vars.gp"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    charts.append(("efficiency_heatmap.gp", os.path.join(out, "efficiency_heatmap.vars.gp")))
+
+
 def main(argv):
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C: stop quietly
     if len(argv) != 3:
@@ -556,6 +601,8 @@ def main(argv):
     write_heatmap(run, out, charts)
     write_memory_heatmaps(run, out, charts)
     hardware = HardwareLine(run)
+    if hardware.available():
+        write_efficiency_heatmap(run, out, charts, hardware)
     for sc in run.scenarios:
         write_scenario(run, sc, out, style, charts, hardware if hardware.available() else None)
     write_crossovers(run, out, {s: style.of(s)[0] for s in run.strategies}, charts)
