@@ -42,7 +42,8 @@ import signal
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ecsb_rundata import REFERENCES, RunError, load_run  # noqa: E402
+from ecsb_hardware import HardwareLine  # noqa: E402
+from ecsb_rundata import FLOOR, REFERENCES, RunError, load_machine, load_run, machine_short_name  # noqa: E402
 import ecsb_stats as stats  # noqa: E402
 from ecsb_stats import fmt_p, geomean, holm, reps_for, smallest_p, times, utest  # noqa: E402
 
@@ -255,6 +256,39 @@ def table(headers, body, right):
     return line(headers), "  ".join("-" * w for w in widths), line
 
 
+def across_machines(a, b, rows):
+    """When A's and B's machine.json differ (another fingerprint, or one run has none): lines
+    comparing what carries across machines, per row of both runs: each line's efficiency (its
+    run's hardware line / its time; ecsb_hardware.py) and its time / its own run's floor's at
+    the same N. [] when both ran on the same machine."""
+    ma, mb = load_machine(a.path), load_machine(b.path)
+    ka, kb = (ma or {}).get("fingerprint_key"), (mb or {}).get("fingerprint_key")
+    if (ma and mb and ka and ka == kb) or (not ma and not mb):
+        return []  # the same machine, or two runs made before machine.json
+    ha, hb = HardwareLine(a, ma), HardwareLine(b, mb)
+    out = ["", f"ACROSS MACHINES: A ran on {machine_short_name(a.path)}, B on "
+               f"{machine_short_name(b.path)} (their machine.json differ"
+               + ("" if ma and mb else ": one run has none") + "). Raw times do not carry "
+               "across machines; this table compares what does: each line's efficiency (its "
+               "run's hardware line ÷ its time per item, docs/machine.md) and its time ÷ its "
+               "own run's floor at the same N."]
+    cells = []
+    for r in rows:
+        if r["strategy"] == FLOOR:
+            continue
+        key = (r["scenario"], r["strategy"], r["n"])
+        fa = a.time_per_item((key[0], FLOOR, key[2]))
+        fb = b.time_per_item((key[0], FLOOR, key[2]))
+        ea, eb = ha.efficiency(key), hb.efficiency(key)
+        cells.append([key[0], key[1], str(key[2]),
+                      f"{ea:.2f}" if ea else "-", f"{eb:.2f}" if eb else "-",
+                      times(r["a_median"] / fa["median"]) if fa else "-",
+                      times(r["b_median"] / fb["median"]) if fb else "-"])
+    head, rule, line = table(["scenario", "strategy", "N", "A efficiency", "B efficiency",
+                              "A ÷ A's floor", "B ÷ B's floor"], cells, {2, 3, 4, 5, 6})
+    return out + ["", head, rule] + [line(c) for c in cells]
+
+
 def describe(run):
     return f"{run.path}  ({run.host()}, {run.date()})"
 
@@ -343,6 +377,8 @@ def render(result, a, b, names, alpha, threshold, color):
         if abs(fg - 1.0) >= threshold and s.get("floor_relative_geomean") is not None:
             out.append(gm("all rows, each divided by the floor's change at its N",
                           s["floor_relative_geomean"]))
+    if not names:
+        out += across_machines(a, b, rows)
     if s.get("agreement"):
         out += render_agreement(s["agreement"])
     return "\n".join(out)

@@ -7,6 +7,7 @@ the log-log interpolation of the kernel's fastest repetitions, the ends, efficie
 where the run or the machine lacks what it needs."""
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -126,6 +127,76 @@ class HardwareLineArithmetic(unittest.TestCase):
                           "a kernel machine.json does not have")
         run.context["ecsb_traffic_dual_iterate"] = "read=x,write=8,kernel=rmw_pair"
         self.assertIsNone(ecsb_hardware.traffic(run, "dual_iterate"), "malformed bytes")
+
+
+class CompareAcrossMachines(unittest.TestCase):
+    """compare.py A B: when the runs' machine.json differ, a table of each line's efficiency and
+    its time / its own run's floor; nothing of it when they match or neither run has one."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        import fixture_runs
+        fixture_runs.main(["fixture_runs.py", cls.tmp.name])
+        cls.a = os.path.join(cls.tmp.name, fixture_runs.RUN_A)
+        cls.b = os.path.join(cls.tmp.name, fixture_runs.RUN_B)
+        for run in (cls.a, cls.b):  # dual_iterate declares its bytes, as ecsbench writes them
+            path = os.path.join(run, "raw.json")
+            with open(path, encoding="utf-8") as f:
+                doc = json.load(f)
+            doc["context"]["ecsb_traffic_dual_iterate"] = "read=12,write=8,kernel=rmw_pair"
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(doc, f)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def machines(self, key_a, key_b, gbps_b=20.0):
+        for run, key, gbps in ((self.a, key_a, 10.0), (self.b, key_b, gbps_b)):
+            path = os.path.join(run, "machine.json")
+            if key is None:
+                if os.path.exists(path):
+                    os.remove(path)
+                continue
+            write(path, json.dumps({"short_name": f"machine {key}", "fingerprint_key": key,
+                                    "bandwidth_gbps": {"rmw_pair": [
+                                        {"bytes": 1, "median": gbps, "min": gbps, "max": gbps}]}}))
+
+    def compare(self):
+        done = subprocess.run([sys.executable, os.path.join(HERE, "..", "..", "scripts",
+                                                            "compare.py"), self.a, self.b],
+                              capture_output=True, text=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        return done.stdout
+
+    def test_different_machines_compare_efficiency_and_ratios_to_their_own_floor(self):
+        self.machines("aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb")
+        out = self.compare()
+        self.assertIn("ACROSS MACHINES: A ran on machine aaaaaaaaaaaaaaaa, B on machine "
+                      "bbbbbbbbbbbbbbbb", out)
+        # index_is_id has the same medians in A and B: at twice the bandwidth, B's hardware
+        # line is half A's, so B's efficiency is half A's; each ratio to its floor the same
+        across = out[out.index("ACROSS MACHINES"):].split("\n\n")[1].splitlines()[2:]
+        rows = [line.split() for line in across if line.startswith("dual_iterate")
+                and line.split()[1] == "index_is_id"]
+        self.assertEqual(len(rows), 5, across)
+        for r in rows:
+            ea, eb = float(r[3]), float(r[4])
+            self.assertAlmostEqual(eb, ea / 2, delta=0.011, msg=r)
+            half = len(r[5:]) // 2
+            self.assertEqual(r[5:5 + half], r[5 + half:], r)
+        self.assertTrue(any(line.split()[3:5] == ["-", "-"] for line in across
+                            if line.startswith("platformer")),
+                        "a scenario without declared bytes has no efficiency")
+
+    def test_the_same_machine_or_none_adds_nothing(self):
+        self.machines("aaaaaaaaaaaaaaaa", "aaaaaaaaaaaaaaaa")
+        self.assertNotIn("ACROSS MACHINES", self.compare())
+        self.machines(None, None)
+        self.assertNotIn("ACROSS MACHINES", self.compare())
+        self.machines("aaaaaaaaaaaaaaaa", None)
+        self.assertIn("one run has none", self.compare())
 
 
 if __name__ == "__main__":
