@@ -53,15 +53,22 @@ TST_STRATEGY_OPT = $(if $(filter sparse_set sparse_set_prefetch,$(basename $(not
 # Every strategy file is compiled (the registry in strategies/strategies.def picks which run).
 CORE_SRC  := harness/core.c harness/registry.c harness/timing.c harness/sentinel.c harness/machine_cpuid.c scenarios/scenarios.c scenarios/floor.c scenarios/limit.c \
              $(wildcard strategies/*.c)
+# The vendored libraries (strategies/libs/, README.md there), each compiled once per build
+# flavour into an object of its own (flecs.c is 2.9 MB: compiled into the strategy file, it
+# would be compiled again for every flavour's every change of that file), with the flavour's
+# optimisation, sanitizers and ECSB_CHECKED but without the project's warnings (their code,
+# unchanged). Their strategies (strategies/flecs.c) are compiled like every other.
+LIB_SRC   := strategies/libs/flecs_lib.c
+LIB_CFLAGS = -std=gnu17 -w
 BENCH_SRC := $(filter-out harness/core.c harness/registry.c harness/timing.c harness/sentinel.c harness/machine_cpuid.c,$(wildcard harness/*.c))
 BENCH_CXX := $(wildcard harness/*.cc)
 TEST_SRC  := $(wildcard tests/*.c)
 
 REL := $(BUILD)/release
 TST := $(BUILD)/test
-CORE_OBJ  := $(CORE_SRC:%.c=$(REL)/%.o)
+CORE_OBJ  := $(CORE_SRC:%.c=$(REL)/%.o) $(LIB_SRC:%.c=$(REL)/%.o)
 BENCH_OBJ := $(BENCH_SRC:%.c=$(REL)/%.o) $(BENCH_CXX:%.cc=$(REL)/%.o)
-TEST_OBJ  := $(CORE_SRC:%.c=$(TST)/%.o) $(TEST_SRC:%.c=$(TST)/%.o)
+TEST_OBJ  := $(CORE_SRC:%.c=$(TST)/%.o) $(LIB_SRC:%.c=$(TST)/%.o) $(TEST_SRC:%.c=$(TST)/%.o)
 
 # Tools are checked where a target needs them (scripts/setup.sh GROUP: installs as root, else
 # prints the one apt-get command and stops). The build needs only the compilers and Google
@@ -74,8 +81,8 @@ TEST_STAMP  := $(BUILD)/.deps-test
 # Every header the C sources include (strategies may share some, as paged_sparse_set.h and its
 # parts in strategies/paged/).
 ALL_HDR      := $(wildcard harness/*.h scenarios/*.h scenarios/defs/*.h scenarios/floors/*.h scenarios/limits/*.h \
-                scenarios/*.def strategies/*.h strategies/*/*.h strategies/*.def)
-HASHED_SRC   := $(sort $(CORE_SRC) $(BENCH_SRC) $(BENCH_CXX) $(ALL_HDR))
+                scenarios/*.def strategies/*.h strategies/*/*.h strategies/libs/*/*.h strategies/*.def)
+HASHED_SRC   := $(sort $(CORE_SRC) $(LIB_SRC) $(wildcard strategies/libs/*/*.c) $(BENCH_SRC) $(BENCH_CXX) $(ALL_HDR))
 SOURCE_HASHES := $(REL)/generated/source_hashes.h
 
 .PHONY: all deps bench machine sweep sweeps test test-fast test-slow test-c test-fuzz test-scripts run-c run-fuzz run-scripts-fast run-scripts-slow soak fuzz coverage plots page-check screenshot report findings choose compare hyperfine \
@@ -126,6 +133,10 @@ $(REL)/%.o: %.c $(FLAGS_STAMP) | $(BUILD_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
+$(LIB_SRC:%.c=$(REL)/%.o): $(REL)/%.o: %.c $(FLAGS_STAMP) | $(BUILD_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(LIB_CFLAGS) $(OPT) $(ALIGN) $(DEBUG) -c -o $@ $<
+
 $(REL)/%.o: %.cc $(FLAGS_STAMP) | $(BUILD_STAMP)
 	@mkdir -p $(@D)
 	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c -o $@ $<
@@ -158,6 +169,11 @@ $(TST)/%.o: %.c | $(BUILD_STAMP) $(TEST_STAMP)
 	$(CC) $(CPPFLAGS) $(TEST_CFLAGS) -c -o $@ $<
 
 $(TST)/strategies/%.o: TEST_OPT = $(TST_STRATEGY_OPT)
+# The libraries at the test build's -O1 (not the strategies' -O0: they are not recompiled
+# with every strategy change, and -O0 would slow every test of their strategies).
+$(LIB_SRC:%.c=$(TST)/%.o): $(TST)/%.o: %.c | $(BUILD_STAMP) $(TEST_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(LIB_CFLAGS) -O1 $(TEST_DEBUG) $(SANITIZE) -DECSB_CHECKED -c -o $@ $<
 
 $(TST)/ecsbench_tests: $(TEST_OBJ)
 	$(CC) $(SANITIZE) -o $@ $^ -lcmocka -lm
@@ -194,7 +210,7 @@ soak: $(TST)/ecsbench_tests ## differential, fresh seeds until time is up: make 
 FUZZ_CC  ?= clang
 FUZZ     := $(BUILD)/fuzz
 FUZZ_BIN := $(FUZZ)/fuzz_world
-FUZZ_SRC := harness/core.c harness/registry.c $(wildcard strategies/*.c) tests/support.c \
+FUZZ_SRC := harness/core.c harness/registry.c $(wildcard strategies/*.c) $(LIB_SRC) tests/support.c \
             tests/differential.c tests/fuzz/fuzz_world.c
 FUZZ_OBJ := $(FUZZ_SRC:%.c=$(FUZZ)/obj/%.o)
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -204,6 +220,10 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 # For long runs: rm -rf build/fuzz; make fuzz FUZZ_OPT=-O1 (no stamp: objects keep their flags).
 FUZZ_TEST_SECONDS ?= 5
 FUZZ_OPT ?= -O0
+
+$(LIB_SRC:%.c=$(FUZZ)/obj/%.o): $(FUZZ)/obj/%.o: %.c | $(TEST_STAMP)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) -DECSB_CHECKED $(LIB_CFLAGS) $(FUZZ_OPT) -g1 -fsanitize=fuzzer-no-link $(FUZZ_SAN) -c -o $@ $<
 
 $(FUZZ)/obj/%.o: %.c | $(TEST_STAMP)
 	@mkdir -p $(@D)

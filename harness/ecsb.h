@@ -489,6 +489,23 @@ typedef struct ecsb_strategy {
      * with ECSB_STRATEGY_VERSIONS_WRAP <lives> before including strategy_impl.h.
      */
     uint32_t versions_wrap;
+    /*
+     * A library used as its users use it ("flecs v4.1.6"), not a design of this suite; NULL
+     * for the designs. `ecsbench list` marks libraries and raw.json's context lists them
+     * (ecsb_libraries), so tables and charts can set them apart. Set with
+     * ECSB_STRATEGY_LIBRARY "name version" before including strategy_impl.h.
+     */
+    const char *library;
+    /*
+     * Tests that cannot apply to the strategy (a library's own limits: its allocator, its
+     * generation width): {test-name pattern (* and ?), why}, ending in {NULL, NULL}; NULL =
+     * none. tests/main.c skips each matching test and prints why. Set with
+     * ECSB_STRATEGY_NOT_APPLICABLE ECSB_NOT_APPLICABLE("pattern", "why") ... .
+     */
+    const struct ecsb_not_applicable {
+        const char *test;
+        const char *why;
+    } *not_applicable;
 } ecsb_strategy;
 
 /* The largest N scenario s runs at on st with parameters p (0: no cap), and why in *why. */

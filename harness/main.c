@@ -60,7 +60,8 @@ static void usage(FILE *out)
             "\n"
             "Usage:\n"
             "  ecsbench list [--json]\n"
-            "      one line per strategy (name, summary), reference (floor, limit) and\n"
+            "      one line per strategy (name, summary; a library's line ends in\n"
+            "      [library: name version]), reference (floor, limit) and\n"
             "      scenario (name, summary, what one item is); --json: one JSON object with\n"
             "      every scenario's item, flags, limit, default sizes and parameters\n"
             "  ecsbench run <scenario> <strategy> <N> [passes] [name=value ...]\n"
@@ -129,12 +130,17 @@ static void json_string(const char *s)
     putchar('"');
 }
 
-static void json_entry(const char *name, const char *summary, bool last)
+/* An entry; a library's ("flecs v4.1.6") gets "library" too (absent: a design). */
+static void json_entry(const char *name, const char *summary, const char *library, bool last)
 {
     printf("    {\"name\": ");
     json_string(name);
     printf(", \"summary\": ");
     json_string(summary);
+    if (library) {
+        printf(", \"library\": ");
+        json_string(library);
+    }
     printf("}%s\n", last ? "" : ",");
 }
 
@@ -143,10 +149,10 @@ static void list_json(void)
     printf("{\n  \"strategies\": [\n");
     for (size_t i = 0; i < ecsb_strategy_count; i++)
         json_entry(ecsb_strategies[i]->name, ecsb_strategies[i]->summary,
-                   i + 1 == ecsb_strategy_count);
+                   ecsb_strategies[i]->library, i + 1 == ecsb_strategy_count);
     printf("  ],\n  \"references\": [\n");
-    json_entry(ECSB_FLOOR_NAME, floor_summary, false);
-    json_entry(ECSB_LIMIT_NAME, limit_summary, true);
+    json_entry(ECSB_FLOOR_NAME, floor_summary, NULL, false);
+    json_entry(ECSB_LIMIT_NAME, limit_summary, NULL, true);
     printf("  ],\n  \"scenarios\": [\n");
     for (int s = 0; s < ECSB_SCENARIO_COUNT; s++) {
         const ecsb_scenario_info *info = &ecsb_scenarios[s];
@@ -228,8 +234,13 @@ static int cmd_list(int argc, char **argv)
                     ? (int)strlen(ecsb_scenarios[s].params[i].name)
                     : w;
     }
-    for (size_t i = 0; i < ecsb_strategy_count; i++)
-        printf("strategy  %-*s %s\n", w, ecsb_strategies[i]->name, ecsb_strategies[i]->summary);
+    for (size_t i = 0; i < ecsb_strategy_count; i++) {
+        const ecsb_strategy *st = ecsb_strategies[i];
+        printf("strategy  %-*s %s", w, st->name, st->summary);
+        if (st->library) /* a library, not a design: set apart in tables and charts */
+            printf(" [library: %s]", st->library);
+        printf("\n");
+    }
     printf("floor     %-*s %s (accepted as a strategy by run)\n", w, ECSB_FLOOR_NAME, floor_summary);
     printf("limit     %-*s %s (accepted as a strategy by run)\n", w, ECSB_LIMIT_NAME, limit_summary);
     for (int s = 0; s < ECSB_SCENARIO_COUNT; s++) {

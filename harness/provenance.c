@@ -265,6 +265,16 @@ void ecsb_provenance_record(const ecsb_provenance *p)
     ecsb_gb_add_context("ecsb_seed", tmp);
     ecsb_gb_add_context("ecsb_seed_drawn", s->seed_given ? "false" : "true");
 
+    /* The registered strategies that are libraries, not designs (ecsb_strategy.library):
+     * tables, charts and choose.md set them apart. Empty when none are. */
+    buf[0] = '\0';
+    for (size_t i = 0, n = 0; i < ecsb_strategy_count; i++)
+        if (ecsb_strategies[i]->library) {
+            append(buf, sizeof buf, n++ ? "," : "");
+            append(buf, sizeof buf, ecsb_strategies[i]->name);
+        }
+    ecsb_gb_add_context("ecsb_libraries", buf);
+
     buf[0] = '\0';
     append(buf, sizeof buf, ECSB_FLOOR_NAME);
     bool any_limit = false;

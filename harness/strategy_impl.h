@@ -218,4 +218,13 @@ const ecsb_strategy ECSB_CAT(ecsb_strategy_, ECSB_STRATEGY_NAME) = {
 #ifdef ECSB_STRATEGY_VERSIONS_WRAP
     .versions_wrap = ECSB_STRATEGY_VERSIONS_WRAP,
 #endif
+#ifdef ECSB_STRATEGY_LIBRARY
+    .library = ECSB_STRATEGY_LIBRARY,
+#endif
+#ifdef ECSB_STRATEGY_NOT_APPLICABLE
+    /* ECSB_STRATEGY_NOT_APPLICABLE: ECSB_NOT_APPLICABLE("test pattern", "why") ... */
+#define ECSB_NOT_APPLICABLE(test, why) {(test), (why)},
+    .not_applicable = (const struct ecsb_not_applicable[]){ECSB_STRATEGY_NOT_APPLICABLE {NULL, NULL}},
+#undef ECSB_NOT_APPLICABLE
+#endif
 };
