@@ -91,8 +91,17 @@ if names != [w[1] for w in text if w[0] == "strategy"]:
 if [r["name"] for r in doc["references"]] != ["floor", "limit"]:
     bad.append("references are not floor, limit")
 for entry in doc["strategies"] + doc["references"]:
-    if sorted(entry) != ["name", "summary"] or not entry["summary"]:
+    keys = ["name", "summary"] + (["library"] if "library" in entry else [])
+    if sorted(entry) != sorted(keys) or not entry["summary"]:
         bad.append(f"entry {entry}")
+# A library (ecsb_strategy.library): a strategy entry with a non-empty "library", whose text
+# line ends in [library: ...]; a design's line does not.
+for entry, words in zip(doc["strategies"], [w for w in text if w[0] == "strategy"]):
+    marked = " ".join(words).endswith(f"[library: {entry.get('library')}]")
+    if ("library" in entry) != marked or ("library" in entry and not entry["library"]):
+        bad.append(f"{entry['name']}: library {entry.get('library')!r} vs its list line")
+if "library" in doc["references"][0] or "library" in doc["references"][1]:
+    bad.append("a reference is marked a library")
 defs = re.findall(r"^ECSB_SCENARIO\((\w+),", open(sys.argv[3]).read(), re.M)
 if [s["name"] for s in doc["scenarios"]] != defs:
     bad.append(f"scenarios {[s['name'] for s in doc['scenarios']]} != scenarios.def {defs}")
@@ -401,6 +410,11 @@ s3=$(seed_run "$tmp/s3.json" --ecsb_seed="${s1% *}")
 [ "$s3" = "${s1% *} false" ] || fail "--ecsb_seed=${s1% *} recorded '$s3', want that seed, not drawn"
 [ "$(seed_run "$tmp/s4.json" --ecsb_seed=0)" = "0 false" ] || fail "--ecsb_seed=0 not recorded as 0"
 expect_usage_error "bad --ecsb_seed=x" bench --ecsb_seed=x --ecsb_plan
+# The libraries (contract: ecsb_libraries = the registered strategies whose list line says
+# [library: ...], comma-separated, registry order).
+libs=$("$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["context"].get("ecsb_libraries"))' "$tmp/s1.json")
+want=$("$bin" list | awk '$1 == "strategy" && /\[library: / { print $2 }' | paste -sd,)
+[ -n "$want" ] && [ "$libs" = "$want" ] || fail "raw.json context ecsb_libraries '$libs', want '$want' (the list's libraries)"
 expect_usage_error "bad --ecsb_seed=9223372036854775808x" bench --ecsb_seed=9223372036854775808x --ecsb_plan
 
 # a repeat budget of 0: disturbed repetitions are marked, never timed again
