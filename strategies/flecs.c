@@ -37,7 +37,14 @@
  * Limits (tests skip by name, below): generations are 16 bits, so a slot's handles recur
  * after 65,536 lives (VERSIONS_WRAP); flecs allocates through its OS API and aborts when an
  * allocation fails, so the world's allocator (config->allocator) is not used and failure
- * injection does not apply; values are aligned by flecs's allocator (16 B at most).
+ * injection does not apply.
+ * Measured against archetype (callgrind, N = 4000, instructions per item; docs/results.md):
+ * iteration level (dual_iterate 8.4 vs 8.1, packed_5 6.2 vs 6.0: a cached query hands out the
+ * same table columns), structural changes not (add_remove 711 vs 121, platformer 926 vs 103):
+ * the same row move (flecs_table_move/append/delete, about 30 % of an add) plus the deferred-
+ * operation bracket every call opens and closes (flecs_defer_end, 10 %), flecs_commit's
+ * bookkeeping, and the liveness and has checks as separate calls; random_get 100 vs 25:
+ * ecs_is_alive + ecs_get_mut_id, each a call through the entity index.
  * Tuning: none beyond the settings in strategies/libs/flecs_settings.h.
  */
 #include "harness/strategy.h"

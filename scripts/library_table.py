@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""library_table.py RUN_DIR — each design against the library that ships it, from one run.
+
+Prints a Markdown table (docs/results.md "Designs against their libraries" is its output): per
+scenario, world (params) and N, the median time per item of each design and of its library,
+and library / design (above 1: the library is slower). The pairs:
+
+    archetype         vs flecs        (tables of entities with one component set)
+    paged_sparse_set  vs entt_view    (EnTT's sparse sets, queried through a view)
+    owning_group      vs entt_group   (EnTT's owning groups for the declared queries)
+
+A pair whose strategies are not both in the run is left out (said under the table). Reads
+RUN_DIR/results.csv (metric time_per_item). Regenerate the committed table with
+
+    make bench STRATEGIES=archetype,flecs,paged_sparse_set,owning_group SIZES=4000,65536
+    python3 scripts/library_table.py results/<id> > /tmp/table.md
+
+Exit 2 with a message when RUN_DIR has no results.csv or it lacks the columns used.
+"""
+import csv
+import os
+import sys
+
+PAIRS = [("archetype", "flecs"), ("paged_sparse_set", "entt_view"), ("owning_group", "entt_group")]
+
+
+def fail(message):
+    print(f"library_table: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def load(run_dir):
+    path = os.path.join(run_dir, "results.csv")
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+    except OSError as e:
+        fail(f"{path}: {e.strerror}; give a run folder (results/<id>)")
+    need = {"scenario", "strategy", "n", "metric", "median", "params"}
+    if rows and not need <= set(rows[0]):
+        fail(f"{path} lacks columns {sorted(need - set(rows[0]))}")
+    times = {}
+    for r in rows:
+        if r["metric"] == "time_per_item":
+            times[(r["scenario"], r["params"], int(r["n"]), r["strategy"])] = float(r["median"])
+    return times
+
+
+def table(times):
+    strategies = {k[3] for k in times}
+    pairs = [p for p in PAIRS if p[0] in strategies and p[1] in strategies]
+    cells = sorted({k[:3] for k in times}, key=lambda c: (c[0], c[1], c[2]))
+    lines = []
+    for design, lib in pairs:
+        lines.append(f"\n**{design} against {lib}** (ns per item; ratio = {lib} / {design})\n")
+        lines.append(f"| scenario | world | N | {design} | {lib} | ratio |")
+        lines.append("| --- | --- | ---: | ---: | ---: | ---: |")
+        for scenario, params, n in cells:
+            a, b = times.get((scenario, params, n, design)), times.get((scenario, params, n, lib))
+            if a is None or b is None:
+                continue
+            world = params.replace(";", " ")
+            lines.append(f"| {scenario} | {world} | {n:,} | {a:.3g} | {b:.3g} | {b / a:.2f} |")
+    missing = [f"{d} vs {l}" for d, l in PAIRS if (d, l) not in pairs]
+    if missing:
+        lines.append(f"\nNot in this run: {', '.join(missing)}.")
+    return "\n".join(lines).lstrip("\n")
+
+
+def main(argv):
+    if len(argv) != 2:
+        print("usage: library_table.py RUN_DIR (a results/<id> folder)", file=sys.stderr)
+        return 2
+    print(table(load(argv[1])))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,47 @@
+"""The design-against-library table (scripts/library_table.py): each pair present in a run gets
+its rows with library / design; a pair with a strategy missing is named as not in the run; a
+folder without results.csv is a usage error (exit 2)."""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(TOP, "scripts"))
+from library_table import load, table  # noqa: E402
+
+PYTHON = os.environ.get("PYTHON", "/usr/bin/python3")
+HEADER = "scenario,strategy,n,metric,unit,median,params\n"
+
+
+def run_dir(tmp, rows):
+    with open(os.path.join(tmp, "results.csv"), "w", encoding="utf-8") as f:
+        f.write(HEADER + "".join(",".join(map(str, r)) + "\n" for r in rows))
+    return tmp
+
+
+class LibraryTable(unittest.TestCase):
+    def test_pair_rows_and_ratio(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            rows = [("dual_iterate", "archetype", 4000, "time_per_item", "ns", 2.0, "order=regular"),
+                    ("dual_iterate", "flecs", 4000, "time_per_item", "ns", 3.0, "order=regular"),
+                    ("dual_iterate", "flecs", 4000, "seconds_per_pass", "s", 9.0, "order=regular"),
+                    ("dual_iterate", "archetype", 65536, "time_per_item", "ns", 1.0, "order=aged"),
+                    ("dual_iterate", "floor", 4000, "time_per_item", "ns", 1.0, "order=regular")]
+            text = table(load(run_dir(tmp, rows)))
+        self.assertIn("| dual_iterate | order=regular | 4,000 | 2 | 3 | 1.50 |", text)
+        self.assertNotIn("65,536", text)  # flecs has no such cell
+        self.assertIn("Not in this run: paged_sparse_set vs entt_view, owning_group vs entt_group", text)
+
+    def test_missing_results_is_a_usage_error(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            p = subprocess.run([PYTHON, os.path.join(TOP, "scripts", "library_table.py"), tmp],
+                               capture_output=True, text=True)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("results.csv", p.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
