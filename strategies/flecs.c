@@ -19,6 +19,11 @@
  *   remove    ecs_has_id (ECSB_ERR_ABSENT), then ecs_remove_id
  *   get       ecs_get_mut_id (after the liveness check: two library calls per get)
  *   has       ecs_has_id            count: ecs_count_id
+ *   tags      a size-0 type is a tag: an entity made with ecs_entity_init (.use_low_id, as
+ *             ECS_TAG does), added with ecs_add_id; it has no column (tables still split on
+ *             it); add, spawn, get and a query's column hand out ECSB_TAG
+ *   exclusion a query's excluded types are flecs !C terms (.oper = EcsNot) after its fields;
+ *             a cached query keeps its tables with the exclusion applied
  *   query     a declared query (config->queries) is a cached query (ecs_query_init,
  *             .cache_kind = EcsQueryCacheAll) made in world_init; any other set gets an
  *             uncached query (EcsQueryCacheNone), made the first time it is asked and kept.
@@ -60,15 +65,16 @@
 
 typedef struct flecs_query_slot {
     ecs_query_t *query;
-    uint32_t count, mask;
-    ecsb_type types[ECSB_MAX_QUERY_TYPES]; /* the terms, in order */
+    uint32_t count, mask, without;         /* without: the excluded set */
+    ecsb_type types[ECSB_MAX_QUERY_TYPES]; /* the terms, in order (then one !term each excluded) */
 } flecs_query_slot;
 
 typedef struct world {
     ecs_world_t *ecs;
     uint32_t type_count;
     uint32_t type_size[ECSB_MAX_TYPES];
-    ecs_entity_t component[ECSB_MAX_TYPES]; /* type t's component id */
+    uint32_t tags;                          /* the set of tags (size-0 types) */
+    ecs_entity_t component[ECSB_MAX_TYPES]; /* type t's component (or tag) id */
     uint32_t reserved;   /* ids at or below it are the world's own (built-ins, components) */
     uint32_t max_entities;
     size_t live;         /* entities this file created and not destroyed */
@@ -130,11 +136,15 @@ static void hook_os_api(void)
 
 /* ---- world ---------------------------------------------------------------------------------- */
 
-static ecs_query_t *make_query(world *w, const ecsb_type *types, uint32_t count, bool cached)
+static ecs_query_t *make_query(world *w, const ecsb_query *q, bool cached)
 {
     ecs_query_desc_t desc = {0};
-    for (uint32_t j = 0; j < count; j++)
-        desc.terms[j].id = w->component[types[j]];
+    for (uint32_t j = 0; j < q->count; j++)
+        desc.terms[j].id = w->component[q->types[j]];
+    for (uint32_t j = 0; j < q->exclude_count; j++) { /* flecs's !C: after the fields */
+        desc.terms[q->count + j].id = w->component[q->exclude[j]];
+        desc.terms[q->count + j].oper = EcsNot;
+    }
     desc.cache_kind = cached ? EcsQueryCacheAll : EcsQueryCacheNone;
     return ecs_query_init(w->ecs, &desc);
 }
@@ -161,8 +171,15 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
         return ECSB_ERR_NOMEM;
     w->type_count = config->type_count;
     w->max_entities = config->max_entities ? config->max_entities : ECSB_MAX_ENTITIES;
+    w->tags = ecsb_config_tags(config);
     for (uint32_t t = 0; t < config->type_count; t++) {
         w->type_size[t] = config->type_size[t];
+        if (w->tags >> t & 1u) { /* a tag: a plain entity used as an id (flecs's ECS_TAG) */
+            ecs_entity_desc_t tag = {0};
+            tag.use_low_id = true;
+            w->component[t] = ecs_entity_init(w->ecs, &tag);
+            continue;
+        }
         ecs_component_desc_t desc = {0};
         desc.type.size = (ecs_size_t)config->type_size[t];
         desc.type.alignment = (ecs_size_t)ecsb_type_align(config, t);
@@ -174,7 +191,8 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
         s->count = q->count;
         memcpy(s->types, q->types, q->count * sizeof q->types[0]);
         ecsb_query_check(q, w->type_count, &s->mask);
-        s->query = make_query(w, q->types, q->count, true);
+        s->without = ecsb_query_without(q);
+        s->query = make_query(w, q, true);
     }
     w->reserved = (uint32_t)ecs_get_max_id(w->ecs);
     if (config->initial_capacity)
@@ -219,6 +237,11 @@ ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void
     ECSB_CHECK_TYPE_AND_LIVE(w, t, live(w, e));
     if (ecs_has_id(w->ecs, e, w->component[t]))
         return ECSB_ERR_PRESENT;
+    if (w->tags >> t & 1u) {
+        ecs_add_id(w->ecs, e, w->component[t]);
+        *value_out = ECSB_TAG;
+        return ECSB_OK;
+    }
     *value_out = ecs_ensure_id(w->ecs, e, w->component[t], w->type_size[t]);
     return ECSB_OK;
 }
@@ -237,9 +260,13 @@ static __attribute__((noinline)) ecs_table_t *find_set_table(world *w, uint32_t 
 {
     ecs_id_t ids[ECSB_MAX_TYPES];
     int32_t n = 0;
-    for (uint32_t t = 0; t < w->type_count; t++) /* ascending: flecs's sorted type */
-        if (mask >> t & 1u)
-            ids[n++] = w->component[t];
+    for (uint32_t t = 0; t < w->type_count; t++)
+        if (mask >> t & 1u) { /* sorted, as ecs_table_find wants: insertion */
+            int32_t i = n++;
+            for (; i > 0 && ids[i - 1] > w->component[t]; i--)
+                ids[i] = ids[i - 1];
+            ids[i] = w->component[t];
+        }
     ecs_table_t *table = ecs_table_find(w->ecs, ids, n);
     if (w->set_count < SETS_MAX) {
         w->set_mask[w->set_count] = mask;
@@ -267,7 +294,8 @@ ECSB_INLINE ecsb_status spawn(world *w, const ecsb_type *types, uint32_t count,
         return ECSB_ERR_CAPACITY;
     ecs_entity_t e = count ? ecs_new_w_table(w->ecs, set_table(w, mask)) : ecs_new(w->ecs);
     for (uint32_t j = 0; j < count; j++)
-        values_out[j] = ecs_get_mut_id(w->ecs, e, w->component[types[j]]);
+        values_out[j] = w->tags >> types[j] & 1u ? ECSB_TAG
+                                                 : ecs_get_mut_id(w->ecs, e, w->component[types[j]]);
     w->live++;
     *out = e;
     return ECSB_OK;
@@ -277,6 +305,8 @@ ECSB_INLINE void *component_get(world *w, ecsb_entity e, ecsb_type t)
 {
     if (t >= w->type_count || !live(w, e))
         return NULL;
+    if (w->tags >> t & 1u)
+        return ecs_has_id(w->ecs, e, w->component[t]) ? ECSB_TAG : NULL;
     return ecs_get_mut_id(w->ecs, e, w->component[t]);
 }
 
@@ -298,15 +328,18 @@ static size_t component_count(const world *w, ecsb_type t)
 static __attribute__((noinline)) flecs_query_slot *adhoc_slot(world *w, const ecsb_query *q,
                                                               flecs_query_slot *once)
 {
+    const uint32_t without = ecsb_query_without(q);
     for (uint32_t i = 0; i < w->adhoc_count; i++) {
         flecs_query_slot *s = &w->adhoc[i];
-        if (s->count == q->count && !memcmp(s->types, q->types, q->count * sizeof q->types[0]))
+        if (s->count == q->count && s->without == without &&
+            !memcmp(s->types, q->types, q->count * sizeof q->types[0]))
             return s;
     }
     flecs_query_slot *s = w->adhoc_count < ADHOC_MAX ? &w->adhoc[w->adhoc_count++] : once;
     s->count = q->count;
+    s->without = without;
     memcpy(s->types, q->types, q->count * sizeof q->types[0]);
-    s->query = make_query(w, q->types, q->count, false);
+    s->query = make_query(w, q, false);
     return s;
 }
 
@@ -316,10 +349,10 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
     ecsb_status st = ecsb_query_check(q, w->type_count, &mask);
     if (st != ECSB_OK)
         return st;
-    const uint32_t k = q->count;
+    const uint32_t k = q->count, without = ecsb_query_without(q);
     flecs_query_slot *s = NULL, once = {0};
     for (uint32_t i = 0; i < w->declared_count && !s; i++)
-        if (w->declared[i].mask == mask)
+        if (w->declared[i].mask == mask && w->declared[i].without == without)
             s = &w->declared[i];
     if (!s)
         s = adhoc_slot(w, q, &once);
@@ -338,8 +371,8 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
     while (ecs_query_next(&it)) {
         if (ECSB_UNLIKELY(it.count == 0))
             continue;
-        for (uint32_t j = 0; j < k; j++)
-            columns[j] = ecs_field_w_size(&it, size[j], field[j]);
+        for (uint32_t j = 0; j < k; j++) /* a tag's column: ECSB_TAG, stride 0 */
+            columns[j] = size[j] ? ecs_field_w_size(&it, size[j], field[j]) : ECSB_TAG;
         if (q->entities)
             columns[k] = (void *)it.entities;
         fn(ctx, (size_t)it.count, columns);
@@ -360,7 +393,7 @@ static bool world_valid(const world *w)
         if (!ecs_is_alive(w->ecs, w->component[t]))
             return false;
         const ecs_type_info_t *info = ecs_get_type_info(w->ecs, w->component[t]);
-        if (!info || (uint32_t)info->size != w->type_size[t])
+        if (info ? (uint32_t)info->size != w->type_size[t] : !(w->tags >> t & 1u))
             return false;
     }
     ecs_entities_t all = ecs_get_entities(w->ecs);
