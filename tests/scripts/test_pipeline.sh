@@ -189,7 +189,7 @@ PY
   echo "\"$PYTHON\" \"$tmp/undecided.py\" \"\$out\""
 } >"$tmp/undecided.sh"
 chmod +x "$tmp/undecided.sh"
-env --default-signal=INT,TERM FAKE_SLEEP=0.3 SCENARIOS=sweep ECSB_BENCH_ARGS=--benchmark_repetitions=5 \
+env --default-signal=INT,TERM FAKE_SLEEP=1 SCENARIOS=sweep ECSB_BENCH_ARGS=--benchmark_repetitions=5 \
   RESULTS_DIR="$tmp/staged/results" PLOTS_DIR="$tmp/staged/plots" \
   scripts/bench.sh "$tmp/undecided.sh" >"$tmp/staged.log" 2>&1 ||
   fail "staged run failed: $(tail -n 20 "$tmp/staged.log")"
