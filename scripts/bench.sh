@@ -244,6 +244,7 @@ if [ -z "$quick" ] && [ "${ECSB_STAGES:-1}" = 1 ]; then
     spent=$((spent + $(date +%s) - stage_start))
     if [ "$stage_rc" -gt 1 ] || [ ! -s "$staging/stage-$stage.json" ]; then
       echo "bench: stage $stage failed (exit $stage_rc); the run keeps its planned repetitions" >&2
+      rm -f "$staging/stage-$stage.json" "$staging/stage-$stage.txt"
       break
     fi
     "$PYTHON" "$here/ecsb_stages.py" merge "$staging" "$staging/stage-$stage.json" \
