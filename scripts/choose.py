@@ -233,13 +233,18 @@ def answer_line(run, words, vs):
     if pick is None:
         return f"- **{words}** → no layout ran in every one of its workloads."
     everywhere = sum(pick in v.top() for v in vs)
-    choice = f"**{shown(run, pick)}**" + "".join(f" or **{shown(run, s)}**" for s in others[:2])
+    # bold only where the run decides the pick in every workload of the kind (as the table)
+    unclear = sum(stats.no_clear_pick(v.cell) for v in vs)
+    b = "" if unclear else "**"
+    choice = f"{b}{shown(run, pick)}{b}" + "".join(f" or {b}{shown(run, s)}{b}" for s in others[:2])
     if others[2:]:
         choice += f" (+{len(others) - 2} more as fast)"
     elif others:
         choice += " (as fast)"
     if everywhere < len(vs):
         choice += f"; best or as fast in {everywhere} of its {len(vs)} workloads"
+    if unclear:
+        choice += f" (no clear pick in {unclear} of its {len(vs)} workloads)"
     rest = sorted((s for s in score if s != pick and s not in others), key=lambda s: score[s])
     margin = ""
     if rest:

@@ -284,6 +284,11 @@ class OneVerdictEverywhere(unittest.TestCase):
             self.assertIn(FAMILY, docs[script])
         row = re.search(r"^\| dual_iterate \| regular \| small \(4,000\).*$",
                         docs["choose"], re.M).group(0)
+        # the answer list bolds no pick the run cannot decide, and says so
+        unclear = [ln for ln in docs["choose"].split("\n## ")[1].splitlines()
+                   if "no clear pick in" in ln]
+        self.assertEqual(len(unclear), 1, docs["choose"][:3000])
+        self.assertNotIn("→ **", unclear[0])
         needed = re.search(r"flat_map \((?:4,000: )?(\d+) reps would tell", row).group(1)
         table = docs["report"].split("### dual_iterate")[1]
         # report.md shows N = 4000 first (and the largest N) for a case run at more sizes
