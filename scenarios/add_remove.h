@@ -63,7 +63,7 @@ static ecsb_status add_remove_prepare(void **out, uint64_t n, const ecsb_params 
         .initial_capacity = ecsb_capacity_hint(n),
         .allocator = ecsb_scenario_allocator,
         .query_count = ecsb_declared_queries(p, 1),
-        .queries = {{2, {ADD_REMOVE_A, ADD_REMOVE_B}, false}},
+        .queries = {{2, {ADD_REMOVE_A, ADD_REMOVE_B}, false, 0, {0}}},
     };
     for (uint32_t t = 0; t < types; t++)
         config.type_size[t] = sizeof(uint32_t);

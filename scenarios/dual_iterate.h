@@ -72,7 +72,7 @@ static ecsb_status dual_iterate_prepare(void **out, uint64_t n, const ecsb_param
         .initial_capacity = ecsb_capacity_hint(n),
         .allocator = ecsb_scenario_allocator,
         .query_count = 1,
-        .queries = {{2, {DUAL_ITERATE_A, DUAL_ITERATE_B}, false}},
+        .queries = {{2, {DUAL_ITERATE_A, DUAL_ITERATE_B}, false, 0, {0}}},
     };
     ecsb_status st = scenario_world_open(&s->w, &s->world_live, &config);
     s->n = n;

@@ -66,7 +66,7 @@ static ecsb_status entity_cycle_prepare(void **out, uint64_t n, const ecsb_param
         .initial_capacity = ecsb_capacity_hint(3 * n),
         .allocator = ecsb_scenario_allocator,
         .query_count = ecsb_declared_queries(p, 2),
-        .queries = {{1, {ENTITY_CYCLE_A}, false}, {1, {ENTITY_CYCLE_B}, false}},
+        .queries = {{1, {ENTITY_CYCLE_A}, false, 0, {0}}, {1, {ENTITY_CYCLE_B}, false, 0, {0}}},
     };
     ecsb_status st = scenario_world_open(&s->w, &s->world_live, &config);
     s->n = n;

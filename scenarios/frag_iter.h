@@ -35,7 +35,7 @@ static ecsb_status frag_iter_prepare(void **out, uint64_t n, const ecsb_params *
     ecsb_world_config config = {
         .type_count = frag_iter_type_count(kinds),
         .query_count = 2,
-        .queries = {{1, {FRAG_ITER_DATA}, false}, {1, {FRAG_ITER_LAST}, false}},
+        .queries = {{1, {FRAG_ITER_DATA}, false, 0, {0}}, {1, {FRAG_ITER_LAST}, false, 0, {0}}},
     };
     return u32_world_prepare(out, n, p, &config, FRAG_ITER_SALT, FRAG_ITER_DATA,
                              frag_iter_types_of, &kinds);

@@ -184,11 +184,11 @@ static ecsb_status frame_prepare(void **out, uint64_t n, const ecsb_params *p)
         .initial_capacity = ecsb_capacity_hint(n),
         .allocator = ecsb_scenario_allocator,
         .query_count = 5 + sh->rare_systems,
-        .queries = {{2, {FRAME_POS, FRAME_VEL}, false},
-                    {3, {FRAME_TARGET, FRAME_POS, FRAME_VEL}, false},
-                    {3, {FRAME_HP, FRAME_STATUS, FRAME_SLOT}, false},
-                    {2, {FRAME_LIFE, FRAME_SLOT}, false},
-                    {2, {FRAME_POS, FRAME_TRANSFORM}, false}},
+        .queries = {{2, {FRAME_POS, FRAME_VEL}, false, 0, {0}},
+                    {3, {FRAME_TARGET, FRAME_POS, FRAME_VEL}, false, 0, {0}},
+                    {3, {FRAME_HP, FRAME_STATUS, FRAME_SLOT}, false, 0, {0}},
+                    {2, {FRAME_LIFE, FRAME_SLOT}, false, 0, {0}},
+                    {2, {FRAME_POS, FRAME_TRANSFORM}, false, 0, {0}}},
     };
     for (uint32_t t = FRAME_CORE_TYPES; t < sh->types; t++)
         config.type_size[t] = sizeof(uint32_t);

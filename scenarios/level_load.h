@@ -85,7 +85,7 @@ static ecsb_status level_load_prepare(void **out, uint64_t n, const ecsb_params 
         .allocator = ecsb_scenario_allocator,
         /* the level's systems: one over (A, B), every entity; one over (C, D), a quarter */
         .query_count = ecsb_declared_queries(p, 2),
-        .queries = {{2, {0, 1}, false}, {2, {2, 3}, false}},
+        .queries = {{2, {0, 1}, false, 0, {0}}, {2, {2, 3}, false, 0, {0}}},
     };
     ecsb_status st = scenario_world_open(&s->w, &s->world_live, &config);
     s->n = n;

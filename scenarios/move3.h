@@ -68,7 +68,7 @@ static ecsb_status move3_prepare(void **out, uint64_t n, const ecsb_params *p)
         .initial_capacity = ecsb_capacity_hint(n),
         .allocator = ecsb_scenario_allocator,
         .query_count = 1,
-        .queries = {{3, {MOVE3_POS, MOVE3_VEL, MOVE3_MASS}, false}},
+        .queries = {{3, {MOVE3_POS, MOVE3_VEL, MOVE3_MASS}, false, 0, {0}}},
     };
     ecsb_status st = scenario_world_open(&s->w, &s->world_live, &config);
     s->n = n;

@@ -62,7 +62,7 @@ static ecsb_status platformer_prepare(void **out, uint64_t n, const ecsb_params 
         .initial_capacity = ecsb_capacity_hint(n + 2),
         .allocator = ecsb_scenario_allocator,
         .query_count = ecsb_declared_queries(p, 1), /* the game's system over hp */
-        .queries = {{1, {0}, false}},
+        .queries = {{1, {0}, false, 0, {0}}},
     };
     ecsb_status st = scenario_world_open(&s->w, &s->world_live, &config);
     s->n = n;

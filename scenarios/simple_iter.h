@@ -30,9 +30,9 @@ static ecsb_status simple_iter_prepare(void **out, uint64_t n, const ecsb_params
     ecsb_world_config config = {
         .type_count = 5,
         .query_count = 3,
-        .queries = {{2, {SIMPLE_ITER_A, SIMPLE_ITER_B}, false},
-                    {2, {SIMPLE_ITER_C, SIMPLE_ITER_D}, false},
-                    {2, {SIMPLE_ITER_C, SIMPLE_ITER_E}, false}},
+        .queries = {{2, {SIMPLE_ITER_A, SIMPLE_ITER_B}, false, 0, {0}},
+                    {2, {SIMPLE_ITER_C, SIMPLE_ITER_D}, false, 0, {0}},
+                    {2, {SIMPLE_ITER_C, SIMPLE_ITER_E}, false, 0, {0}}},
     };
     return u32_world_prepare(out, n, p, &config, SIMPLE_ITER_SALT, 0, simple_iter_types_of,
                              NULL);
