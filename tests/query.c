@@ -301,6 +301,39 @@ static void check_pair(model *ms, tst_world *tws, const ecsb_world_config *c, ts
 }
 
 /*
+ * Build a world and a model with config c, compare every declared query with its undeclared
+ * twin, change the holders of every type in both worlds alike (destroys, removes, adds), and
+ * look again.
+ */
+static void declared_against_undeclared(const ecsb_world_config *cfg, tst_rng *rng)
+{
+    ecsb_world_config c = *cfg;
+    tst_world tws[2];
+    model ms[2];
+    build_pair(ms, tws, &c);
+    check_pair(ms, tws, &c, rng);
+    for (int w = 0; w < 2; w++) {
+        for (size_t i = 0; i < ms[w].n; i += 5)
+            if (ms[w].alive[i])
+                model_destroy(&ms[w], &tws[w], i);
+        for (size_t i = 1; i < ms[w].n; i += 3)
+            for (ecsb_type t = 0; t < Q_TYPES; t += 2)
+                if (ms[w].alive[i] && *seed_at(&ms[w], i, t))
+                    model_remove(&ms[w], &tws[w], i, t);
+        for (size_t i = 2; i < ms[w].n; i += 3)
+            for (ecsb_type t = 0; t < Q_TYPES; t++)
+                if (ms[w].alive[i] && !*seed_at(&ms[w], i, t))
+                    model_add(&ms[w], &tws[w], i, t, 3);
+    }
+    check_pair(ms, tws, &c, rng);
+    for (int w = 0; w < 2; w++) {
+        model_check(&ms[w], &tws[w]);
+        model_free(&ms[w]);
+        tw_fini(&tws[w]);
+    }
+}
+
+/*
  * Strategies may keep structures for declared queries (updated by add, remove and destroy):
  * a world declaring ECSB_MAX_QUERIES queries visits what a world declaring none visits,
  * before and after the holders change.
@@ -315,30 +348,7 @@ void query_declared_and_undeclared_queries_visit_the_same_entities(void **state)
         c.queries[d] = random_query(&rng, Q_TYPES, 1 + d % ECSB_MAX_QUERY_TYPES);
     c.queries[0] = tst_query(2, (ecsb_type[]){0, 1}); /* and one set declared twice */
     c.queries[1] = tst_query(2, (ecsb_type[]){1, 0});
-    tst_world tws[2];
-    model ms[2];
-    build_pair(ms, tws, &c);
-    check_pair(ms, tws, &c, &rng);
-    /* Change the holders of every type, in both worlds alike, and look again. */
-    for (int w = 0; w < 2; w++) {
-        for (size_t i = 0; i < ms[w].n; i += 5)
-            if (ms[w].alive[i])
-                model_destroy(&ms[w], &tws[w], i);
-        for (size_t i = 1; i < ms[w].n; i += 3)
-            for (ecsb_type t = 0; t < Q_TYPES; t += 2)
-                if (ms[w].alive[i] && *seed_at(&ms[w], i, t))
-                    model_remove(&ms[w], &tws[w], i, t);
-        for (size_t i = 2; i < ms[w].n; i += 3)
-            for (ecsb_type t = 0; t < Q_TYPES; t++)
-                if (ms[w].alive[i] && !*seed_at(&ms[w], i, t))
-                    model_add(&ms[w], &tws[w], i, t, 3);
-    }
-    check_pair(ms, tws, &c, &rng);
-    for (int w = 0; w < 2; w++) {
-        model_check(&ms[w], &tws[w]);
-        model_free(&ms[w]);
-        tw_fini(&tws[w]);
-    }
+    declared_against_undeclared(&c, &rng);
 }
 
 /*
@@ -361,29 +371,7 @@ void query_declared_queries_with_exclusions_and_tags_visit_what_undeclared_ones_
     c.queries[0] = tst_query_without(2, (ecsb_type[]){0, 1}, 1, (ecsb_type[]){6});
     c.queries[1] = tst_query(2, (ecsb_type[]){1, 0});
     c.queries[2] = tst_query_without(2, (ecsb_type[]){2, 9}, 2, (ecsb_type[]){0, 3});
-    tst_world tws[2];
-    model ms[2];
-    build_pair(ms, tws, &c);
-    check_pair(ms, tws, &c, &rng);
-    for (int w = 0; w < 2; w++) {
-        for (size_t i = 0; i < ms[w].n; i += 5)
-            if (ms[w].alive[i])
-                model_destroy(&ms[w], &tws[w], i);
-        for (size_t i = 1; i < ms[w].n; i += 3)
-            for (ecsb_type t = 0; t < Q_TYPES; t += 2)
-                if (ms[w].alive[i] && *seed_at(&ms[w], i, t))
-                    model_remove(&ms[w], &tws[w], i, t);
-        for (size_t i = 2; i < ms[w].n; i += 3)
-            for (ecsb_type t = 0; t < Q_TYPES; t++)
-                if (ms[w].alive[i] && !*seed_at(&ms[w], i, t))
-                    model_add(&ms[w], &tws[w], i, t, 3);
-    }
-    check_pair(ms, tws, &c, &rng);
-    for (int w = 0; w < 2; w++) {
-        model_check(&ms[w], &tws[w]);
-        model_free(&ms[w]);
-        tw_fini(&tws[w]);
-    }
+    declared_against_undeclared(&c, &rng);
 }
 
 /* ---- callback writes ---------------------------------------------------------------------- */
