@@ -10,6 +10,12 @@ The file's parts (everything else is prose):
                           stated (the author time of the commit that added it in this form: a
                           rebase keeps it) and its outcome in each
                           listed run, by machine; "confirmed" only by a run made after that
+  ## Scenario changes     a line per change to what a claim measures, made after some listed
+                          run:  - changed: 2026-11-28T14:00Z SUBJECT: what changed
+                          SUBJECT: a scenario (its work), `floor` or `limit` (their work in
+                          every scenario), or `order=aged` / `order=shuffled` (how that world is
+                          built). A run started before the change is *not checked* on the claims
+                          it touches (it measured another question), and says so.
   ## History              a line per claim weakened or dropped since the commit the section
                           names ("tracked since <commit>"), naming the run and machine that
                           failed it:  - `OLD` → `NEW` — run: results/<id>; machine: NAME; why
@@ -32,7 +38,8 @@ Outcomes (every verdict and interval is scripts/ecsb_stats.py's):
                  it; A and B are not level (one is *faster*); the whole interval lies on the other
                  side of X
   not confirmed  neither: the run cannot tell (with the repetitions a side that would)
-  not checked    the run has no such scenario, size or strategy
+  not checked    the run has no such scenario, size or strategy, or it was made before a
+                 listed scenario change that touches the claim
 """
 import datetime
 import functools
@@ -57,6 +64,8 @@ WHERE_LINE = re.compile(r"^\s+(?:[-*]\s+)?where:")
 RUN_LINE = re.compile(r"^\s*[-*]\s+run:\s*(\S+)")
 HISTORY_LINE = re.compile(r"^- `(?P<old>[^`]+)` → (?:`(?P<new>[^`]+)`|dropped) — run: "
                           r"(?P<run>[^;]+); machine: (?P<machine>[^;]+); (?P<why>.+)$")
+CHANGE_LINE = re.compile(r"^- changed: (?P<when>\d{4}-\d\d-\d\dT\d\d:\d\dZ) "
+                         r"(?P<subject>[A-Za-z0-9_=]+): (?P<what>.+)$")
 SINCE = re.compile(r"tracked since (?:commit )?`?([0-9a-f]{7,40})`?")
 RUN_ID_TIME = re.compile(r"(\d{8}T\d{6}Z)")
 OPS = {"<=": operator.le, "<": operator.lt, ">=": operator.ge, ">": operator.gt}
@@ -213,8 +222,24 @@ def _bound(pair, claim, sides, reps):
                    stats.reps_to_bound(pair, x, reps))
 
 
-def check_claim(run, all_cases, claim):
-    """The Outcome of a parsed claim in a run (ecsb_rundata.Run; all_cases: ecsb_cases.cases)."""
+def touches(change, claim):
+    """Whether a scenario change ({when, subject, what}) changes what a claim measures."""
+    subject = change["subject"]
+    if subject.startswith("order="):
+        return subject in claim["params"]
+    if subject in ("floor", "limit"):
+        return subject in (claim.get("a"), claim.get("b"))
+    return subject == claim["scenario"]
+
+
+def check_claim(run, all_cases, claim, changes=()):
+    """The Outcome of a parsed claim in a run (ecsb_rundata.Run; all_cases: ecsb_cases.cases;
+    changes: the findings' scenario changes, Findings.changes)."""
+    start = run_time(run.run_id)
+    for change in changes:
+        if start is not None and start < change["time"] and touches(change, claim):
+            return Outcome(NOT_CHECKED, f"made before {change['subject']} changed "
+                           f"({change['when']}: {change['what']})")
     case, why = _case_of(all_cases, claim)
     if case is None:
         return Outcome(NOT_CHECKED, why)
@@ -257,6 +282,7 @@ class Findings:
         self.text = text
         self.lines = text.splitlines()
         self.runs, self.claims, self.history, self.held_on = [], [], [], {}
+        self.changes = []
         section = ""
         for i, line in enumerate(self.lines):
             if line.startswith("## "):
@@ -269,6 +295,16 @@ class Findings:
                 self.held_on[self.claims[-1][2]["text"]] = held_on(line)
             elif section == "runs" and RUN_LINE.match(line):
                 self.runs.append(RUN_LINE.match(line).group(1))
+            elif section == "scenario changes" and line.startswith("- "):
+                c = CHANGE_LINE.match(line)
+                if not c:
+                    raise FindingsError(
+                        f"{path}:{i + 1}: a scenario change reads '- changed: "
+                        "YYYY-MM-DDTHH:MMZ SUBJECT: what changed' (SUBJECT: a scenario, floor, "
+                        "limit or order=aged / order=shuffled)")
+                when = datetime.datetime.strptime(c.group("when"), "%Y-%m-%dT%H:%MZ")
+                self.changes.append(dict(c.groupdict(), time=when.replace(
+                    tzinfo=datetime.timezone.utc).timestamp()))
             elif section == "history" and line.startswith("- "):
                 h = HISTORY_LINE.match(line)
                 if not h:

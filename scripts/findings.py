@@ -43,7 +43,8 @@ def check_runs(findings):
         path = listed if os.path.isabs(listed) else os.path.join(TOP, listed)
         run = load_run(path)
         all_cases = cases(run)
-        outcomes = {c["text"]: F.check_claim(run, all_cases, c) for _, _, c in findings.claims}
+        outcomes = {c["text"]: F.check_claim(run, all_cases, c, findings.changes)
+                    for _, _, c in findings.claims}
         out.append((run.run_id, F.machine_name(path, run), outcomes, F.run_time(run.run_id)))
     return out
 

@@ -109,7 +109,7 @@ def findings_section(run, all_cases, findings, machine, reference=True):
             out.append(re.sub(r"^(#{2,5}) ", r"\1# ", line))
             continue
         prefix, claim = claims[i]
-        outcome = F.check_claim(run, all_cases, claim)
+        outcome = F.check_claim(run, all_cases, claim, findings.changes)
         counts[outcome.state] += 1
         says = outcome.says + (f", {F.fmt_needed(outcome.needed)}"
                                if outcome.state == F.NOT_CONFIRMED else "")

@@ -346,6 +346,39 @@ class Claims(unittest.TestCase):
         o = F.check_claim(r, cases(r), F.parse_claim(f"dual_iterate N=4000 {claim}", "t"))
         return o.state, o.says, o.needed
 
+    def test_a_run_made_before_a_scenario_change_is_not_checked_on_what_it_touches(self):
+        import ecsb_findings as F
+        from ecsb_cases import cases
+        r = self.runs["A"]  # fixture run A started 2026-11-01 09:00 UTC
+        found = F.Findings("f.md", "## Scenario changes\n\n"
+                           "- changed: 2026-11-01T10:00Z dual_iterate: b on a third\n"
+                           "- changed: 2026-11-01T08:00Z platformer: before the run\n"
+                           "- changed: 2026-11-01T10:00Z floor: packed in every world\n"
+                           "- changed: 2026-11-01T10:00Z order=aged: aged by play\n")
+
+        def state(claim):
+            o = F.check_claim(r, cases(r), F.parse_claim(claim, "t"), found.changes)
+            return o.state, o.says
+        self.assertEqual(state("dual_iterate N=4000 fastest is index_is_id"),
+                         (F.NOT_CHECKED, "made before dual_iterate changed (2026-11-01T10:00Z: "
+                          "b on a third)"))
+        # a change before the run, another scenario's, or a floor change on a claim without
+        # the floor: checked as usual
+        self.assertNotEqual(state("platformer N=4000 index_is_id/flat_map <= 5")[0], F.NOT_CHECKED)
+        only_floor = [c for c in found.changes if c["subject"] == "floor"]
+        o = F.check_claim(r, cases(r), F.parse_claim("platformer N=4000 index_is_id/floor <= 5",
+                                                     "t"), only_floor)
+        self.assertEqual(o.state, F.NOT_CHECKED)
+        o = F.check_claim(r, cases(r), F.parse_claim("platformer N=4000 index_is_id/flat_map <= 5",
+                                                     "t"), only_floor)
+        self.assertNotEqual(o.state, F.NOT_CHECKED)
+        self.assertTrue(F.touches(found.changes[3], F.parse_claim(
+            "frame order=aged N=4000 fastest is a", "t")))
+        self.assertFalse(F.touches(found.changes[3], F.parse_claim(
+            "frame order=shuffled N=4000 fastest is a", "t")))
+        with self.assertRaises(F.FindingsError):
+            F.Findings("f.md", "## Scenario changes\n\n- changed: yesterday frame: x\n")
+
     def test_fastest_is(self):
         self.assertEqual(self.check("fastest is index_is_id"),
                          ("holds", "*faster* than every other layout", None))
