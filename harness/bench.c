@@ -16,7 +16,9 @@
  *    and as many timed passes
  *    as the slowest line needs for the min time (at least MIN_TIMED_PASSES; fewer, down to
  *    one, where passes of 1/8 s or more make LONG_PASSES_SECONDS sooner), the same for
- *    every line, so no line's world is older or younger when timed; the timed passes spread
+ *    every line, so no line's world is older or younger when timed (a scenario whose pass
+ *    consumes its set-up, a fresh world per pass: no more worlds on a line than cost
+ *    FRESH_COST_SHARE x the min time, at least that least); the timed passes spread
  *    over up to MAX_WORLDS freshly built worlds (fresh placements) where building them is
  *    cheap; repetitions by the cell's cost, the same for its lines (bench_flags.c). Google Benchmark gets exactly
  *    these iteration and repetition counts, so it calls a body once per repetition.
@@ -69,6 +71,13 @@
 /* Spans (clock-read pairs) per world, at most, beyond what the clock's share asks: the
  * per-pass times a repetition records (timing.h: slices). */
 #define SPANS_PER_WORLD 12
+/* A scenario whose pass consumes its set-up prepares a world per pass: where preparing one
+ * costs far more than its pass, a line's repetition times no more fresh worlds than cost
+ * FRESH_COST_SHARE x the min time in all (at least the cell's least passes): the same
+ * passes for every line keep worlds of one age, and fresh worlds are all of one age anyway;
+ * beyond that, more worlds bought little and cost most of the run's time where they were
+ * dear (docs/measuring.md, "What make bench's time buys"). */
+#define FRESH_COST_SHARE 4.0
 
 typedef struct bench_case {
     ecsb_scenario_id scenario;
@@ -158,7 +167,14 @@ static void plan_cell(bench_case *cases, size_t count, const ecsb_bench_settings
         if (c->error[0])
             continue;
         c->plan = cell;
-        uint64_t per_world = (cell.passes + cell.worlds - 1) / cell.worlds;
+        if (fresh) { /* a world per pass: no more worlds than the line's cost share */
+            double afford = ceil(FRESH_COST_SHARE * ecsb_bench_min_time(s) /
+                                 (c->pass_seconds + c->prepare_seconds));
+            afford = fmax(afford, least);
+            if (afford < (double)c->plan.passes)
+                c->plan.passes = (uint64_t)afford;
+        }
+        uint64_t per_world = (c->plan.passes + cell.worlds - 1) / cell.worlds;
         uint64_t group = fresh ? ecsb_fresh_batch(c->n, c->pass_seconds)
                                : ecsb_clock_group(c->pass_seconds);
         uint64_t spread = (per_world + SPANS_PER_WORLD - 1) / SPANS_PER_WORLD;
@@ -417,6 +433,7 @@ static void show_progress(const char *name)
  * average when timing began. */
 static ecsb_sentinel sentinel;
 static double load_start;
+static double check_seconds, timing_t0; /* the run's checking, and when its timing began */
 static uint64_t marked_late; /* clean against the running best, disturbed against the final */
 
 /* One timing of a repetition, as ecsb_sentinel_repetition asks for it (a repeat overwrites r). */
@@ -491,8 +508,9 @@ static void bench_body(ecsb_gb_state *st, void *ctx)
     show_progress(c->name);
 }
 
-/* At the end, every row against the run-wide best: its speed_index, and disturbed when it is
- * off that best by more than the margin (it was judged against a best not yet reached). */
+/* At the end, every row against the run-wide best and reference: its speed_index (best /
+ * its probe), and disturbed when it is off the final reference by more than the margin (it
+ * was judged against a reference not yet settled). */
 static void sentinel_final_row(void *ctx, ecsb_gb_row *row)
 {
     (void)ctx;
@@ -525,6 +543,7 @@ static void sentinel_context(void *ctx)
     } while (0)
     PUT("margin", "%g", sentinel.margin);
     PUT("best_ns", "%.0f", sentinel.best * 1e9);
+    PUT("reference_ns", "%.0f", sentinel.reference * 1e9);
     PUT("worst_ns", "%.0f", sentinel.worst * 1e9);
     PUT("repetitions", "%" PRIu64, sentinel.repetitions);
     PUT("disturbed", "%" PRIu64, sentinel.disturbed + marked_late);
@@ -537,6 +556,11 @@ static void sentinel_context(void *ctx)
     PUT("load_start", "%.2f", load_start);
     PUT("load_end", "%.2f", load_average());
 #undef PUT
+    /* how long the run took (bench.sh's console and the banner's "what to do" say it) */
+    snprintf(v, sizeof v, "%.1f", check_seconds);
+    ecsb_gb_add_context("ecsb_check_seconds", v);
+    snprintf(v, sizeof v, "%.1f", ecsb_now() - timing_t0);
+    ecsb_gb_add_context("ecsb_timing_seconds", v);
 }
 
 /* The console's word on the sentinel: how much longer the run took, and why. */
@@ -545,8 +569,10 @@ static void sentinel_report(double timing_seconds)
     uint64_t disturbed = sentinel.disturbed + marked_late;
     uint64_t unrepeated = sentinel.unrepeated + marked_late;
     fprintf(stderr,
-            "ecsbench: sentinel %.0f-%.0f us (margin %.0f%%, probes %.1f s): ", sentinel.best * 1e6,
-            sentinel.worst * 1e6, sentinel.margin * 100, sentinel.probe_seconds);
+            "ecsbench: sentinel %.0f-%.0f us (disturbed above %.0f us: %.0f%% over the run's "
+            "quiet reference; probes %.1f s): ", sentinel.best * 1e6, sentinel.worst * 1e6,
+            sentinel.reference * (1 + sentinel.margin) * 1e6, sentinel.margin * 100,
+            sentinel.probe_seconds);
     if (disturbed == 0) {
         fprintf(stderr, "the machine kept its speed: no repetition repeated\n");
         return;
@@ -699,6 +725,8 @@ static int run_suite(ecsb_bench_settings *s, suite *su, int argc, char **argv)
                 left);
     }
     load_start = load_average();
+    check_seconds = ecsb_now() - t0;
+    timing_t0 = ecsb_now();
     ecsb_sentinel_start(&sentinel, ECSB_SENTINEL_MARGIN, ecsb_bench_repeat_budget(s) * estimate,
                         NULL, NULL);
     ecsb_gb_defer_output(sentinel_final_row, sentinel_context, NULL);

@@ -636,7 +636,7 @@ static const bench_flag flags[] = {
     {"--ecsb_repeat_budget", "--ecsb_repeat_budget=F", FLAG_CUSTOM, 0, 0, parse_repeat_budget,
      "--ecsb_repeat_budget takes a share of the planned timing, 0 .. 10, e.g. 0.5",
      "a repetition timed while the sentinel (a fixed kernel\n"
-     "probed around each) ran over %.0f%% slower than its best\n"
+     "probed around each) ran over %.0f%% slower than its usual\n"
      "is timed again, for at most F times the planned\n"
      "timing in all (default %g; 0: marked, not repeated)",
      {ECSB_SENTINEL_MARGIN * 100, DEFAULT_REPEAT_BUDGET}, "0", "-1"},

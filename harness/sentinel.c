@@ -42,9 +42,37 @@ double ecsb_sentinel_kernel(void *ctx)
     return ecsb_now() - t0;
 }
 
+/* Note probe p among the fastest kept and move the reference to the probe that
+ * REFERENCE_SHARE of all probes so far are faster than. */
+static void note_probe(ecsb_sentinel *s, double p)
+{
+    if (!(p > 0))
+        return;
+    uint32_t n = s->low_count;
+    if (n == ECSB_SENTINEL_LOW_KEPT && p >= s->low[n - 1])
+        ;
+    else {
+        uint32_t at = n < ECSB_SENTINEL_LOW_KEPT ? n : n - 1; /* the slowest kept makes room */
+        while (at > 0 && s->low[at - 1] > p) {
+            s->low[at] = s->low[at - 1];
+            at--;
+        }
+        s->low[at] = p;
+        if (n < ECSB_SENTINEL_LOW_KEPT)
+            s->low_count++;
+    }
+    uint64_t k = (uint64_t)(ECSB_SENTINEL_REFERENCE_SHARE * (double)s->noted);
+    s->noted++;
+    if (k >= s->low_count)
+        k = s->low_count - 1;
+    s->reference = s->low[k];
+}
+
 /* One probe, noted in the run's range and cost; a slow one is taken again at once and the
- * lesser kept, so an interrupt in one 0.25 ms probe is not a disturbed machine. */
-static double probe(ecsb_sentinel *s)
+ * lesser kept, so an interrupt in one 0.25 ms probe is not a disturbed machine. Only the
+ * probes that open and close repetitions (`note`) move the reference: waiting for a clean
+ * probe takes one every 20 ms while the machine is slow, and would drag it up. */
+static double probe(ecsb_sentinel *s, bool note)
 {
     double t0 = ecsb_now();
     double p = s->probe(s->probe_ctx);
@@ -56,6 +84,8 @@ static double probe(ecsb_sentinel *s)
     s->probes++;
     if (p > 0 && (s->best == 0 || p < s->best))
         s->best = p;
+    if (note)
+        note_probe(s, p);
     if (p > s->worst)
         s->worst = p;
     s->last = p;
@@ -75,13 +105,13 @@ void ecsb_sentinel_start(ecsb_sentinel *s, double margin, double budget,
                          .probe = probe_fn ? probe_fn : ecsb_sentinel_kernel,
                          .probe_ctx = probe_ctx};
     for (int i = 0; i < ECSB_SENTINEL_START_PROBES; i++)
-        probe(s);
+        probe(s, true);
     s->have_last = false;
 }
 
 bool ecsb_sentinel_is_disturbed(const ecsb_sentinel *s, double seconds)
 {
-    return s->best > 0 && seconds > s->best * (1 + s->margin);
+    return s->reference > 0 && seconds > s->reference * (1 + s->margin);
 }
 
 static void pause_for(double seconds)
@@ -100,7 +130,7 @@ static bool wait_for_clean(ecsb_sentinel *s, double *before)
     double t0 = ecsb_now();
     for (;;) {
         pause_for(s->wait_step);
-        *before = probe(s);
+        *before = probe(s, false);
         double waited = ecsb_now() - t0;
         if (!ecsb_sentinel_is_disturbed(s, *before)) {
             s->spent += waited;
@@ -117,7 +147,7 @@ ecsb_status ecsb_sentinel_repetition(ecsb_sentinel *s, ecsb_sentinel_attempt_fn 
                                      void *ctx, ecsb_sentinel_verdict *v)
 {
     *v = (ecsb_sentinel_verdict){0};
-    double before = s->have_last ? s->last : probe(s);
+    double before = s->have_last ? s->last : probe(s, true);
     s->repetitions++;
     for (;;) {
         double t0 = ecsb_now();
@@ -126,7 +156,7 @@ ecsb_status ecsb_sentinel_repetition(ecsb_sentinel *s, ecsb_sentinel_attempt_fn 
         v->attempts++;
         if (st != ECSB_OK)
             return st;
-        double after = ecsb_now() - s->last_at < s->probe_every ? s->last : probe(s);
+        double after = ecsb_now() - s->last_at < s->probe_every ? s->last : probe(s, true);
         v->sentinel = before > after ? before : after;
         if (!ecsb_sentinel_is_disturbed(s, v->sentinel)) {
             s->repeated += v->attempts > 1;

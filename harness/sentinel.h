@@ -3,7 +3,8 @@
  * "The sentinel"). A fixed kernel that depends on no strategy (ecsb_sentinel_kernel: a chain
  * of dependent multiplies, then a read of a 4 MiB buffer, twice the per-core L2) is timed
  * around every repetition the suite times. A repetition whose slower probe (before or after
- * it) is off the best probe so far by more than the margin ran on a disturbed machine: it is
+ * it) is off the run's quiet reference (a low percentile of its probes so far) by more than the
+ * margin ran on a disturbed machine: it is
  * timed again once a probe is clean, within the run's repeat budget (seconds), and when it
  * cannot be (budget spent, or ECSB_SENTINEL_ATTEMPTS tries all disturbed) it is kept, marked.
  *
@@ -24,9 +25,15 @@
 
 #include "harness/ecsb.h"
 
-/* Disturbed: a probe above the best by more than this share (docs/measuring.md: chosen from
- * the probe's spread on a quiet and on a disturbed machine). */
-#define ECSB_SENTINEL_MARGIN 0.10
+/* Disturbed: a probe above the reference by more than this share (docs/measuring.md, "The
+ * sentinel's margin": chosen from the probes' spread on quiet and disturbed machines of both
+ * VM kinds; the benchmarks' times do not move below it). */
+#define ECSB_SENTINEL_MARGIN 0.25
+/* The reference: the probe this share of the run's probes so far are faster than (a low
+ * percentile, not the least: one freak fast probe must not make every later one look slow),
+ * exact over the ECSB_SENTINEL_LOW_KEPT fastest probes (up to 20 x that many probes). */
+#define ECSB_SENTINEL_REFERENCE_SHARE 0.05
+#define ECSB_SENTINEL_LOW_KEPT 512
 /* Timings of one repetition, at most (the first and up to two repeats). */
 #define ECSB_SENTINEL_ATTEMPTS 3
 /* Before a repeat, probes every WAIT_STEP seconds (sleeping between, so the disturbance gets
@@ -47,7 +54,7 @@ typedef ecsb_status (*ecsb_sentinel_attempt_fn)(void *ctx);
 
 typedef struct ecsb_sentinel {
     /* settings */
-    double margin;    /* share above the best that counts as disturbed */
+    double margin;    /* share above the reference that counts as disturbed */
     double budget;    /* seconds the run may spend on repeats (discarded timings, waiting) */
     double wait_step; /* ECSB_SENTINEL_WAIT_STEP; tests set 0 */
     double probe_every; /* ECSB_SENTINEL_PROBE_EVERY; tests set 0 */
@@ -55,10 +62,14 @@ typedef struct ecsb_sentinel {
     void *probe_ctx;
     /* what the run saw */
     double best, worst;  /* seconds per probe, over every probe */
+    double reference;    /* the quiet reference: ECSB_SENTINEL_REFERENCE_SHARE of probes below */
+    double low[ECSB_SENTINEL_LOW_KEPT]; /* the fastest probes so far, ascending */
+    uint32_t low_count;
     double last;         /* the latest probe, seconds */
     double last_at;      /* when it ended (ecsb_now) */
     bool have_last;      /* a probe since the last repetition ended: it opens the next */
     uint64_t probes, repetitions;
+    uint64_t noted;      /* probes noted for the reference (a retaken probe counts once) */
     uint64_t disturbed;  /* repetitions whose first timing was disturbed */
     uint64_t repeated;   /* ... and were replaced by a clean repeat */
     uint64_t unrepeated; /* ... and were kept, marked */
@@ -80,7 +91,7 @@ double ecsb_sentinel_kernel(void *ctx);
 void ecsb_sentinel_start(ecsb_sentinel *s, double margin, double budget,
                          ecsb_sentinel_probe_fn probe, void *probe_ctx);
 
-/* True when a probe of `seconds` is off the best so far by more than the margin. */
+/* True when a probe of `seconds` is off the reference so far by more than the margin. */
 bool ecsb_sentinel_is_disturbed(const ecsb_sentinel *s, double seconds);
 
 /*

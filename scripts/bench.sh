@@ -14,7 +14,7 @@
 # 2b. decides where it matters (not for QUICK=1, nor with ECSB_STAGES=0): the cells whose pick
 #    the planned repetitions left undecided get more repetitions, in at most two stages
 #    (scripts/ecsb_stages.py plans each: which cells, a --benchmark_filter, 5 repetitions, a
-#    fresh placement seed; within a budget of 25 % of the planned run's seconds), each run by
+#    fresh placement seed; within a budget of 10 % of the planned run's seconds), each run by
 #    `ecsbench bench` into the staging folder and merged into raw.json (docs/measuring.md);
 # 3. writes results.csv + errors.csv (json_to_csv.py), summary.md (summary.py), choose.md
 #    (choose.py: the answer table) and report.md
@@ -45,6 +45,7 @@
 #   ECSB_MACHINE_ARGS `ecsbench machine` flags (default none; with QUICK=1 --quick)
 #   ECSB_MACHINE_CACHE where machine.json is kept per boot (default: machine-cache beside the binary)
 #   ECSB_STAGES       0: no staged repetitions (default 1: up to two stages)
+#   ECSB_STAGE_BUDGET the stages' budget, a share of the planned run's seconds (default 0.1)
 #   ECSB_CRASH_AT     test aid: STEP or STEP:SIGNAL — send SIGNAL (default KILL) to this script
 #                     at the named step (started, ran, summarised, drawn, published-results),
 #                     as a crash or a Ctrl-C at that moment would
@@ -217,6 +218,8 @@ stages_note=""
 case ${ECSB_STAGES:-1} in 0 | 1) ;; *)
   ecsb_usage_error "ECSB_STAGES=$ECSB_STAGES: 1 (the default) stages repetitions for undecided cells, 0 does not" ;;
 esac
+[ -z "${ECSB_STAGE_BUDGET:-}" ] || [[ $ECSB_STAGE_BUDGET =~ ^(0|[0-9]?[.][0-9]+|[1-9]([.][0-9]*)?|10)$ ]] ||
+  ecsb_usage_error "ECSB_STAGE_BUDGET=$ECSB_STAGE_BUDGET: the stages' budget, a share of the run's seconds 0 .. 10 (default 0.1), e.g. ECSB_STAGE_BUDGET=0.25"
 if [ -z "$quick" ] && [ "${ECSB_STAGES:-1}" = 1 ]; then
   run_seconds=$(($(date +%s) - start))
   "$PYTHON" "$here/ecsb_stages.py" design "$staging" ||
@@ -224,13 +227,13 @@ if [ -z "$quick" ] && [ "${ECSB_STAGES:-1}" = 1 ]; then
   spent=0
   for stage in 1 2; do
     plan=$("$PYTHON" "$here/ecsb_stages.py" plan "$staging" --stage "$stage" \
-      --run-seconds "$run_seconds" --spent "$spent" --shell) || break
+      --run-seconds "$run_seconds" --spent "$spent" ${ECSB_STAGE_BUDGET:+--budget-share "$ECSB_STAGE_BUDGET"} --shell) || break
     stage_count=0 stage_reps=0 stage_seed=1 stage_seconds=0 stage_budget=0 stage_filter=""
-    stage_hopeless=0 stage_over_budget=0
+    stage_hopeless=0 stage_over_budget=0 stage_share=10
     eval "$plan"
     [ "$stage_count" -gt 0 ] || break
     echo "bench: stage $stage: $stage_count undecided cell(s) get $stage_reps more repetitions" \
-      "(about ${stage_seconds} s; budget ${stage_budget} s = 25 % of the run's ${run_seconds} s)" >&2
+      "(about ${stage_seconds} s; budget ${stage_budget} s = ${stage_share} % of the run's ${run_seconds} s)" >&2
     stage_start=$(date +%s)
     "$bin" bench --ecsb_run_id="$run_id" "${flags[@]}" "--ecsb_context=make_command=${again[*]}" \
       --benchmark_out="$staging/stage-$stage.json" --benchmark_out_format=json \
@@ -248,11 +251,11 @@ if [ -z "$quick" ] && [ "${ECSB_STAGES:-1}" = 1 ]; then
       break
     fi
     "$PYTHON" "$here/ecsb_stages.py" merge "$staging" "$staging/stage-$stage.json" \
-      --stage "$stage" --seed "$stage_seed" || break
+      --stage "$stage" --seed "$stage_seed" --seconds "$spent" || break
     rm -f "$staging/stage-$stage.json" "$staging/stage-$stage.txt"
     stages_note="${stages_note:+$stages_note; }stage $stage: $stage_count cell(s) +$stage_reps repetitions"
   done
-  stages_note="${stages_note:-no cell needed more repetitions}; ${spent} s of a budget of ${stage_budget:-$((run_seconds / 4))} s (25 % of the planned run's ${run_seconds} s)"
+  stages_note="${stages_note:-no cell needed more repetitions}; ${spent} s of a budget of ${stage_budget:-$((run_seconds / 10))} s (${stage_share:-10} % of the planned run's ${run_seconds} s)"
   [ "${stage_hopeless:-0}" -eq 0 ] || stages_note="$stages_note; $stage_hopeless cell(s) need more than two stages can add"
   [ "${stage_over_budget:-0}" -eq 0 ] || stages_note="$stages_note; $stage_over_budget cell(s) left undecided at the budget"
 fi
@@ -328,7 +331,9 @@ trap - INT TERM HUP
 
 failed=$(($(wc -l <"$final/errors.csv") - 1))
 echo
-echo "ecsbench run $final_id done in $(($(date +%s) - start)) s"
+took=$(($(date +%s) - start))
+echo "ecsbench run $final_id done in $took s"
+"$PYTHON" "$here/ecsb_quality.py" --time "$final" "$took" | sed 's/^/  /' || true
 [ -z "$quick" ] || echo "  note:    $smoke"
 [ -z "$stages_note" ] || echo "  stages:  $stages_note"
 echo "  results: $final/ (raw.json, results.csv, errors.csv, choose.md, summary.md, report.md, list.json, machine.json, console.txt)"

@@ -5,7 +5,9 @@
   banner_markdown(run_dir, run=None)   one Markdown paragraph (a block quote)
   banner_text(run_dir, run=None)       the same as console lines
   quality(run)                         the figures: a dict (below)
+  time_line(run_dir, took)             where a run's seconds went (bench.sh's console)
   ecsb_quality.py RUN_DIR              prints banner_text (bench.sh's last lines)
+  ecsb_quality.py --time RUN_DIR SECS  prints time_line (SECS: make bench's seconds in all)
 
 The figures:
   sentinel    the machine's speed while the run timed (the sentinel kernel probed around
@@ -34,7 +36,57 @@ TOO_WIDE = 0.10        # the issue's target: at most 10 % of lines wide after th
 TOO_DISTURBED = 0.10
 TOO_UNDECIDED = 0.50
 QUIET_WIDE = 0.02      # a quiet machine: 0.6 % and 1.1 % in two back-to-back reference runs
-WHAT_TO_DO = "close other programs; rerun; make bench takes about 3 minutes"
+WHAT_TO_DO = "close other programs; rerun"
+
+
+def _duration(seconds):
+    seconds = int(round(seconds))
+    return f"{seconds // 60} min {seconds % 60} s" if seconds >= 60 else f"{seconds} s"
+
+
+def _run_seconds(ctx):
+    """(checking, timing, stages, repeats) seconds from a run's context; None when it has no
+    record of them (a run made before they were recorded)."""
+    check, timing = _number(ctx.get("ecsb_check_seconds")), _number(ctx.get("ecsb_timing_seconds"))
+    if check is None or timing is None:
+        return None
+    return (check, timing, _number(ctx.get("ecsb_stage_seconds")) or 0.0,
+            _number(ctx.get("ecsb_sentinel_repeat_seconds")) or 0.0)
+
+
+def what_to_do(ctx):
+    """The banner's advice, with what rerunning costs: this run's own seconds when recorded."""
+    parts = _run_seconds(ctx)
+    if parts is None:
+        return f"{WHAT_TO_DO} (make bench)"
+    check, timing, stages, repeats = parts
+    quiet = check + timing + stages - repeats
+    return (f"{WHAT_TO_DO}: this run's checking, timing and stages took "
+            f"{_duration(check + timing + stages)}"
+            + (f", {_duration(quiet)} without its repeats" if repeats >= 1 else ""))
+
+
+def time_line(run_dir, took):
+    """Where make bench's `took` seconds went, from the run's context: checking, timing (and of
+    it the repeats of disturbed repetitions: how many and why), stages, tables and plots."""
+    import json
+    try:
+        with open(os.path.join(run_dir, "raw.json"), encoding="utf-8") as f:
+            ctx = json.load(f).get("context", {})
+    except (OSError, ValueError, AttributeError):
+        return f"time:    {_duration(took)}"
+    parts = _run_seconds(ctx)
+    if parts is None:
+        return f"time:    {_duration(took)}"
+    check, timing, stages, repeats = parts
+    rest = max(0.0, took - check - timing - stages)
+    repeated = int(_number(ctx.get("ecsb_sentinel_repeated")) or 0)
+    disturbed = int(_number(ctx.get("ecsb_sentinel_disturbed")) or 0)
+    why = (f" (of it {_duration(repeats)} timing again {repeated} of {disturbed} repetitions "
+           "the sentinel found disturbed, and waiting for the machine)" if repeats >= 1 else "")
+    return (f"time:    {_duration(took)}: checking {_duration(check)}, timing "
+            f"{_duration(timing)}{why}, stages {_duration(stages)}, tables and plots "
+            f"{_duration(rest)}")
 
 
 def _number(value):
@@ -146,7 +198,7 @@ def banner_markdown(run_dir, run=None):
         return ""
     text = f"> **{_head(q)}** " + " · ".join(_facts(q))
     if q["verdict"] == "too disturbed":
-        text += f". **What to do: {WHAT_TO_DO}.**"
+        text += f". **What to do: {what_to_do(run_context(run_dir, run))}.**"
     return text
 
 
@@ -160,12 +212,30 @@ def banner_text(run_dir, run=None):
     out = [head.upper() if q["verdict"] == "too disturbed" else head.lower().rstrip(".")]
     out += [f"  {f}" for f in _facts(q)]
     if q["verdict"] == "too disturbed":
-        out.append(f"  what to do: {WHAT_TO_DO}")
+        out.append(f"  what to do: {what_to_do(run_context(run_dir, run))}")
     return "\n".join(out)
+
+
+def run_context(run_dir, run=None):
+    """The context of a run's raw.json ({} when unreadable)."""
+    if run is not None and isinstance(getattr(run, "context", None), dict):
+        return run.context
+    import json
+    try:
+        with open(os.path.join(run_dir, "raw.json"), encoding="utf-8") as f:
+            return json.load(f).get("context", {})
+    except (OSError, ValueError, AttributeError):
+        return {}
 
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--time"]:
+        if len(argv) != 3 or _number(argv[2]) is None:
+            print("usage: ecsb_quality.py --time RUN_DIR SECONDS", file=sys.stderr)
+            return 2
+        print(time_line(argv[1], _number(argv[2])))
+        return 0
     if len(argv) != 1:
         print("usage: ecsb_quality.py RUN_DIR (prints the run-quality banner)", file=sys.stderr)
         return 2

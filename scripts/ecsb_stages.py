@@ -2,14 +2,15 @@
 """ecsb_stages.py — decide where it matters: more repetitions, in stages, for the cells whose
 pick the planned repetitions left undecided (bench.sh calls it between `ecsbench bench` runs).
 
-  ecsb_stages.py plan RUN_DIR --stage K --run-seconds S [--spent T]
+  ecsb_stages.py plan RUN_DIR --stage K --run-seconds S [--spent T] [--budget-share F]
         reads RUN_DIR/raw.json; prints one JSON object: the cells to repeat at stage K (their
         lines, a --benchmark_filter regex, the repetitions and seed to run them with, the
         estimated seconds) and those left undecided (no hope within the stages left; over the
         budget). Nothing to repeat: "cells" is empty.
-  ecsb_stages.py merge RUN_DIR STAGE_JSON --stage K
+  ecsb_stages.py merge RUN_DIR STAGE_JSON --stage K [--seed S] [--seconds T]
         adds STAGE_JSON's repetitions (iteration rows) to RUN_DIR/raw.json (renumbered after the
-        ones there, marked with counter ecsb_stage = K) and records the stage in its context;
+        ones there, marked with counter ecsb_stage = K) and records the stage in its context
+        (ecsb_stage_K; the stages' wall seconds so far, T, as ecsb_stage_seconds);
         written to a temporary file and renamed: an interrupted merge leaves raw.json whole.
 
 The design (docs/measuring.md, "Decide where it matters"): every cell may be looked at up to
@@ -36,7 +37,8 @@ from ecsb_rundata import REFERENCES, TIME_UNITS, parse_benchmark_name  # noqa: E
 STAGES = 2           # stages of extra repetitions at most
 STAGE_REPS = 5       # repetitions a stage adds to each line it repeats
 LOOKS = 1 + STAGES   # the planned repetitions and each stage: the looks Pocock's level is for
-BUDGET_SHARE = 0.25  # of the planned run's seconds, for all stages together
+BUDGET_SHARE = 0.10  # of the planned run's seconds, for all stages together (docs/measuring.md,
+                     # "What make bench's time buys")
 MIN_COST = 0.05      # seconds a stage costs at least per cell
 STAGE_START = 1.0    # seconds a stage costs besides its cells (start, sentinel warm-up)
 # A stage's lines are checked and calibrated before they are timed: about two repetitions
@@ -103,11 +105,12 @@ def cell_regex(case, n, lines):
     return f"^{re.escape(base)}/({names})/{n}{params}$"
 
 
-def plan(doc, cells, cost, stage, run_seconds, spent=0.0):
-    """The stage's plan (a dict, see the module's docstring)."""
+def plan(doc, cells, cost, stage, run_seconds, spent=0.0, share=BUDGET_SHARE):
+    """The stage's plan (a dict, see the module's docstring); `share`: of run_seconds, the
+    budget of all stages."""
     if stage < 1 or stage > STAGES:
         return {"stage": stage, "cells": [], "why": f"at most {STAGES} stages"}
-    budget = BUDGET_SHARE * run_seconds
+    budget = share * run_seconds
     timed = sum(cost[k] * len(cells[k[:2]][k[2]]) for k in cost)
     overhead = max(1.0, run_seconds / timed) if timed > 0 else 1.0
     reps_now = {key: min(len(v) for v in lines.values()) for key, lines in cells.items()}
@@ -135,13 +138,13 @@ def plan(doc, cells, cost, stage, run_seconds, spent=0.0):
     seed = str(doc.get("context", {}).get("ecsb_seed", "1"))
     seed = int(seed) if seed.isdigit() else 1
     return {"stage": stage, "reps": STAGE_REPS, "seed": (seed * 1000003 + stage) % 4294967291,
-            "cells": chosen, "hopeless": hopeless, "over_budget": over,
+            "cells": chosen, "hopeless": hopeless, "over_budget": over, "share": share,
             "seconds": sum(c["seconds"] for c in chosen), "budget": budget, "spent": spent,
             "filter": "|".join(f"({cell_regex(c['case'], c['n'], c['lines'])})"
                                for c in chosen)}
 
 
-def merge(doc, stage_doc, stage, seed=None):
+def merge(doc, stage_doc, stage, seed=None, seconds=None):
     """doc with stage_doc's iteration rows appended (repetition_index continuing each
     benchmark's, counter ecsb_stage = stage) and the stage recorded in its context."""
     counts = {}
@@ -166,6 +169,8 @@ def merge(doc, stage_doc, stage, seed=None):
     ctx = doc.setdefault("context", {})
     ctx["ecsb_stage_looks"] = str(LOOKS)
     ctx[f"ecsb_stage_{stage}"] = (f"{added} repetitions" + (f", seed {seed}" if seed else ""))
+    if seconds is not None:
+        ctx["ecsb_stage_seconds"] = f"{seconds:g}"
     return added
 
 
@@ -174,7 +179,8 @@ def shell_words(got):
     values = {"count": len(got["cells"]), "reps": got.get("reps", 0), "seed": got.get("seed", 1),
               "seconds": round(got.get("seconds", 0)), "budget": round(got.get("budget", 0)),
               "filter": got.get("filter", ""), "hopeless": len(got.get("hopeless", [])),
-              "over_budget": len(got.get("over_budget", []))}
+              "over_budget": len(got.get("over_budget", [])),
+              "share": f"{100 * got.get('share', BUDGET_SHARE):g}"}
     return "\n".join(f"stage_{k}={shlex.quote(str(v))}" for k, v in values.items())
 
 
@@ -194,14 +200,17 @@ def main(argv=None):
     a.add_argument("--stage", type=int, required=True)
     a.add_argument("--run-seconds", type=float, required=True)
     a.add_argument("--spent", type=float, default=0.0)
+    a.add_argument("--budget-share", type=float, default=BUDGET_SHARE,
+                   help=f"the stages' budget, a share of --run-seconds (default {BUDGET_SHARE})")
     a.add_argument("--shell", action="store_true",
                    help="print shell assignments (count, reps, seed, seconds, budget, filter, "
-                   "hopeless, over_budget) instead of JSON")
+                   "hopeless, over_budget, share) instead of JSON")
     m = sub.add_parser("merge")
     m.add_argument("run_dir")
     m.add_argument("stage_json")
     m.add_argument("--stage", type=int, required=True)
     m.add_argument("--seed", type=int)
+    m.add_argument("--seconds", type=float, help="the stages' wall seconds so far")
     l_ = sub.add_parser("design", help="record the design (LOOKS) in raw.json's context")
     l_.add_argument("run_dir")
     args = p.parse_args(argv)
@@ -209,11 +218,15 @@ def main(argv=None):
     try:
         doc, cells, cost = load(raw)
         if args.what == "plan":
-            got = plan(doc, cells, cost, args.stage, args.run_seconds, args.spent)
+            if not 0 <= args.budget_share <= 10:
+                raise StageError(f"--budget-share {args.budget_share}: want a share 0 .. 10, "
+                                 "e.g. 0.1")
+            got = plan(doc, cells, cost, args.stage, args.run_seconds, args.spent,
+                       args.budget_share)
             print(shell_words(got) if args.shell else json.dumps(got))
         elif args.what == "merge":
             stage_doc, _, _ = load(args.stage_json)
-            merge(doc, stage_doc, args.stage, args.seed)
+            merge(doc, stage_doc, args.stage, args.seed, args.seconds)
             write_json(raw, doc)
         else:
             doc.setdefault("context", {})["ecsb_stage_looks"] = str(LOOKS)

@@ -376,13 +376,18 @@ for b in rows:
 ctx = doc["context"]
 try:
     sen = {k: float(ctx["ecsb_sentinel_" + k]) for k in (
-        "margin", "best_ns", "worst_ns", "repetitions", "disturbed", "repeated", "unrepeated",
-        "repeat_seconds", "budget_seconds", "probe_seconds", "load_start", "load_end")}
+        "margin", "best_ns", "reference_ns", "worst_ns", "repetitions", "disturbed", "repeated",
+        "unrepeated", "repeat_seconds", "budget_seconds", "probe_seconds", "load_start",
+        "load_end")}
     marked = sum(b.get("disturbed", 0) for b in rows)
     if sen["disturbed"] != sen["repeated"] + sen["unrepeated"] or sen["unrepeated"] != marked \
             or sen["repetitions"] != len(rows) or not 0 < sen["best_ns"] <= sen["worst_ns"] \
-            or sen["margin"] != 0.1 or sen["repeat_seconds"] > sen["budget_seconds"] + 2.5:
+            or not sen["best_ns"] <= sen["reference_ns"] <= sen["worst_ns"] \
+            or sen["margin"] != 0.25 or sen["repeat_seconds"] > sen["budget_seconds"] + 2.5:
         bad.append(f"sentinel context {sen}, {marked} rows marked disturbed")
+    took = [float(ctx[k]) for k in ("ecsb_check_seconds", "ecsb_timing_seconds")]
+    if not all(0 < t < 600 for t in took):
+        bad.append(f"checking and timing seconds {took}")
 except (KeyError, ValueError) as e:
     bad.append(f"sentinel context key missing or not a number: {e}")
 want = {f"{p}/{n}" for p in names for n in (1, 64)}

@@ -190,6 +190,7 @@ PY
 } >"$tmp/undecided.sh"
 chmod +x "$tmp/undecided.sh"
 env --default-signal=INT,TERM FAKE_SLEEP=1 SCENARIOS=sweep ECSB_BENCH_ARGS=--benchmark_repetitions=5 \
+  ECSB_STAGE_BUDGET=0.25 \
   RESULTS_DIR="$tmp/staged/results" PLOTS_DIR="$tmp/staged/plots" \
   scripts/bench.sh "$tmp/undecided.sh" >"$tmp/staged.log" 2>&1 ||
   fail "staged run failed: $(tail -n 20 "$tmp/staged.log")"

@@ -88,12 +88,44 @@ class Banner(unittest.TestCase):
                                       "0.55–1.00 of best speed · 19 % of repetitions "
                                       "disturbed, 0.7 % repeated · 29 % of lines wide"), md)
         self.assertIn(" · load 7.2–9.5 on 2 CPUs. **What to do", md)
-        self.assertIn("**What to do: close other programs; rerun; make bench takes about 3 "
-                      "minutes.**", md)
+        # a run without its seconds recorded names the command, not a figure it cannot know
+        self.assertIn("**What to do: close other programs; rerun (make bench).**", md)
         text = ecsb_quality.banner_text(self.bad).splitlines()
         self.assertEqual(text[0], "THIS RUN IS TOO DISTURBED TO ANSWER.")
-        self.assertEqual(text[-1], "  what to do: close other programs; rerun; make bench "
-                                   "takes about 3 minutes")
+        self.assertEqual(text[-1], "  what to do: close other programs; rerun (make bench)")
+
+    def test_what_to_do_states_the_runs_own_time(self):
+        ctx = {"ecsb_check_seconds": "21.5", "ecsb_timing_seconds": "190.2",
+               "ecsb_stage_seconds": "18", "ecsb_sentinel_repeat_seconds": "40.4"}
+        self.assertEqual(ecsb_quality.what_to_do(ctx),
+                         "close other programs; rerun: this run's checking, timing and stages "
+                         "took 3 min 50 s, 3 min 9 s without its repeats")
+        ctx["ecsb_sentinel_repeat_seconds"] = "0.2"
+        self.assertEqual(ecsb_quality.what_to_do(ctx),
+                         "close other programs; rerun: this run's checking, timing and stages "
+                         "took 3 min 50 s")
+
+    def test_the_time_line_says_where_the_seconds_went(self):
+        run = os.path.join(self.tmp, "timed")
+        shutil.copytree(self.clean, run)
+        with open(os.path.join(run, "raw.json")) as f:
+            doc = json.load(f)
+        self.assertEqual(ecsb_quality.time_line(run, 250), "time:    4 min 10 s")
+        doc["context"].update({"ecsb_check_seconds": "20", "ecsb_timing_seconds": "200",
+                               "ecsb_stage_seconds": "15", "ecsb_sentinel_repeat_seconds": "30",
+                               "ecsb_sentinel_repeated": "12", "ecsb_sentinel_disturbed": "14"})
+        with open(os.path.join(run, "raw.json"), "w") as f:
+            json.dump(doc, f)
+        self.assertEqual(ecsb_quality.time_line(run, 250),
+                         "time:    4 min 10 s: checking 20 s, timing 3 min 20 s (of it 30 s "
+                         "timing again 12 of 14 repetitions the sentinel found disturbed, and "
+                         "waiting for the machine), stages 15 s, tables and plots 15 s")
+        r = subprocess.run([PYTHON, os.path.join(TOP, "scripts", "ecsb_quality.py"), "--time",
+                            run, "250"], capture_output=True, text=True)
+        self.assertEqual((r.returncode, r.stdout), (0, ecsb_quality.time_line(run, 250) + "\n"))
+        r = subprocess.run([PYTHON, os.path.join(TOP, "scripts", "ecsb_quality.py"), "--time",
+                            run], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 2)
 
     def test_each_threshold_alone_makes_a_run_too_disturbed(self):
         run = load_run(self.clean)

@@ -57,17 +57,22 @@ def load(doc):
         return stages.load(path)
 
 
+# The planned run's seconds the fixtures' plans are made for: a budget (BUDGET_SHARE of it)
+# above the one cell's stage.
+RUN = 50
+
+
 class Plan(unittest.TestCase):
     def test_only_undecided_cells_with_hope_are_repeated(self):
         doc, cells, cost = load(run_doc())
-        got = stages.plan(doc, cells, cost, 1, run_seconds=20)
+        got = stages.plan(doc, cells, cost, 1, run_seconds=RUN)
         self.assertEqual([(c["case"], c["n"], c["lines"]) for c in got["cells"]],
                          [("dual_iterate", 4000, ["archetype", "owning_group"])])
         self.assertEqual([(h["case"], h["n"]) for h in got["hopeless"]],
                          [("add_remove", 4000), ("frame~order=aged", 4000)])
         self.assertGreater(got["hopeless"][0]["needed"], 5 + stages.STAGES * stages.STAGE_REPS)
         self.assertEqual(got["over_budget"], [])
-        self.assertEqual((got["reps"], got["budget"]), (5, 5.0))
+        self.assertEqual((got["reps"], got["budget"]), (5, stages.BUDGET_SHARE * RUN))
         self.assertEqual(got["seed"], (7 * 1000003 + 1) % 4294967291)
         self.assertLessEqual(got["cells"][0]["needed"], 5 + stages.STAGES * stages.STAGE_REPS)
 
@@ -78,28 +83,31 @@ class Plan(unittest.TestCase):
         stages.merge(doc, {"benchmarks": more}, 1)
         _, cells, cost = load(doc)
         self.assertNotIn(("dual_iterate", 4000), stages.undecided(cells))
-        self.assertEqual(stages.plan(doc, cells, cost, 2, run_seconds=20)["cells"], [])
+        self.assertEqual(stages.plan(doc, cells, cost, 2, run_seconds=RUN)["cells"], [])
 
     def test_a_cell_still_undecided_at_the_last_stage(self):
         doc, cells, cost = load(run_doc())
-        self.assertEqual(stages.plan(doc, cells, cost, stages.STAGES + 1, 20)["cells"], [])
+        self.assertEqual(stages.plan(doc, cells, cost, stages.STAGES + 1, RUN)["cells"], [])
         # the wild cell: even the most repetitions the stages can add would not decide it
         leader, untold, needed = stages.undecided(cells)[("frame~order=aged", 4000)]
         self.assertTrue(needed is None or needed > 5 + stages.STAGES * stages.STAGE_REPS)
 
     def test_the_budget_stops_the_stage(self):
         doc, cells, cost = load(run_doc())
-        got = stages.plan(doc, cells, cost, 1, run_seconds=20)
+        got = stages.plan(doc, cells, cost, 1, run_seconds=RUN)
         need = got["cells"][0]["seconds"]
         self.assertLess(need, got["budget"])
         # what earlier stages spent counts against the budget: too little is left for the cell
-        got = stages.plan(doc, cells, cost, 1, run_seconds=20, spent=got["budget"] - need / 2)
+        got = stages.plan(doc, cells, cost, 1, run_seconds=RUN, spent=got["budget"] - need / 2)
         self.assertEqual(got["cells"], [])
         self.assertEqual([(o["case"], o["n"]) for o in got["over_budget"]],
                          [("dual_iterate", 4000)])
-        # the budget is a share of the run: a run twice as long affords the cell at that spend
-        got = stages.plan(doc, cells, cost, 1, run_seconds=40, spent=5 - need / 2)
-        self.assertEqual(len(got["cells"]), 1)
+        # the budget is a share of the run's seconds: a larger share (bench.sh:
+        # ECSB_STAGE_BUDGET) affords the cell at that spend
+        spent = stages.BUDGET_SHARE * RUN - need / 2
+        got = stages.plan(doc, cells, cost, 1, run_seconds=RUN, spent=spent,
+                          share=2 * stages.BUDGET_SHARE)
+        self.assertEqual((len(got["cells"]), got["budget"]), (1, 2 * stages.BUDGET_SHARE * RUN))
 
     def test_the_cost_is_the_lines_passes_scaled_to_the_run(self):
         doc, cells, cost = load(run_doc())
@@ -143,7 +151,7 @@ class Merge(unittest.TestCase):
             with open(os.path.join(d, "stage.json"), "w") as f:
                 json.dump({"benchmarks": rows("dual_iterate/owning_group/4000", [111])}, f)
             script = os.path.join(TOP, "scripts", "ecsb_stages.py")
-            r = subprocess.run([PYTHON, script, "plan", d, "--stage", "1", "--run-seconds", "20",
+            r = subprocess.run([PYTHON, script, "plan", d, "--stage", "1", "--run-seconds", str(RUN),
                                 "--shell"], capture_output=True, text=True)
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertIn("stage_count=1\n", r.stdout)
