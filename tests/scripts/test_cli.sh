@@ -452,6 +452,16 @@ grep -q "^# total [0-9.]* seconds" "$tmp/plan" || fail "plan: no estimated total
 awk '$1 ~ /handle_table/ { slow = $5; hp = $3 } $1 ~ /floor/ { fp = $3 }
      END { exit !(slow >= 0.125 && hp < 3 && hp * slow >= 0.25 && (hp - 1) * slow < 0.25 && fp == hp) }' "$tmp/plan" ||
   fail "long passes: want fewer than 3 timed passes, as many as make 0.25 s, the floor's the same: $(cat "$tmp/plan")"
+# A world per pass (level_load): a line whose aged world is dear to prepare (flat_map's, about
+# 9 ms for a 0.1 ms pass) times no more fresh worlds than cost 4 x the min time (0.1 s a
+# repetition, at least 3 passes); the floor's cheap worlds keep the cell's passes.
+"$bin" bench --ecsb_plan --ecsb_scenarios=level_load --ecsb_strategies=flat_map --ecsb_sizes=4000 \
+  --ecsb_param=order=aged >"$tmp/plan" 2>"$tmp/err" || fail "fresh-world plan exited $?: $(cat "$tmp/err")"
+awk '$1 !~ /^#/ { world = $7 / $2 / ($3 + $8) # seconds a fresh world costs, prepared and passed
+       if ($3 > 3 && ($3 - 1) * world >= 0.1) dear = dear " " $1 " " $3 " worlds of " world " s"
+       if ($1 ~ /floor/) fp = $3; if ($1 ~ /flat_map/) mp = $3 }
+     END { exit !(dear == "" && mp >= 3 && fp > mp) }' "$tmp/plan" ||
+  fail "fresh worlds: want at most 0.1 s a repetition (at least 3 passes), the floor's passes above flat_map's: $(cat "$tmp/plan")"
 # Every scenario whose pass consumes its set-up, at its smallest default size, every
 # implementation: the two clock reads around a group of fresh worlds are under 1% of it.
 for sc in $("$PYTHON" -c 'import json,sys; print(" ".join(s["name"] for s in json.load(open(sys.argv[1]))["scenarios"] if s["consumes_setup"]))' "$tmp/list.json"); do
