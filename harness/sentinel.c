@@ -49,9 +49,7 @@ static void note_probe(ecsb_sentinel *s, double p)
     if (!(p > 0))
         return;
     uint32_t n = s->low_count;
-    if (n == ECSB_SENTINEL_LOW_KEPT && p >= s->low[n - 1])
-        ;
-    else {
+    if (n < ECSB_SENTINEL_LOW_KEPT || p < s->low[n - 1]) {
         uint32_t at = n < ECSB_SENTINEL_LOW_KEPT ? n : n - 1; /* the slowest kept makes room */
         while (at > 0 && s->low[at - 1] > p) {
             s->low[at] = s->low[at - 1];

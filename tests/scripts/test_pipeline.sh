@@ -199,6 +199,8 @@ grep -q '^bench: stage 1: 1 undecided cell(s) get 5 more repetitions' "$tmp/stag
   fail "staged run: no stage 1 for the undecided cell: $(grep -e stage "$tmp/staged.log")"
 grep -q '^  stages:  stage 1: 1 cell(s) +5 repetitions; ' "$tmp/staged.log" ||
   fail "staged run: no stages: line"
+grep -q '^  time:    [0-9]' "$tmp/staged.log" ||
+  fail "staged run: no time: line (where make bench's seconds went)"
 "$PYTHON" - "$tmp/staged/results/$run/raw.json" <<'PY' || fail "staged run: raw.json lacks the merged stage"
 import json, sys
 d = json.load(open(sys.argv[1]))
