@@ -15,7 +15,8 @@ The figures:
               `speed_index` counter (1.0 = the run's best speed), or the context's
               ecsb_sentinel_best_ns / ecsb_sentinel_worst_ns; None when the run has none
   disturbed   repetitions marked disturbed and kept (counter `disturbed` = 1) and those
-              repeated (context ecsb_sentinel_repeated), each of all repetitions
+              repeated (context ecsb_sentinel_repeated), each of all repetitions; left_out:
+              the marked ones the figures leave out (ecsb_rundata.kept)
   wide        lines whose repetitions spread over ecsb_stats.WIDE (1.4x), of all lines
   undecided   workload rows of choose.md with no clear pick (ecsb_stats.no_clear_pick), of all
   load        the 1-minute load average at the start and the end (context
@@ -128,7 +129,7 @@ def quality(run, run_dir=None):
     best, worst = (_number(ctx.get(f"ecsb_sentinel_{k}_ns")) for k in ("best", "worst"))
     if sentinel is None and best and worst:
         sentinel = (best / worst, 1.0)
-    repetitions = sum(len(v) for v in run.samples.values())
+    repetitions = sum(len(v) for v in run.samples.values()) + getattr(run, "left_out", 0)
     disturbed = int(sum(f >= 1 for f in flags))
     repeated = int(_number(ctx.get("ecsb_sentinel_repeated")) or 0)
     from choose import workloads  # the rows of choose.md
@@ -142,6 +143,7 @@ def quality(run, run_dir=None):
     cpus = ctx.get("num_cpus") if isinstance(ctx.get("num_cpus"), int) else None
     wide = stats.wide_share(run)
     q = {"sentinel": sentinel, "repetitions": repetitions, "disturbed": disturbed,
+         "left_out": getattr(run, "left_out", 0),
          "repeated": repeated, "wide": wide, "rows": (undecided, len(rows)), "load": load,
          "load_end": load_end, "cpus": cpus}
     q["verdict"] = verdict_of(q)
@@ -174,7 +176,9 @@ def _facts(q):
     else:
         out.append("no sentinel")
     out.append(f"{_pct(q['disturbed'], q['repetitions'])} of repetitions disturbed, "
-               f"{_pct(q['repeated'], q['repetitions'])} repeated")
+               f"{_pct(q['repeated'], q['repetitions'])} repeated"
+               + (f", {q['left_out']} of them left out of the figures"
+                  if q.get("left_out") else ""))
     out.append(f"{_pct(*q['wide'])} of lines wide (over {stats.WIDE}x)")
     out.append(f"no clear pick in {q['rows'][0]} of {q['rows'][1]} rows")
     if q["load"] is not None:

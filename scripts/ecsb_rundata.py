@@ -40,6 +40,24 @@ class RunError(Exception):
     """A run folder or argument that cannot be used (the scripts exit 2)."""
 
 
+# A repetition the sentinel found disturbed and could not repeat (counter disturbed = 1) is
+# left out of its line's figures and verdicts while at least LEAST_CLEAN of the line's
+# repetitions are clean: it was timed on a slowed machine (docs/measuring.md, "Marked
+# repetitions"). A line with fewer clean ones keeps them all; the banner says how many.
+LEAST_CLEAN = 3
+
+
+def kept(values, marked):
+    """The values of a line's repetitions its figures use: those not marked disturbed when at
+    least LEAST_CLEAN are clean, else all (marked: a flag per value, true = disturbed)."""
+    clean = [v for v, m in zip(values, marked) if not m]
+    return clean if len(clean) >= LEAST_CLEAN else list(values)
+
+
+def _number_or_zero(value):
+    return float(value) if isinstance(value, (int, float)) else 0.0
+
+
 def parse_benchmark_name(name):
     """(scenario, strategy, n) from `scenario/strategy/N[/name=value,...][/manual_time|...]`,
     or None. A benchmark run with parameters other than its scenario's defaults belongs to the
@@ -180,8 +198,10 @@ class Run:
         self.params = {}
         # drift[(scenario, strategy, n)] = True when its timed passes still drifted (csv "drift")
         self.drift = {}
-        # samples[(scenario, strategy, n)] = [seconds per pass, one per repetition]
+        # samples[(scenario, strategy, n)] = [seconds per pass, one per repetition], those
+        # marked disturbed left out while LEAST_CLEAN are clean (kept()); left_out counts them
         self.samples = {}
+        self.left_out = 0
         # (scenario, strategy, n) of benchmarks that failed, how many repetitions, and why
         self.errors = []
         self.error_repetitions = {}
@@ -237,7 +257,7 @@ class Run:
             raise RunError(f"{raw} is not Google Benchmark JSON (needs \"context\" and "
                            "\"benchmarks\")")
         self.context = doc["context"]
-        keys = set()
+        keys, flags = set(), {}
         for b in doc["benchmarks"]:
             if not isinstance(b, dict) or b.get("run_type", "iteration") != "iteration" \
                     or "aggregate_name" in b:
@@ -257,6 +277,10 @@ class Run:
             if not math.isfinite(seconds) or seconds <= 0:
                 raise RunError(f"{raw}: {'/'.join(map(str, key))}: real_time {seconds} s")
             self.samples.setdefault(key, []).append(seconds)
+            flags.setdefault(key, []).append(_number_or_zero(b.get("disturbed")) >= 1)
+        for key, values in self.samples.items():
+            self.samples[key] = kept(values, flags[key])
+            self.left_out += len(values) - len(self.samples[key])
         if not keys:
             raise RunError(f"{raw} holds no benchmark repetitions named scenario/strategy/N")
         return keys

@@ -43,7 +43,8 @@ registered them (scenario, then floor and strategies in registry order, then N):
 
 Statistics are over the per-repetition values (Google Benchmark's own aggregates are ignored):
 median, min, max, mean, stddev (sample, n - 1; 0 for one repetition), cv = stddev / mean,
-repetitions = how many repetitions succeeded. Numbers have 6 significant digits.
+repetitions = how many repetitions succeeded (for the time metrics: how many the figures use;
+a repetition marked disturbed is left out while 3 are clean: ecsb_rundata.kept). Numbers have 6 significant digits.
 
 errors.csv: scenario,strategy,n,repetitions,message — one row per failing benchmark (header
 only when none failed).
@@ -58,6 +59,9 @@ import math
 import os
 import statistics
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ecsb_rundata import kept  # noqa: E402
 
 HEADER = ["scenario", "strategy", "n", "metric", "unit", "median", "min", "max", "mean",
           "stddev", "cv", "repetitions", "params", "drift", "drifting", "speed_index",
@@ -191,8 +195,11 @@ def tidy_rows(doc):
         ident = [scenario, strategy, str(n)]
         params = canonical_params(defaults, scenario, changed)
         if good:
-            per_item = [g[0] * 1e9 / g[1] for g in good]
-            per_pass = [g[0] for g in good]
+            # the repetitions marked disturbed stay out while enough are clean (the verdicts'
+            # rule, ecsb_rundata.kept); the disturbed column still counts them
+            used = kept(good, [g[6] is not None and g[6] >= 1 for g in good])
+            per_item = [g[0] * 1e9 / g[1] for g in used]
+            per_pass = [g[0] for g in used]
             memory = [g[2] for g in good if g[2] is not None]
             grown = [g[3] for g in good if g[3] is not None]
             drifts = [g[4] for g in good if g[4] is not None]
