@@ -26,7 +26,7 @@
  *    engine's timed spans only (set-up, warm-up and fresh worlds' prepares stay outside).
  *    Every repetition goes through the sentinel (harness/sentinel.h): a kernel probed around
  *    it; one timed on a disturbed machine is timed again within the repeat budget, or kept
- *    and marked (counters sentinel_ns, speed_index, disturbed; ecsb_sentinel_* context keys,
+ *    and marked (counters sentinel_ns, speed_index, cpu_share, disturbed; ecsb_sentinel_* context keys,
  *    written with the output file at the end, when the run-wide best is known).
  * Memory: each case also records the bytes its storage holds after set-up when its world is
  * grown from empty with no capacity hint (counter bytes_grown, up to N = GROWN_LARGEST_N),
@@ -457,7 +457,7 @@ static ecsb_status time_attempt(void *ctx)
  * reported as manual time (set-up, warm-up and fresh worlds stay outside it), with its
  * per-pass times (counters slice_1 .. slice_K, seconds per pass in consecutive slices of the
  * timed passes), its drift (counter drift: least time per pass, last third / first third, per
- * world) and the sentinel's view (sentinel_ns, speed_index, disturbed).
+ * world) and the sentinel's view (sentinel_ns, speed_index, cpu_share, disturbed).
  */
 static void bench_body(ecsb_gb_state *st, void *ctx)
 {
@@ -503,6 +503,7 @@ static void bench_body(ecsb_gb_state *st, void *ctx)
         ecsb_gb_counter(st, "sentinel_ns", v.sentinel * 1e9);
         ecsb_gb_counter(st, "speed_index", v.sentinel > 0 ? sentinel.best / v.sentinel : 1);
         ecsb_gb_counter(st, "disturbed", v.disturbed ? 1 : 0);
+        ecsb_gb_counter(st, "cpu_share", v.cpu_share);
         ecsb_gb_label(st, info->item);
     }
     show_progress(c->name);
@@ -547,6 +548,8 @@ static void sentinel_context(void *ctx)
     PUT("worst_ns", "%.0f", sentinel.worst * 1e9);
     PUT("repetitions", "%" PRIu64, sentinel.repetitions);
     PUT("disturbed", "%" PRIu64, sentinel.disturbed + marked_late);
+    PUT("descheduled", "%" PRIu64, sentinel.descheduled);
+    PUT("cpu_share", "%g", sentinel.cpu_share);
     PUT("repeated", "%" PRIu64, sentinel.repeated);
     PUT("unrepeated", "%" PRIu64, sentinel.unrepeated + marked_late);
     PUT("repeat_seconds", "%.2f", sentinel.spent);
@@ -578,10 +581,12 @@ static void sentinel_report(double timing_seconds)
         return;
     }
     fprintf(stderr,
-            "%" PRIu64 " of %" PRIu64 " repetitions ran on a disturbed machine; %" PRIu64
+            "%" PRIu64 " of %" PRIu64 " repetitions ran on a disturbed machine (%" PRIu64
+            " of them had the CPU under %.0f%% of their time); %" PRIu64
             " timed again, %" PRIu64 " kept and marked disturbed; repeats made the run %.1f s "
             "(%.0f%%) longer (budget %.1f s); load average %.1f at start, %.1f at end\n",
-            disturbed, sentinel.repetitions, sentinel.repeated, unrepeated, sentinel.spent,
+            disturbed, sentinel.repetitions, sentinel.descheduled, sentinel.cpu_share * 100,
+            sentinel.repeated, unrepeated, sentinel.spent,
             timing_seconds > 0 ? 100 * sentinel.spent / timing_seconds : 0, sentinel.budget,
             load_start, load_average());
 }

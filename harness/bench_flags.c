@@ -764,7 +764,7 @@ void ecsb_bench_usage(FILE *out)
           "worlds (the plan), slice_1.. (seconds per pass in consecutive slices of the\n"
           "timed passes), drift (least time per pass, timed / the warm-up's last third, or\n"
           "last third / first third after a short warm-up) and the\n"
-          "sentinel's sentinel_ns, speed_index and disturbed (docs/measuring.md).\n",
+          "sentinel's sentinel_ns, speed_index, cpu_share and disturbed (docs/measuring.md).\n",
           out);
 }
 

@@ -93,10 +93,20 @@ static double probe(ecsb_sentinel *s, bool note)
     return p;
 }
 
+double ecsb_sentinel_thread_cpu(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+        return -1; /* no CPU clock: the share is not judged */
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 void ecsb_sentinel_start(ecsb_sentinel *s, double margin, double budget,
                          ecsb_sentinel_probe_fn probe_fn, void *probe_ctx)
 {
     *s = (ecsb_sentinel){.margin = margin,
+                         .cpu = ecsb_sentinel_thread_cpu,
+                         .cpu_share = ECSB_SENTINEL_CPU_SHARE,
                          .budget = budget,
                          .wait_step = ECSB_SENTINEL_WAIT_STEP,
                          .probe_every = ECSB_SENTINEL_PROBE_EVERY,
@@ -148,20 +158,26 @@ ecsb_status ecsb_sentinel_repetition(ecsb_sentinel *s, ecsb_sentinel_attempt_fn 
     double before = s->have_last ? s->last : probe(s, true);
     s->repetitions++;
     for (;;) {
+        double c0 = s->cpu();
         double t0 = ecsb_now();
         ecsb_status st = attempt(ctx);
         double took = ecsb_now() - t0;
+        double cpu = s->cpu() - c0;
         v->attempts++;
         if (st != ECSB_OK)
             return st;
+        v->cpu_share = c0 >= 0 && took > 0 ? cpu / took : 1;
         double after = ecsb_now() - s->last_at < s->probe_every ? s->last : probe(s, true);
         v->sentinel = before > after ? before : after;
-        if (!ecsb_sentinel_is_disturbed(s, v->sentinel)) {
+        bool descheduled = v->cpu_share < s->cpu_share;
+        if (!descheduled && !ecsb_sentinel_is_disturbed(s, v->sentinel)) {
             s->repeated += v->attempts > 1;
             return ECSB_OK;
         }
-        if (v->attempts == 1)
+        if (v->attempts == 1) {
             s->disturbed++;
+            s->descheduled += descheduled;
+        }
         bool repeat = v->attempts < ECSB_SENTINEL_ATTEMPTS && s->spent + took <= s->budget;
         if (repeat) {
             s->spent += took; /* a repeat discards this timing: its time went on the repeat */

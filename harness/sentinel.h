@@ -4,7 +4,8 @@
  * of dependent multiplies, then a read of a 4 MiB buffer, twice the per-core L2) is timed
  * around every repetition the suite times. A repetition whose slower probe (before or after
  * it) is off the run's quiet reference (a low percentile of its probes so far) by more than the
- * margin ran on a disturbed machine: it is
+ * margin, or that had the CPU for less than ECSB_SENTINEL_CPU_SHARE of its time, ran on a
+ * disturbed machine: it is
  * timed again once a probe is clean, within the run's repeat budget (seconds), and when it
  * cannot be (budget spent, or ECSB_SENTINEL_ATTEMPTS tries all disturbed) it is kept, marked.
  *
@@ -34,6 +35,11 @@
  * exact over the ECSB_SENTINEL_LOW_KEPT fastest probes (up to 20 x that many probes). */
 #define ECSB_SENTINEL_REFERENCE_SHARE 0.05
 #define ECSB_SENTINEL_LOW_KEPT 512
+/* Disturbed too: a repetition that had the CPU for less than this share of its wall time
+ * (its thread's CPU time over its wall time): another process took its core for a while, which
+ * a 0.3 ms probe between two time slices does not see (docs/measuring.md, "The sentinel's
+ * margin, by measurement": a run sharing 2 CPUs with others' builds). */
+#define ECSB_SENTINEL_CPU_SHARE 0.9
 /* Timings of one repetition, at most (the first and up to two repeats). */
 #define ECSB_SENTINEL_ATTEMPTS 3
 /* Before a repeat, probes every WAIT_STEP seconds (sleeping between, so the disturbance gets
@@ -49,6 +55,8 @@
 
 /* One probe: the seconds one run of the kernel took. */
 typedef double (*ecsb_sentinel_probe_fn)(void *ctx);
+/* The calling thread's CPU seconds so far (tests pass their own). */
+typedef double (*ecsb_sentinel_cpu_fn)(void);
 /* One timing of a repetition (it keeps its result where ctx says; a repeat overwrites it). */
 typedef ecsb_status (*ecsb_sentinel_attempt_fn)(void *ctx);
 
@@ -60,6 +68,8 @@ typedef struct ecsb_sentinel {
     double probe_every; /* ECSB_SENTINEL_PROBE_EVERY; tests set 0 */
     ecsb_sentinel_probe_fn probe;
     void *probe_ctx;
+    ecsb_sentinel_cpu_fn cpu;  /* the thread's CPU clock (ecsb_sentinel_thread_cpu) */
+    double cpu_share;          /* ECSB_SENTINEL_CPU_SHARE; 0: not judged */
     /* what the run saw */
     double best, worst;  /* seconds per probe, over every probe */
     double reference;    /* the quiet reference: ECSB_SENTINEL_REFERENCE_SHARE of probes below */
@@ -71,6 +81,7 @@ typedef struct ecsb_sentinel {
     uint64_t probes, repetitions;
     uint64_t noted;      /* probes noted for the reference (a retaken probe counts once) */
     uint64_t disturbed;  /* repetitions whose first timing was disturbed */
+    uint64_t descheduled; /* ... of them, judged so by their CPU share */
     uint64_t repeated;   /* ... and were replaced by a clean repeat */
     uint64_t unrepeated; /* ... and were kept, marked */
     double spent;        /* seconds spent on repeats */
@@ -80,12 +91,15 @@ typedef struct ecsb_sentinel {
 /* The outcome of one repetition. */
 typedef struct ecsb_sentinel_verdict {
     double sentinel;   /* the slower probe around the kept timing, seconds */
+    double cpu_share;  /* the kept timing's CPU seconds over its wall seconds */
     bool disturbed;    /* the kept timing is disturbed (no clean repeat) */
     uint32_t attempts; /* timings made, 1 .. ECSB_SENTINEL_ATTEMPTS */
 } ecsb_sentinel_verdict;
 
 /* The kernel: a fixed compute loop and a read of a fixed 4 MiB buffer; its seconds. */
 double ecsb_sentinel_kernel(void *ctx);
+/* The calling thread's CPU time, seconds (CLOCK_THREAD_CPUTIME_ID). */
+double ecsb_sentinel_thread_cpu(void);
 
 /* Start watching: probe (NULL: the kernel) ECSB_SENTINEL_START_PROBES times for a first best. */
 void ecsb_sentinel_start(ecsb_sentinel *s, double margin, double budget,

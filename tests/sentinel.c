@@ -48,6 +48,15 @@ static ecsb_status fake_attempt(void *ctx)
     return ECSB_OK;
 }
 
+/* The fake thread CPU clock: the wall clock less what the fake machine stole (a repetition
+ * that lost its core for a while). */
+static double stolen;
+
+static double fake_cpu(void)
+{
+    return ecsb_now() - stolen;
+}
+
 static void fake_machine(ecsb_sentinel *s, double budget, uint64_t from, uint64_t to)
 {
     probe_count = 0;
@@ -58,6 +67,8 @@ static void fake_machine(ecsb_sentinel *s, double budget, uint64_t from, uint64_
     ecsb_sentinel_start(s, ECSB_SENTINEL_MARGIN, budget, fake_probe, NULL);
     s->wait_step = 0;
     s->probe_every = 0;
+    s->cpu = fake_cpu;
+    stolen = 0;
 }
 
 void sentinel_stays_quiet_on_a_steady_machine(void **state)
@@ -245,4 +256,46 @@ void sentinel_reference_ignores_one_freak_fast_probe(void **state)
               s.reference);
     TST_CHECK(s.disturbed >= 1 && s.repeated == s.disturbed, "the slowed span: %llu disturbed, "
               "%llu repeated", (unsigned long long)s.disturbed, (unsigned long long)s.repeated);
+}
+
+/* A repetition that spins 2 ms, of which timings 10-12 of the run lose half to another process
+ * (their thread's CPU clock advances 1 ms): the probes stay steady, but the CPU share flags
+ * them and they are timed again; judged without the share (cpu_share 0), none is. */
+static ecsb_status losing_attempt(void *ctx)
+{
+    timing *t = ctx;
+    t->kept = ++t->made;
+    double until = ecsb_now() + 0.002;
+    while (ecsb_now() < until)
+        ;
+    if (t->made >= 10 && t->made <= 12)
+        stolen += 0.001;
+    return ECSB_OK;
+}
+
+void sentinel_flags_a_repetition_that_lost_its_core(void **state)
+{
+    (void)state;
+    for (int judged = 1; judged >= 0; judged--) {
+        ecsb_sentinel s;
+        fake_machine(&s, 10, UINT64_MAX, UINT64_MAX);
+        if (!judged)
+            s.cpu_share = 0;
+        timing t = {0};
+        for (int i = 0; i < 15; i++) {
+            ecsb_sentinel_verdict v;
+            TST_CHECK(ecsb_sentinel_repetition(&s, losing_attempt, &t, &v) == ECSB_OK, "status");
+            TST_CHECK(!v.disturbed && (!judged || v.cpu_share >= ECSB_SENTINEL_CPU_SHARE),
+                      "repetition %d kept with a CPU share of %g", i, v.cpu_share);
+        }
+        if (judged)
+            TST_CHECK(s.disturbed >= 1 && s.descheduled == s.disturbed &&
+                          s.repeated == s.disturbed,
+                      "lost its core: %llu disturbed, %llu by their CPU share, %llu repeated",
+                      (unsigned long long)s.disturbed, (unsigned long long)s.descheduled,
+                      (unsigned long long)s.repeated);
+        else
+            TST_CHECK(s.disturbed == 0, "not judged by the CPU share, yet %llu disturbed",
+                      (unsigned long long)s.disturbed);
+    }
 }

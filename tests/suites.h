@@ -160,6 +160,7 @@ extern const ecsb_scenario_id tst_scenario_ids[ECSB_SCENARIO_COUNT];
     X(sentinel_kernel_takes_time_and_sets_the_first_best)                                      \
     X(sentinel_stays_quiet_on_a_steady_machine_with_broad_probes)                              \
     X(sentinel_reference_ignores_one_freak_fast_probe)                                         \
+    X(sentinel_flags_a_repetition_that_lost_its_core)                                          \
     X(placement_pads_vary_between_blocks_stay_aligned_and_within_4_kib)                        \
     X(placement_reaches_the_floor_and_the_limit_arrays)                                        \
     X(move3_size_reaches_the_bytes_of_every_line)                                    \
