@@ -324,7 +324,7 @@ typedef enum ecsb_scenario_id {
 
 /* ---- scenario parameters ----------------------------------------------------------------- */
 
-#define ECSB_MAX_PARAMS 4u       /* parameters one scenario declares, at most */
+#define ECSB_MAX_PARAMS 5u       /* parameters one scenario declares, at most */
 #define ECSB_MAX_SWEEP 12u       /* values in a parameter's default sweep, at most */
 
 /*

@@ -115,13 +115,17 @@ static const ecsb_param_info random_get_params[] = {ORDER_ALL};
 #define CHURN {"churn", "the fraction of the entities born and dying per frame (half bullets, half actors)", \
                0.01, 0, 0.1, false, NULL, {0, 0.001, 0.003, 0.01, 0.03, 0.1}, 6, false, 0}
 /* frame's defaults are a typical game's: 24 types (an engine's entity holds a handful of
- * components, drawn from a few dozen types; the issue's 24), a 64-byte transform (the 4x4 float
- * matrix of Unity's Matrix4x4 / localToWorld, Unreal's FMatrix44f). */
-#define FRAME_TYPES_INFO {"types", "component types: 8 core (transform among them), 4 common extras (one per entity), the rest rare (each on 0.4 % of the entities)", \
-                          24, FRAME_CORE_TYPES, ECSB_MAX_TYPES, true, NULL, {8, 12, 16, 24, 32}, 5, false, 0}
-#define FRAME_TRANSFORM_INFO {"transform", "bytes of the render component every entity holds (64: a 4x4 float matrix)", \
-                              64, 16, 256, true, NULL, {16, 32, 64, 128, 256}, 5, true, 4}
-static const ecsb_param_info frame_params[] = {ORDER_ALL, CHURN, FRAME_TYPES_INFO, FRAME_TRANSFORM_INFO};
+ * components, drawn from a few dozen types; the issue's 24), a 64-byte world transform (the 4x4
+ * float matrix of Unity's LocalToWorld, Unreal's FMatrix44f), half the actors parented (a
+ * turret on a tank, a weapon in a hand, a light on a car: the scene graph's share). */
+#define FRAME_TYPES_INFO {"types", "component types: 15 core (transform, local, parent and 5 tags among them), 4 common extras (one per entity), the rest rare (each on 0.4 % of the entities)", \
+                          24, FRAME_CORE_TYPES, ECSB_MAX_TYPES, true, NULL, {15, 19, 24, 28, 32}, 5, false, 0}
+#define FRAME_TRANSFORM_INFO {"transform", "bytes of the world transform every entity holds and the propagation writes (64: a 4x4 float matrix; more: cold bytes after it)", \
+                              64, 64, 256, true, NULL, {64, 96, 128, 192, 256}, 5, true, 4}
+#define FRAME_PARENTED_INFO {"parented", "the share of the actors with a parent (a scene graph 1 to 3 levels deep below the roots)", \
+                             0.5, 0, 0.9, false, NULL, {0, 0.25, 0.5, 0.75, 0.9}, 5, false, 0}
+static const ecsb_param_info frame_params[] = {ORDER_ALL, CHURN, FRAME_TYPES_INFO, FRAME_TRANSFORM_INFO,
+                                               FRAME_PARENTED_INFO};
 #define ROUNDS {"rounds", "the churn before the pass: rounds of destroy-and-create, as a multiple of N", 1, 0, 4, \
                 false, NULL, {0, 0.25, 0.5, 1, 2, 4}, 6, false, 0}
 static const ecsb_param_info churn_iterate_params[] = {ORDER_ALL, MATCH, ROUNDS};

@@ -12,13 +12,26 @@ Exit 0 when every line is within the limit, 1 when one is not, 2 on bad argument
 """
 import argparse
 import csv
+import json
 import os
 import re
 import subprocess
 import sys
 
 
-def frame_lines(run_dir, sizes):
+def frame_defaults(ecsbench):
+    """frame's parameters at their defaults, but order, as the binary declares them (the one
+    source: `ecsbench list --json`), formatted as results.csv's params column writes them."""
+    out = subprocess.run([ecsbench, "list", "--json"], capture_output=True, text=True, check=False)
+    if out.returncode != 0:
+        sys.exit(f"frame_steady_check: {ecsbench} list --json failed: {out.stderr.strip()}")
+    frame = next((s for s in json.loads(out.stdout)["scenarios"] if s["name"] == "frame"), None)
+    if frame is None:
+        sys.exit(f"frame_steady_check: {ecsbench} has no frame scenario")
+    return {p["name"]: str(p["default"]) for p in frame["params"] if p["name"] != "order"}
+
+
+def frame_lines(run_dir, sizes, defaults):
     """(strategy, n, order) -> median seconds per pass of the run's frame lines."""
     path = os.path.join(run_dir, "results.csv")
     if not os.path.isfile(path):
@@ -33,13 +46,11 @@ def frame_lines(run_dir, sizes):
             others = {k: v for k, v in params.items() if k != "order"}
             if sizes and n not in sizes:
                 continue
-            if any(v != DEFAULTS.get(k, v) for k, v in others.items()):
+            if any(v != defaults.get(k, v) for k, v in others.items()):
                 continue  # a parameter sweep's line: not the default frame
             lines[(row["strategy"], n, params.get("order", "regular"))] = float(row["median"])
     return lines
 
-
-DEFAULTS = {"churn": "0.01", "types": "24", "transform": "64"}
 
 
 def run_seconds(ecsbench, strategy, n, order, passes):
@@ -68,7 +79,7 @@ def main():
     if a.passes < 1 or a.limit <= 0:
         print("frame_steady_check: --passes must be 1 or more and --limit above 0", file=sys.stderr)
         return 2
-    lines = frame_lines(a.run_dir, sizes)
+    lines = frame_lines(a.run_dir, sizes, frame_defaults(a.ecsbench))
     if not lines:
         print(f"frame_steady_check: no frame lines in {a.run_dir} at the sizes asked", file=sys.stderr)
         return 2

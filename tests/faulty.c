@@ -56,6 +56,7 @@ const char *tst_fault_name(tst_fault fault)
         [TST_FAULT_VISIT_SWAP] = "two visits with swapped values",
         [TST_FAULT_VISIT_LOSE] = "a visit handed a lost (zeroed) value",
         [TST_FAULT_VISIT_HANDLE] = "a visit handed another entity's handle",
+        [TST_FAULT_VISIT_EXCLUDED] = "a visit of an entity holding an excluded type",
         [TST_FAULT_GET_MISS] = "a get missing a held component",
         [TST_FAULT_GET_EXTRA] = "a get finding an absent component",
         [TST_FAULT_GET_SWAP] = "a get returning another entity's value",
@@ -65,6 +66,7 @@ const char *tst_fault_name(tst_fault fault)
         [TST_FAULT_REMOVE_MISS] = "a remove detaching nothing",
         [TST_FAULT_REMOVE_LOSE] = "a remove losing another component's value",
         [TST_FAULT_DESTROY_MISS] = "a destroy leaving the entity alive",
+        [TST_FAULT_TAG_LOSE] = "an add or remove dropping another tag",
     };
     return (unsigned)fault < TST_FAULT_COUNT ? names[fault] : "?";
 }
@@ -163,13 +165,25 @@ static size_t component_count(const world *w, ecsb_type t)
 }
 
 /* `fault` (ADD_LOSE or REMOVE_LOSE): zero the entity's first held value of a type other than
- * t, when it holds one (only then is this an opportunity). */
+ * t, when it holds one (only then is this an opportunity; a tag has no value to lose). */
 static void lose_another(world *w, ecsb_entity e, ecsb_type t, tst_fault fault)
 {
     for (ecsb_type u = 0; u < w->type_count; u++)
-        if (u != t && component_has(w, e, u)) {
+        if (u != t && w->type_size[u] && component_has(w, e, u)) {
             if (spoil(fault))
                 memset(w->ops->component_get(w->inner, e, u), 0, w->type_size[u]);
+            return;
+        }
+}
+
+/* TAG_LOSE: drop the entity's first held tag other than t, when it holds one (only then is
+ * this an opportunity). */
+static void lose_tag(world *w, ecsb_entity e, ecsb_type t)
+{
+    for (ecsb_type u = 0; u < w->type_count; u++)
+        if (u != t && !w->type_size[u] && component_has(w, e, u)) {
+            if (spoil(TST_FAULT_TAG_LOSE))
+                w->ops->component_remove(w->inner, e, u);
             return;
         }
 }
@@ -184,6 +198,9 @@ ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void
         *value_out = zeroed(0);
     } else if (plan.fault == TST_FAULT_ADD_LOSE) {
         lose_another(w, e, t, TST_FAULT_ADD_LOSE);
+    } else if (plan.fault == TST_FAULT_TAG_LOSE) {
+        lose_tag(w, e, t);
+        *value_out = w->ops->component_get(w->inner, e, t); /* (the row may have moved) */
     }
     return ECSB_OK;
 }
@@ -216,6 +233,8 @@ ECSB_INLINE ecsb_status component_remove(world *w, ecsb_entity e, ecsb_type t)
     ecsb_status st = w->ops->component_remove(w->inner, e, t);
     if (st == ECSB_OK && plan.fault == TST_FAULT_REMOVE_LOSE)
         lose_another(w, e, t, TST_FAULT_REMOVE_LOSE);
+    if (st == ECSB_OK && plan.fault == TST_FAULT_TAG_LOSE)
+        lose_tag(w, e, t);
     return st;
 }
 
@@ -281,9 +300,16 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
         void *columns[ECSB_MAX_QUERY_COLUMNS];
         columns[k] = &handle;
         handle = e;
-        bool match = true;
+        bool match = true, excluded = false;
         for (uint32_t j = 0; j < k; j++)
             match &= (columns[j] = w->ops->component_get(w->inner, e, q->types[j])) != NULL;
+        for (uint32_t j = 0; j < q->exclude_count; j++)
+            excluded |= component_has(w, e, q->exclude[j]);
+        if (match && excluded) {
+            if (spoil(TST_FAULT_VISIT_EXCLUDED))
+                fn(ctx, 1, columns);
+            continue;
+        }
         if (!match) {
             if (spoil(TST_FAULT_VISIT_EXTRA)) {
                 for (uint32_t j = 0; j < k; j++)

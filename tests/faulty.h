@@ -29,6 +29,8 @@ typedef enum tst_fault {
                              * out as a zeroed copy: reads see 0, writes vanish */
     TST_FAULT_VISIT_HANDLE, /* a query asking for handles hands a matched entity's visit the
                              * handle of another live entity (the next in slot order) */
+    TST_FAULT_VISIT_EXCLUDED, /* an entity holding the query's types and one it excludes is
+                               * visited (the exclusion missed) */
     /* get */
     TST_FAULT_GET_MISS,  /* a held component is reported absent */
     TST_FAULT_GET_EXTRA, /* an absent component of a live entity is reported present (zeros) */
@@ -40,6 +42,8 @@ typedef enum tst_fault {
     TST_FAULT_REMOVE_MISS,  /* the component stays */
     TST_FAULT_REMOVE_LOSE,  /* another component of the entity loses its value (zeroed) */
     TST_FAULT_DESTROY_MISS, /* the entity stays */
+    TST_FAULT_TAG_LOSE,     /* an add or remove of another type drops a tag the entity holds
+                             * (a row moved to a table without it) */
     TST_FAULT_COUNT
 } tst_fault;
 

@@ -407,47 +407,93 @@ void scenario_starting_values_are_never_zero(void **state)
 
 /*
  * frame's world at its defaults looks like a game's: 24 types, each rare one held by some but
- * under 1 % of the entities, most entities holding 5 to 8 types; and a frame's births
- * alternate actors and bullets (each due one born exactly once), so ids freed by one kind go to
+ * under 1 % of the entities, most entities holding 7 to 11 types; half the actors are
+ * children 1 to 3 levels deep, each parent one level up and at a lower slot (so slot order is
+ * depth order, the floor's); and a frame's births alternate actors and bullets (each one of
+ * the kill list born exactly once, parents before children), so ids freed by one kind go to
  * the other.
  */
-void scenario_frame_world_has_rare_types_and_births_that_mix_kinds(void **state)
+void scenario_frame_world_has_rare_types_a_scene_graph_and_births_that_mix_kinds(void **state)
 {
     (void)state;
     const uint64_t n = 65536;
     ecsb_params p = ecsb_params_default(ECSB_SCENARIO_frame);
     frame_world_shape sh = frame_shape(n, &p);
-    TST_CHECK(sh.types == 24 && sh.commons == 4 && sh.rares == 12 && sh.floats == 16,
+    TST_CHECK(sh.types == 24 && sh.commons == 4 && sh.rares == 5 && sh.floats == 16,
               "frame's defaults: %u types (%u common, %u rare), %u transform floats",
               sh.types, sh.commons, sh.rares, sh.floats);
-    uint64_t held[ECSB_MAX_TYPES] = {0}, typical = 0;
+    uint64_t held[ECSB_MAX_TYPES] = {0}, typical = 0, children = 0, levels[FRAME_DEPTH + 1] = {0};
     for (uint64_t slot = 0; slot < n; slot++) {
         bool actor = slot < sh.actors;
-        uint32_t count = 6 + (actor && frame_born_burning(slot)) + (actor && frame_has_target(slot));
+        uint32_t depth = frame_depth(&sh, slot);
+        uint32_t count = 7 + (actor && frame_born_burning(slot)) + (actor && frame_has_target(slot)) +
+                         2 * (depth > 0) + frame_hidden(slot);
+        levels[depth]++;
+        if (depth) {
+            uint64_t parent = frame_parent_slot(&sh, slot, depth);
+            children++;
+            TST_CHECK(actor && parent < slot && frame_depth(&sh, parent) == depth - 1,
+                      "slot %llu (depth %u): parent %llu at depth %u", (unsigned long long)slot,
+                      depth, (unsigned long long)parent, frame_depth(&sh, parent));
+        }
         for (uint32_t r = 0; r < sh.rares; r++)
             if (frame_holds_rare(slot, r)) {
                 held[r]++;
                 count++;
             }
-        typical += count >= 5 && count <= 8;
+        typical += count >= 7 && count <= 11;
     }
     for (uint32_t r = 0; r < sh.rares; r++)
         TST_CHECK(held[r] > 0 && held[r] * 100 < n, "rare type %u held by %llu of %llu", r,
                   (unsigned long long)held[r], (unsigned long long)n);
-    TST_CHECK(typical * 10 >= n * 9, "only %llu of %llu entities hold 5 to 8 types",
+    TST_CHECK(typical * 10 >= n * 9, "only %llu of %llu entities hold 7 to 11 types",
               (unsigned long long)typical, (unsigned long long)n);
-    uint8_t seen[2][1024] = {{0}};
-    TST_CHECK(sh.deaths == sh.fired && sh.fired <= 1024, "frame's shape: %llu deaths, %llu fired",
-              (unsigned long long)sh.deaths, (unsigned long long)sh.fired);
+    TST_CHECK(children * 2 == sh.actors && levels[1] > 0 && levels[2] > 0 && levels[3] > 0,
+              "frame's scene graph: %llu children of %llu actors, by depth %llu %llu %llu",
+              (unsigned long long)children, (unsigned long long)sh.actors,
+              (unsigned long long)levels[1], (unsigned long long)levels[2], (unsigned long long)levels[3]);
+    /* frame 0's kill list: the due roots, then their subtrees, parents first */
+    frame_tree tree = {0};
+    TST_CHECK(frame_tree_build(&tree, &sh), "out of memory");
+    uint8_t *dead = calloc(n, 1), *listed = calloc(n, 1);
+    uint32_t *kill = calloc(sh.actors, sizeof *kill);
+    TST_CHECK(dead && listed && kill, "out of memory");
+    uint64_t missed = 0;
+    for (uint64_t j = 0; j < sh.deaths; j++)
+        dead[frame_death_slot(&sh, 0, j)] = 1;
+    uint64_t kills = frame_kill_list(&sh, &tree, 0, dead, kill, &missed);
+    TST_CHECK(missed == 0 && kills > sh.deaths, "%llu roots due, %llu killed, %llu missed",
+              (unsigned long long)sh.deaths, (unsigned long long)kills, (unsigned long long)missed);
+    for (uint64_t k = 0; k < kills; k++) {
+        uint32_t depth = frame_depth(&sh, kill[k]);
+        TST_CHECK(!listed[kill[k]]++ && (depth == 0 || listed[frame_parent_slot(&sh, kill[k], depth)]),
+                  "kill list entry %llu: slot %u listed twice or before its parent",
+                  (unsigned long long)k, kill[k]);
+    }
+    for (uint64_t c = sh.roots; c < sh.actors; c++) /* every child of a killed parent is killed */
+        TST_CHECK(!listed[frame_parent_slot(&sh, c, frame_depth(&sh, c))] || listed[c],
+                  "slot %llu outlives its parent", (unsigned long long)c);
+    uint8_t seen[2][4096] = {{0}};
+    TST_CHECK(sh.fired <= 4096 && kills <= 4096, "frame's shape: %llu killed, %llu fired",
+              (unsigned long long)kills, (unsigned long long)sh.fired);
     bool last = true;
-    for (uint64_t k = 0, j; k < sh.deaths + sh.fired && sh.fired <= 1024; k++) {
-        bool bullet = frame_birth(&sh, k, &j);
-        TST_CHECK(j < 1024 && !seen[bullet][j]++, "birth %llu: %s %llu twice", (unsigned long long)k,
+    for (uint64_t k = 0, j; k < 2 * (kills < sh.fired ? kills : sh.fired); k++) {
+        bool bullet = frame_birth(&sh, kills, k, &j);
+        TST_CHECK(j < 4096 && !seen[bullet][j]++, "birth %llu: %s %llu twice", (unsigned long long)k,
                   bullet ? "bullet" : "actor", (unsigned long long)j);
         TST_CHECK(bullet != last, "births %llu and %llu are of the same kind",
                   (unsigned long long)k - 1, (unsigned long long)k);
         last = bullet;
     }
+    for (uint64_t k = 2 * (kills < sh.fired ? kills : sh.fired), j; k < kills + sh.fired; k++) {
+        bool bullet = frame_birth(&sh, kills, k, &j);
+        TST_CHECK(j < 4096 && !seen[bullet][j]++, "birth %llu: %s %llu twice", (unsigned long long)k,
+                  bullet ? "bullet" : "actor", (unsigned long long)j);
+    }
+    free(dead);
+    free(listed);
+    free(kill);
+    frame_tree_free(&tree);
 }
 
 /* ---- injected mistakes change every checksum ---------------------------------------------- */
@@ -478,8 +524,9 @@ static const uint32_t exposed[ECSB_SCENARIO_COUNT] = {
     [ECSB_SCENARIO_move3] = VISIT_FAULTS,
     [ECSB_SCENARIO_churn_iterate] = VISIT_FAULTS,
     [ECSB_SCENARIO_level_load] = F(ADD_MISS), /* spawns: no value written yet to lose */
-    [ECSB_SCENARIO_frame] = VISIT_FAULTS | GET_FAULTS | F(ADD_MISS) | F(ADD_LOSE) |
-                            F(REMOVE_MISS) | F(REMOVE_LOSE) | F(DESTROY_MISS),
+    [ECSB_SCENARIO_frame] = VISIT_FAULTS | F(VISIT_EXCLUDED) | GET_FAULTS | F(ADD_MISS) |
+                            F(ADD_LOSE) | F(REMOVE_MISS) | F(REMOVE_LOSE) | F(DESTROY_MISS) |
+                            F(TAG_LOSE),
 };
 
 /*

@@ -129,7 +129,7 @@ extern const ecsb_scenario_id tst_scenario_ids[ECSB_SCENARIO_COUNT];
     X(floor_level_load_checksum_matches_a_direct_computation)                                  \
     X(limit_exists_where_a_layout_can_move_less_than_the_floor)                                \
     X(scenario_starting_values_are_never_zero)                                                 \
-    X(scenario_frame_world_has_rare_types_and_births_that_mix_kinds)                           \
+    X(scenario_frame_world_has_rare_types_a_scene_graph_and_births_that_mix_kinds)            \
     X(injected_mistakes_change_the_platformer_checksum)                                        \
     X(injected_mistakes_change_the_dual_iterate_checksum)                                      \
     X(injected_mistakes_change_the_packed_1_checksum)                                          \

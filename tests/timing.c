@@ -276,7 +276,8 @@ void timing_drift_compares_the_timed_passes_with_the_warm_ups_last_third(void **
 }
 
 /* The schedule of frame's deaths and expiries (scenarios/defs/frame.h): true when every slot
- * of a world of n at these parameters has turned over within `frames` frames. */
+ * of a world of n at these parameters has turned over within `frames` frames (a child turns
+ * over when its parent does: it dies with it). */
 static bool frame_turned_over(uint64_t n, const ecsb_params *p, uint64_t frames)
 {
     frame_world_shape sh = frame_shape(n, p);
@@ -289,6 +290,8 @@ static bool frame_turned_over(uint64_t n, const ecsb_params *p, uint64_t frames)
         for (uint64_t j = 0; j < sh.fired; j++)
             seen[frame_bullet_slot(&sh, f, j)] = 1;
     }
+    for (uint64_t c = sh.roots; c < sh.actors; c++) /* depth order: parents first */
+        seen[c] = seen[frame_parent_slot(&sh, c, frame_depth(&sh, c))];
     uint64_t left = 0;
     for (uint64_t i = 0; i < n; i++)
         left += !seen[i];
