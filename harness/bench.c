@@ -734,6 +734,7 @@ static int run_suite(ecsb_bench_settings *s, suite *su, int argc, char **argv)
     timing_t0 = ecsb_now();
     ecsb_sentinel_start(&sentinel, ECSB_SENTINEL_MARGIN, ecsb_bench_repeat_budget(s) * estimate,
                         NULL, NULL);
+    sentinel.cpu_share = ecsb_bench_cpu_share(s);
     ecsb_gb_defer_output(sentinel_final_row, sentinel_context, NULL);
     prog.t0 = ecsb_now();
     if (!ecsb_gb_run(s->out_path, s->out_format)) {

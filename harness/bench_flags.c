@@ -82,6 +82,11 @@ double ecsb_bench_repeat_budget(const ecsb_bench_settings *s)
     return s->repeat_budget >= 0 ? s->repeat_budget : DEFAULT_REPEAT_BUDGET;
 }
 
+double ecsb_bench_cpu_share(const ecsb_bench_settings *s)
+{
+    return s->cpu_share >= 0 ? s->cpu_share : ECSB_SENTINEL_CPU_SHARE;
+}
+
 /* ---- lists ------------------------------------------------------------------------------ */
 
 /* Most items in one comma-separated list. */
@@ -496,6 +501,21 @@ static int parse_seed(const char *v, const char *arg, ecsb_bench_settings *s, pa
     return ecsb_parse_count(v, UINT64_MAX, &s->seed) ? 0 : 1;
 }
 
+static int parse_cpu_share(const char *v, const char *arg, ecsb_bench_settings *s,
+                           parse_state *ps)
+{
+    (void)arg;
+    (void)ps;
+    char *end;
+    if (!*v || !((*v >= '0' && *v <= '9') || *v == '.'))
+        return 1;
+    double x = strtod(v, &end);
+    if (*end || !isfinite(x) || x < 0 || x > 1)
+        return 1;
+    s->cpu_share = x;
+    return 0;
+}
+
 static int parse_repeat_budget(const char *v, const char *arg, ecsb_bench_settings *s,
                                parse_state *ps)
 {
@@ -640,6 +660,12 @@ static const bench_flag flags[] = {
      "is timed again, for at most F times the planned\n"
      "timing in all (default %g; 0: marked, not repeated)",
      {ECSB_SENTINEL_MARGIN * 100, DEFAULT_REPEAT_BUDGET}, "0", "-1"},
+    {"--ecsb_cpu_share", "--ecsb_cpu_share=F", FLAG_CUSTOM, 0, 0, parse_cpu_share,
+     "--ecsb_cpu_share takes a share 0 .. 1, e.g. 0.9",
+     "a repetition whose thread had the CPU for less than\n"
+     "this share of its wall time ran disturbed (default\n"
+     "%g; 0: not judged by it)",
+     {ECSB_SENTINEL_CPU_SHARE}, "0.8", "1.5"},
     {"--ecsb_run_id", "--ecsb_run_id=ID", FLAG_CUSTOM, 0, 0, parse_run_id,
      "a run id is 1..100 characters of A-Z a-z 0-9 . _ -, not starting with . or -",
      "run id for the JSON context ([A-Za-z0-9._-], default:\n"
@@ -812,7 +838,8 @@ int ecsb_bench_parse(int argc, char **argv, ecsb_bench_settings *s)
     static char interleave_on[] = "--benchmark_enable_random_interleaving=true";
     static char interleave_off[] = "--benchmark_enable_random_interleaving=false";
 
-    *s = (ecsb_bench_settings){.progress = true, .interleave = true, .repeat_budget = -1};
+    *s = (ecsb_bench_settings){.progress = true, .interleave = true, .repeat_budget = -1,
+                               .cpu_share = -1};
     if (ecsb_strategy_count > ECSB_MAX_STRATEGIES) {
         fprintf(stderr, "ecsbench: %zu strategies registered, the suite handles %u\n",
                 ecsb_strategy_count, ECSB_MAX_STRATEGIES);

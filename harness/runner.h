@@ -123,6 +123,7 @@ typedef struct ecsb_bench_settings {
     uint64_t seed;       /* --ecsb_seed: the placements' sequence (harness/core.c) */
     bool seed_given;     /* false: the run draws its own (ecsb_bench_main) */
     double repeat_budget; /* --ecsb_repeat_budget: share of the planned timing; < 0: default */
+    double cpu_share;     /* --ecsb_cpu_share: the sentinel's least CPU share; < 0: default */
     const char *param_flag[ECSB_MAX_PARAM_FLAGS]; /* --ecsb_param=NAME=V1,V2 as given */
     size_t param_flag_count;
     char context_key[ECSB_MAX_EXTRA_CONTEXT][64];
@@ -149,6 +150,7 @@ double ecsb_bench_min_time(const ecsb_bench_settings *s);
 /* Seconds the run may spend repeating disturbed repetitions, as a share of its planned
  * timing (harness/sentinel.h). */
 double ecsb_bench_repeat_budget(const ecsb_bench_settings *s);
+double ecsb_bench_cpu_share(const ecsb_bench_settings *s);
 /* The sizes scenario sc runs at; returns their count. */
 size_t ecsb_bench_sizes(const ecsb_bench_settings *s, ecsb_scenario_id sc, uint64_t *out);
 /*
