@@ -37,18 +37,14 @@ SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 # make TEST_DEBUG=-g for a debugger's variables (with ECSB_NO_FORK=1, tests/main.c).
 TEST_DEBUG ?= -g1
 TEST_OPT ?= -O1
-TEST_CFLAGS = -std=c17 $(WARN) $(TEST_OPT) $(TEST_DEBUG) $(SANITIZE) -DECSB_CHECKED
-# The test build's strategy objects (each with every scenario compiled against it) at -O0: at
-# -O1, inlining every strategy function into every scenario under ASan+UBSan made them most of
-# make test's build; at -O0 they compile about 15x faster (sparse_set 1.2 s vs 20 s of CPU; the
-# whole test build 194 s -> 64 s) and the C tests take about 22% more CPU (156 s vs 128 s),
-# since the tests, the model and the harness stay at -O1 (measured under load 5-10).
-# sparse_set's "#pragma GCC unroll" on a loop with an && condition makes gcc -O0 warn
-# "ignoring loop annotation" (no option turns it off), so the two files that compile it take
-# -Og (11.7 s). make TEST_STRATEGY_OPT=-O1 for the former build (after rm -rf build/test: the
-# test build keeps no flags stamp).
-TEST_STRATEGY_OPT ?= -O0
-TST_STRATEGY_OPT = $(if $(filter sparse_set sparse_set_prefetch,$(basename $(notdir $@))),-Og,$(TEST_STRATEGY_OPT))
+# ECSB_NO_FORCED_INLINE (harness/strategy.h): a strategy's hot functions are not forced inline
+# into every scenario of the test build. Forced, they made every strategy object (each with
+# every scenario compiled against it) a large function per scenario under ASan+UBSan: the
+# strategy objects were most of make test's build even at -O0 (sparse_set at -Og 22 s of CPU,
+# owning_group at -O0 18 s); unforced, at the -O1 of the rest of the test build, 2-4 s each
+# (the whole test build about 143 s -> 55 s of CPU), and the C tests run faster than the -O0
+# objects did. The release build (what is measured) keeps them forced.
+TEST_CFLAGS = -std=c17 $(WARN) $(TEST_OPT) $(TEST_DEBUG) $(SANITIZE) -DECSB_CHECKED -DECSB_NO_FORCED_INLINE
 
 # Every strategy file is compiled (the registry in strategies/strategies.def picks which run).
 CORE_SRC  := harness/core.c harness/registry.c harness/timing.c harness/sentinel.c harness/machine_cpuid.c scenarios/scenarios.c scenarios/floor.c scenarios/limit.c \
@@ -168,9 +164,7 @@ $(TST)/%.o: %.c | $(BUILD_STAMP) $(TEST_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(TEST_CFLAGS) -c -o $@ $<
 
-$(TST)/strategies/%.o: TEST_OPT = $(TST_STRATEGY_OPT)
-# The libraries at the test build's -O1 (not the strategies' -O0: they are not recompiled
-# with every strategy change, and -O0 would slow every test of their strategies).
+# The libraries at the test build's -O1.
 $(LIB_SRC:%.c=$(TST)/%.o): $(TST)/%.o: %.c | $(BUILD_STAMP) $(TEST_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(LIB_CFLAGS) -O1 $(TEST_DEBUG) $(SANITIZE) -DECSB_CHECKED -c -o $@ $<

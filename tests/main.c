@@ -18,6 +18,8 @@
  * prints both); ECSB_OPS alone sets the operations of every default differential run.
  * ECSB_SOAK_SECONDS=<n>: the differential runs fresh seeds for n seconds in all, shared out
  * among the strategies run.
+ * ECSB_TEST_TIMES=1: after each test, a "[ CPU      ]" line with the CPU seconds (user + system)
+ * its process took (to find where make test's time goes).
  * ECSB_TEST_TIMEOUT=<s>: the CPU-time limit of one test (default TEST_TIMEOUT). ECSB_NO_FORK=1:
  * run tests in this process (for a debugger); a crash then ends the run.
  * ECSB_TEST_JOBS=<n>: groups (the floor, each strategy) run in n processes at a time (default:
@@ -25,7 +27,7 @@
  * printed whole, in group order, as soon as it and the groups before it are done. Groups share
  * nothing (each test forks anyway), so running them side by side changes no result.
  */
-#define _POSIX_C_SOURCE 200809L /* sigaction, fork, setrlimit */
+#define _DEFAULT_SOURCE /* wait4; sigaction, fork, setrlimit */
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -65,6 +67,7 @@ typedef struct test_entry {
 
 static uint64_t test_timeout = TEST_TIMEOUT;
 static bool isolate = true; /* fork per test */
+static uint64_t print_times;  /* ECSB_TEST_TIMES: each test's CPU seconds */
 static bool in_child;
 static int skipped; /* tests that skipped themselves, over every group */
 
@@ -130,8 +133,14 @@ static void run_through_sanitizer(void **state)
         exit(0); /* passed; LeakSanitizer checks at exit */
     }
     int status;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    struct rusage used;
+    while (wait4(pid, &status, 0, &used) < 0 && errno == EINTR)
         ;
+    if (print_times)
+        print_message("[ CPU      ] [%s] %s %.2f s\n", tst_strategy ? tst_strategy->name : "-",
+                      t->name ? t->name : "?",
+                      (double)(used.ru_utime.tv_sec + used.ru_stime.tv_sec) +
+                          (used.ru_utime.tv_usec + used.ru_stime.tv_usec) / 1e6);
     if (WIFEXITED(status)) {
         int code = WEXITSTATUS(status);
         if (code == 0 || code == EXIT_TEST_FAILED) {
@@ -392,7 +401,7 @@ int main(int argc, char **argv)
     if (!env_u64("ECSB_SEED", &tst_replay_seed) || !env_u64("ECSB_OPS", &tst_replay_ops) ||
         !env_u64("ECSB_SOAK_SECONDS", &tst_soak_seconds) ||
         !env_u64("ECSB_TEST_TIMEOUT", &test_timeout) || !env_u64("ECSB_NO_FORK", &no_fork) ||
-        !env_u64("ECSB_TEST_JOBS", &jobs))
+        !env_u64("ECSB_TEST_JOBS", &jobs) || !env_u64("ECSB_TEST_TIMES", &print_times))
         return 2;
     if (jobs == 0) {
         fprintf(stderr, "ecsbench_tests: ECSB_TEST_JOBS=0: want 1 or more processes at a time\n");
