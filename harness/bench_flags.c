@@ -8,7 +8,8 @@
  * `list --json` all read it.
  *
  * Defaults (the budget: the full suite in 5 minutes on a 2-core VM with every strategy
- * registered, both world orders): each scenario's default sizes up to DEFAULT_LARGEST (the
+ * registered, both world orders): each scenario's default sizes up to DEFAULT_LARGEST (frame:
+ * 16,384, ecsb_default_largest; the
  * larger ones, 262,144 .. 4,194,304, with --ecsb_large: every repetition builds and warms its
  * 1M-4M worlds afresh, so they take several times the rest; --ecsb_plan estimates both); the
  * slowest line of a cell times at least DEFAULT_MIN_TIME of passes per repetition (and at
@@ -259,8 +260,8 @@ size_t ecsb_bench_sizes(const ecsb_bench_settings *s, ecsb_scenario_id sc, uint6
     }
     size_t count = ecsb_default_sizes(ecsb_scenarios[sc].sizes, out);
     if (!s->large)
-        while (count > 0 && out[count - 1] > DEFAULT_LARGEST) /* ascending */
-            count--;
+        while (count > 0 && out[count - 1] > ecsb_default_largest(ecsb_scenarios[sc].sizes))
+            count--; /* ascending */
     return count;
 }
 
@@ -616,8 +617,8 @@ static const bench_flag flags[] = {
      "--ecsb_sizes takes a comma-separated list of decimal sizes, each 1..16777216, at most 32 "
      "of them, e.g. --ecsb_sizes=256,4000",
      "these sizes for every scenario, each 1..%.0f, at most\n"
-     "%.0f (default: each scenario's own up to %.0f, see list\n"
-     "--json)",
+     "%.0f (default: each scenario's own up to %.0f, frame's\n"
+     "up to 16384, see list --json)",
      {ECSB_MAX_N, ECSB_MAX_SIZES, DEFAULT_LARGEST}, "16,4", "0"},
     {"--ecsb_large", "--ecsb_large", FLAG_BOOL, SETTING(large), 0, NULL,
      "--ecsb_large takes no value, or true/false",

@@ -380,6 +380,7 @@ typedef struct ecsb_scenario_impl {
 typedef enum ecsb_size_set {
     ECSB_SIZES_SWEEP,    /* 4000 and 256 .. 4,194,304 by powers of 4: the articles' two */
     ECSB_SIZES_STANDARD, /* 4000, 65536, 1,048,576 */
+    ECSB_SIZES_FRAME,    /* 4000, 16384; large: 65536, 262144 (a warm-up of ~200 frames each) */
 } ecsb_size_set;
 
 typedef struct ecsb_scenario_info {

@@ -69,6 +69,9 @@ void ecsb_print_impl_names(FILE *out, ecsb_scenario_id s);
 /* The default sizes of a size set, ascending; returns their count (at most ECSB_MAX_SIZES). */
 size_t ecsb_default_sizes(ecsb_size_set set, uint64_t *out);
 
+/* The largest default size of a set that make bench runs without --ecsb_large. */
+uint64_t ecsb_default_largest(ecsb_size_set set);
+
 /* ---- one run (run.c) ------------------------------------------------------------------- */
 
 /* The outcome of ecsb_run_scenario. */
