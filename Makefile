@@ -45,6 +45,8 @@ TEST_OPT ?= -O1
 # (the whole test build about 143 s -> 55 s of CPU), and the C tests run faster than the -O0
 # objects did. The release build (what is measured) keeps them forced.
 TEST_CFLAGS = -std=c17 $(WARN) $(TEST_OPT) $(TEST_DEBUG) $(SANITIZE) -DECSB_CHECKED -DECSB_NO_FORCED_INLINE
+# entt_lib.cc (EnTT's templates instantiated for 13 element types) at -O0: XX s of CPU at -O1.
+TEST_LIBCXX_OPT ?= -O0
 
 # Every strategy file is compiled (the registry in strategies/strategies.def picks which run).
 CORE_SRC  := harness/core.c harness/registry.c harness/timing.c harness/sentinel.c harness/machine_cpuid.c scenarios/scenarios.c scenarios/floor.c scenarios/limit.c \
@@ -56,6 +58,24 @@ CORE_SRC  := harness/core.c harness/registry.c harness/timing.c harness/sentinel
 # unchanged). Their strategies (strategies/flecs.c) are compiled like every other.
 LIB_SRC   := strategies/libs/flecs_lib.c
 LIB_CFLAGS = -std=gnu17 -w
+# EnTT (C++, header only) is driven by strategies/libs/entt_lib.cc, its strategy's other half,
+# compiled once per flavour, without exceptions (EnTT's ENTT_NOEXCEPTION: gcc inlines no C++
+# function that has cleanups into C). In the release build the strategy and entt_lib.cc are
+# compiled to LTO bytecode and joined into strategies/entt.o by a relocatable link-time
+# optimisation (-r): the C++ calls are inlined into the scenario loops as an EnTT user's
+# would be, and entt.o is an ordinary object (test_no_indirect_calls.sh reads it; the final
+# link needs no LTO). The test and fuzz builds link the two objects as they are.
+LIBCXX_SRC := strategies/libs/entt_lib.cc
+LIBCXX_FLAGS = -std=c++17 -Wall -Wextra -fno-exceptions -DENTT_NOEXCEPTION -fno-jump-tables
+LTO_SRC   := strategies/entt.c
+# -fno-jump-tables: the switch from a type to its EnTT storage (entt_lib.cc) as compares, not
+# an indirect jump (the C side too: the switch is inlined into it, with its options).
+LTO_C     := -flto -fno-jump-tables
+ifeq ($(CC_IS_CLANG),yes)
+LTO_R     := -flto -fuse-ld=lld -r -nostdlib
+else
+LTO_R     := -flto=auto -flinker-output=nolto-rel -r -nostdlib
+endif
 BENCH_SRC := $(filter-out harness/core.c harness/registry.c harness/timing.c harness/sentinel.c harness/machine_cpuid.c,$(wildcard harness/*.c))
 BENCH_CXX := $(wildcard harness/*.cc)
 TEST_SRC  := $(wildcard tests/*.c)
@@ -64,7 +84,9 @@ REL := $(BUILD)/release
 TST := $(BUILD)/test
 CORE_OBJ  := $(CORE_SRC:%.c=$(REL)/%.o) $(LIB_SRC:%.c=$(REL)/%.o)
 BENCH_OBJ := $(BENCH_SRC:%.c=$(REL)/%.o) $(BENCH_CXX:%.cc=$(REL)/%.o)
-TEST_OBJ  := $(CORE_SRC:%.c=$(TST)/%.o) $(LIB_SRC:%.c=$(TST)/%.o) $(TEST_SRC:%.c=$(TST)/%.o)
+TEST_OBJ  := $(CORE_SRC:%.c=$(TST)/%.o) $(LIB_SRC:%.c=$(TST)/%.o) $(LIBCXX_SRC:%.cc=$(TST)/%.o) \
+             $(TEST_SRC:%.c=$(TST)/%.o)
+LTO_BC    := $(LTO_SRC:%.c=$(REL)/%.bc.o) $(LIBCXX_SRC:%.cc=$(REL)/%.bc.o)
 
 # Tools are checked where a target needs them (scripts/setup.sh GROUP: installs as root, else
 # prints the one apt-get command and stops). The build needs only the compilers and Google
@@ -78,7 +100,7 @@ TEST_STAMP  := $(BUILD)/.deps-test
 # parts in strategies/paged/).
 ALL_HDR      := $(wildcard harness/*.h scenarios/*.h scenarios/defs/*.h scenarios/floors/*.h scenarios/limits/*.h \
                 scenarios/*.def strategies/*.h strategies/*/*.h strategies/libs/*/*.h strategies/*.def)
-HASHED_SRC   := $(sort $(CORE_SRC) $(LIB_SRC) $(wildcard strategies/libs/*/*.c) $(BENCH_SRC) $(BENCH_CXX) $(ALL_HDR))
+HASHED_SRC   := $(sort $(CORE_SRC) $(LIB_SRC) $(LIBCXX_SRC) $(wildcard strategies/libs/*.h strategies/libs/*/*.c strategies/libs/*/*.hpp) $(BENCH_SRC) $(BENCH_CXX) $(ALL_HDR))
 SOURCE_HASHES := $(REL)/generated/source_hashes.h
 
 .PHONY: all deps bench machine sweep sweeps test test-fast test-slow test-c test-fuzz test-scripts run-c run-fuzz run-scripts-fast run-scripts-slow soak fuzz coverage plots page-check screenshot report findings choose compare hyperfine \
@@ -122,7 +144,7 @@ $(BUILD)/ecsbench: $(CORE_OBJ) $(BENCH_OBJ) | $(BUILD_STAMP)
 FLAGS_STAMP := $(REL)/flags
 $(FLAGS_STAMP): FORCE
 	@mkdir -p $(@D)
-	@echo '$(CC) $(CPPFLAGS) $(CFLAGS) | $(CXX) $(CXXFLAGS)' >$@.tmp
+	@echo '$(CC) $(CPPFLAGS) $(CFLAGS) | $(CXX) $(CXXFLAGS) | $(LIBCXX_FLAGS) $(LTO_C) $(LTO_R)' >$@.tmp
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
 $(REL)/%.o: %.c $(FLAGS_STAMP) | $(BUILD_STAMP)
@@ -136,6 +158,16 @@ $(LIB_SRC:%.c=$(REL)/%.o): $(REL)/%.o: %.c $(FLAGS_STAMP) | $(BUILD_STAMP)
 $(REL)/%.o: %.cc $(FLAGS_STAMP) | $(BUILD_STAMP)
 	@mkdir -p $(@D)
 	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c -o $@ $<
+
+# EnTT's strategy: both halves as LTO bytecode, joined by a relocatable link-time optimisation.
+$(LTO_SRC:%.c=$(REL)/%.bc.o): $(REL)/%.bc.o: %.c $(FLAGS_STAMP) | $(BUILD_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LTO_C) -c -o $@ $<
+$(LIBCXX_SRC:%.cc=$(REL)/%.bc.o): $(REL)/%.bc.o: %.cc $(FLAGS_STAMP) | $(BUILD_STAMP)
+	@mkdir -p $(@D)
+	$(CXX) $(CPPFLAGS) $(LIBCXX_FLAGS) -DENTT_DISABLE_ASSERT $(OPT) $(ALIGN) $(DEBUG) $(LTO_C) -c -o $@ $<
+$(LTO_SRC:%.c=$(REL)/%.o): $(REL)/%.o: $(LTO_BC)
+	$(CXX) $(OPT) $(ALIGN) $(DEBUG) $(LTO_R) -o $@ $^
 
 # Provenance: the exact build and its sources go into every run's JSON context.
 # The Google Benchmark version built against (pkg-config, else Debian's package version).
@@ -169,8 +201,12 @@ $(LIB_SRC:%.c=$(TST)/%.o): $(TST)/%.o: %.c | $(BUILD_STAMP) $(TEST_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(LIB_CFLAGS) -O1 $(TEST_DEBUG) $(SANITIZE) -DECSB_CHECKED -c -o $@ $<
 
+$(LIBCXX_SRC:%.cc=$(TST)/%.o): $(TST)/%.o: %.cc | $(BUILD_STAMP) $(TEST_STAMP)
+	@mkdir -p $(@D)
+	$(CXX) $(CPPFLAGS) $(LIBCXX_FLAGS) $(TEST_LIBCXX_OPT) $(TEST_DEBUG) $(SANITIZE) -DECSB_CHECKED -c -o $@ $<
+
 $(TST)/ecsbench_tests: $(TEST_OBJ)
-	$(CC) $(SANITIZE) -o $@ $^ -lcmocka -lm
+	$(CXX) $(SANITIZE) -o $@ $^ -lcmocka -lm
 
 # make test: one make graph, TEST_JOBS jobs at a time, kept going past a failing part (-k): the
 # three builds, and each part as soon as its binary is built (the script tests need only the
@@ -204,9 +240,10 @@ soak: $(TST)/ecsbench_tests ## differential, fresh seeds until time is up: make 
 FUZZ_CC  ?= clang
 FUZZ     := $(BUILD)/fuzz
 FUZZ_BIN := $(FUZZ)/fuzz_world
+FUZZ_CXX ?= clang++
 FUZZ_SRC := harness/core.c harness/registry.c $(wildcard strategies/*.c) $(LIB_SRC) tests/support.c \
             tests/differential.c tests/fuzz/fuzz_world.c
-FUZZ_OBJ := $(FUZZ_SRC:%.c=$(FUZZ)/obj/%.o)
+FUZZ_OBJ := $(FUZZ_SRC:%.c=$(FUZZ)/obj/%.o) $(LIBCXX_SRC:%.cc=$(FUZZ)/obj/%.o)
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 # The fuzz objects at -O0: clang -O1 spent about 140 s of CPU on them (flat_map alone 26 s),
 # -O0 about 6 s; the target then runs about 0.6x as many inputs a second (flat_map 2,700 vs
@@ -214,6 +251,10 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 # For long runs: rm -rf build/fuzz; make fuzz FUZZ_OPT=-O1 (no stamp: objects keep their flags).
 FUZZ_TEST_SECONDS ?= 5
 FUZZ_OPT ?= -O0
+
+$(LIBCXX_SRC:%.cc=$(FUZZ)/obj/%.o): $(FUZZ)/obj/%.o: %.cc | $(TEST_STAMP)
+	@mkdir -p $(@D)
+	$(FUZZ_CXX) $(CPPFLAGS) -DECSB_CHECKED $(LIBCXX_FLAGS) $(FUZZ_OPT) -g1 -fsanitize=fuzzer-no-link $(FUZZ_SAN) -c -o $@ $<
 
 $(LIB_SRC:%.c=$(FUZZ)/obj/%.o): $(FUZZ)/obj/%.o: %.c | $(TEST_STAMP)
 	@mkdir -p $(@D)
@@ -225,7 +266,7 @@ $(FUZZ)/obj/%.o: %.c | $(TEST_STAMP)
 		$(FUZZ_SAN) -c -o $@ $<
 
 $(FUZZ_BIN): $(FUZZ_OBJ)
-	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ -lcmocka -lm
+	$(FUZZ_CXX) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ -lcmocka -lm
 
 fuzz: $(FUZZ_BIN) ## coverage-guided fuzzing against the model: make fuzz [STRATEGY=x] [SECONDS=n] [NICE=19]
 	@NICE=$(NICE) tests/fuzz/run.sh $(FUZZ_BIN) "$(STRATEGY)" $(or $(SECONDS),60)
@@ -328,4 +369,4 @@ print-%:
 clean: ## remove build/ (results/ and plots/ are kept)
 	rm -rf $(BUILD)
 
--include $(CORE_OBJ:.o=.d) $(BENCH_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d)
+-include $(CORE_OBJ:.o=.d) $(BENCH_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d) $(LTO_BC:.o=.d)

@@ -33,7 +33,23 @@ class LibraryTable(unittest.TestCase):
             text = table(load(run_dir(tmp, rows)))
         self.assertIn("| dual_iterate | order=regular | 4,000 | 2 | 3 | 1.50 |", text)
         self.assertNotIn("65,536", text)  # flecs has no such cell
-        self.assertIn("Not in this run: paged_sparse_set vs entt_view, owning_group vs entt_group", text)
+        self.assertIn("Not in this run: paged_sparse_set vs entt, owning_group vs entt", text)
+
+    def test_entt_pairs_each_design_with_entt(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            rows = [("dual_iterate", "paged_sparse_set", 4000, "time_per_item", "ns", 2.0, "order=regular"),
+                    ("dual_iterate", "owning_group", 4000, "time_per_item", "ns", 1.0, "order=regular"),
+                    ("dual_iterate", "entt", 4000, "time_per_item", "ns", 5.0, "order=regular"),
+                    ("add_remove", "paged_sparse_set", 4000, "time_per_item", "ns", 4.0, "order=aged"),
+                    ("add_remove", "entt", 4000, "time_per_item", "ns", 6.0, "order=aged")]
+            text = table(load(run_dir(tmp, rows)))
+        view, group = text.split("**owning_group against entt**")
+        self.assertIn("**paged_sparse_set against entt** (runtime views;", view)
+        self.assertIn("| dual_iterate | order=regular | 4,000 | 2 | 5 | 2.50 |", view)
+        self.assertIn("| add_remove | order=aged | 4,000 | 4 | 6 | 1.50 |", view)
+        self.assertIn("| dual_iterate | order=regular | 4,000 | 1 | 5 | 5.00 |", group)
+        self.assertNotIn("add_remove", group)  # owning_group has no such cell
+        self.assertIn("Not in this run: archetype vs flecs.", text)
 
     def test_missing_results_is_a_usage_error(self):
         with tempfile.TemporaryDirectory() as tmp:
