@@ -39,10 +39,20 @@
  * handles with the version plus one (entt_lib.h), so that no handle is 0.
  *
  * Glue: the strategy is C (the scenarios are compiled into it), EnTT C++. The release build
- * compiles this file and entt_lib.cc with link-time optimization (-flto, Makefile), so the
- * C++ functions are inlined into the scenario loops at link time as an EnTT user's calls
- * would be, and the query's callback (a constant at each scenario call) is inlined into the
- * view's loop. entt_lib.cc is built without exceptions, which gcc needs to inline C++ into C.
+ * compiles this file and entt_lib.cc to LTO bytecode and joins them by a relocatable
+ * link-time optimisation into strategies/entt.o (Makefile, LTO_SRC): the C++ functions
+ * (always_inline) are inlined into the scenario passes as an EnTT user's calls would be,
+ * and the query's callback, a constant at each scenario call, is inlined into the view's
+ * loop: objdump of entt.o shows no call to an ecsb_entt_ function and no indirect call from
+ * this glue in any timed pass (test_no_indirect_calls.sh reads entt.o; the calls it finds
+ * are EnTT's own: its out-of-line helpers and the virtual calls of erase and destroy).
+ * Without LTO (the same two files compiled and linked plainly) callgrind counts 7-16 % more
+ * instructions per item (N = 4000: dual_iterate 213 vs 199 per pair, add_remove 243 vs
+ * 225 per operation, random_get 128 vs 108 per lookup). What remains of the glue is the
+ * switch from a type to its typed storage (compares: -fno-jump-tables), about 35 of the
+ * 199 instructions per dual_iterate pair (its two types); an EnTT user with compile-time
+ * types would not pay it. entt_lib.cc is built without exceptions: gcc does
+ * not inline a C++ function with cleanups into C.
  *
  * Memory: the registry's allocator (a documented template parameter) counts every byte
  * EnTT allocates; world_bytes is that plus this file's world and the registry's struct.
@@ -177,22 +187,23 @@ ECSB_INLINE ecsb_status query(world *w, const ecsb_query *q, ecsb_query_fn fn, v
     return ECSB_OK;
 }
 
-/* What this file can check: EnTT's live ids agree with the count kept here, and every holder
- * of every storage is a live entity. */
+/* What this file can check: EnTT's live ids agree with the count kept here, each type's
+ * storage is the registry's storage of that name and element type, and every holder of
+ * every storage is a live entity. */
 static bool world_valid(const world *w) { return ecsb_entt_valid(w->reg, w->live); }
 
 static size_t world_bytes(const world *w) { return sizeof *w + ecsb_entt_bytes(w->reg); }
 
-/* Testing aid (ecsb.h): only this file's bookkeeping can be damaged: 0  the live count. */
+/* Testing aid (ecsb.h): only the bookkeeping around EnTT can be damaged (its state is the
+ * library's): 0  the live count;  1  type 0's storage swapped with type 1's;  2  type 0's
+ * element type (entt_lib.cc). */
 static int world_corrupt(world *w, unsigned which)
 {
-    switch (which) {
-    case 0:
+    if (which == 0) {
         w->live ^= 1;
         return 1;
-    default:
-        return -1;
     }
+    return ecsb_entt_corrupt(w->reg, which - 1);
 }
 
 #define ENTT_OWN_ALLOCATOR "EnTT allocates through the registry's allocator (counted by this strategy), not the world's"

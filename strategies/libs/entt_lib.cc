@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <utility>
 #include <type_traits>
 
 #include "strategies/libs/entt/entt.hpp"
@@ -46,7 +47,7 @@ struct counting_allocator {
     void deallocate(Type *p, std::size_t n) noexcept
     {
         *bytes -= n * sizeof(Type);
-        ::operator delete(p, n * sizeof(Type), std::align_val_t{alignof(Type)});
+        ::operator delete(p, std::align_val_t{alignof(Type)});
     }
     template<typename Other>
     bool operator==(const counting_allocator<Other> &other) const noexcept { return bytes == other.bytes; }
@@ -133,10 +134,29 @@ std::uint8_t block_for(std::uint32_t size, std::uint32_t align)
     return n;
 }
 
+/* The name of type t's storage in the registry. */
+constexpr entt::id_type storage_id(ecsb_type t) { return static_cast<entt::id_type>(0xecb00000u + t); }
+
+/* The type info of element type n (block[t]'s numbering). */
+const entt::type_info &element_info(std::uint8_t n)
+{
+    switch (n) {
+#define ENTT_INFO(n, size, align)                                                              \
+    case n:                                                                                    \
+        return entt::type_id<block<size, align>>();
+        ENTT_BLOCKS(ENTT_INFO)
+#undef ENTT_INFO
+    case 0:
+        return entt::type_id<tag>();
+    default:
+        return entt::type_id<void>(); /* no element type */
+    }
+}
+
 template<typename Element>
 void open_storage(ecsb_entt *r, ecsb_type t)
 {
-    auto &storage = r->registry.storage<Element>(static_cast<entt::id_type>(0xecb00000u + t));
+    auto &storage = r->registry.storage<Element>(storage_id(t));
     r->pool[t] = &storage;
     r->typed[t] = &storage;
 }
@@ -243,6 +263,12 @@ bool ecsb_entt_valid(const ecsb_entt *r, size_t live)
 {
     if (r->registry.storage<entity_id>()->free_list() != live)
         return false;
+    for (ecsb_type t = 0; t < r->type_count; t++) { /* t's storage is the registry's, typed */
+        if (r->registry.storage(storage_id(t)) != r->pool[t] || r->pool[t]->info() != element_info(r->block[t]))
+            return false;
+        if (!with_storage(r, t, [&](auto &storage) { return static_cast<const void *>(&storage) == r->typed[t]; }))
+            return false;
+    }
     for (ecsb_type t = 0; t < r->type_count; t++) {
         std::size_t held = 0;
         for (const auto e : *r->pool[t]) {
@@ -254,6 +280,23 @@ bool ecsb_entt_valid(const ecsb_entt *r, size_t live)
             return false;
     }
     return true;
+}
+
+int ecsb_entt_corrupt(ecsb_entt *r, unsigned which)
+{
+    switch (which) {
+    case 0: /* type 0's storage pointer: type 1's */
+        if (r->type_count < 2)
+            return 0;
+        std::swap(r->pool[0], r->pool[1]);
+        std::swap(r->typed[0], r->typed[1]);
+        return 1;
+    case 1: /* type 0's element type: another block */
+        r->block[0] ^= 16;
+        return 1;
+    default:
+        return -1;
+    }
 }
 
 } // extern "C"

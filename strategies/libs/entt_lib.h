@@ -42,6 +42,9 @@ size_t ecsb_entt_count(const ecsb_entt *r, ecsb_type t);
 void ecsb_entt_query(ecsb_entt *r, const ecsb_query *q, ecsb_query_fn fn, void *ctx);
 /* The registry's own view of its state agrees with `live` entities and each type's count. */
 bool ecsb_entt_valid(const ecsb_entt *r, size_t live);
+/* Testing aid (world_corrupt): 0  type 0's storage swapped with type 1's;  1  type 0's
+ * element type. Returns 1 when applied, 0 when it needs more types, -1 past the last. */
+int ecsb_entt_corrupt(ecsb_entt *r, unsigned which);
 
 #ifdef __cplusplus
 }
