@@ -520,7 +520,7 @@ static inline uint64_t ecsb_strategy_cap(const ecsb_strategy *st, ecsb_scenario_
         cap = shuffled;
         *why = st->why_capped_shuffled[s];
     }
-    /* An aged world's set-up is N deaths at random positions, as churn_iterate's churn and
+    /* An aged world's set-up is about 2N deaths at random, as churn_iterate's churn and
      * entity_cycle's shuffled destroys are: the tighter of those two caps. (flat_map: 4000,
      * where each random destroy shifts its sorted vectors; at 65,536 its aged set-up alone took
      * about 190 s of a make bench, more than the whole budget.) */

@@ -76,7 +76,8 @@ static ecsb_status add_remove_prepare(void **out, uint64_t n, const ecsb_params 
         st = ECSB_ERR_NOMEM;
     s->remove_at = order.rank; /* a second drawn permutation, read as k -> serial */
     order.rank = NULL;
-    const scenario_population pop = {types, 0, add_remove_types, scenario_u32_init, &s->types};
+    const scenario_population pop = {types, 0, add_remove_types, scenario_u32_init, &s->types,
+                                     false};
     if (st == ECSB_OK)
         st = scenario_populate(&s->w, &order, n, s->entities, &pop);
     ecsb_world_order_free(&order);

@@ -7,7 +7,8 @@
  * prepare opens its world with scenario_world_open and fills it with scenario_populate (who
  * holds what, by serial and rank, and the starting values; an aged world's life included); a
  * world of u32 types takes u32_world_prepare and u32_world_checksum whole (scenarios/body.h).
- * A prepare that builds its own way lives an aged world with scenario_age.
+ * A prepare that builds its own way lives an aged world with scenario_age (its population
+ * says who holds what).
  */
 #include "scenarios/body.h"
 #include "scenarios/platformer.h"

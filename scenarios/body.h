@@ -5,6 +5,7 @@
 #ifndef ECSB_SCENARIOS_BODY_H
 #define ECSB_SCENARIOS_BODY_H
 
+#include "scenarios/aging.h"
 #include "scenarios/common.h"
 
 /* What one type's walk has seen so far (scenario_look). */
@@ -139,7 +140,8 @@ static ecsb_status scenario_world_open(world *w, bool *live, const ecsb_world_co
 /*
  * Who holds what in a scenario's starting world and the values they start with: serial i, of
  * rank r in the world order, holds type t when bit t of types_of(ctx, i, r) is set, and
- * init(ctx, i, t, value) writes that value.
+ * init(ctx, i, t, value) writes that value (for any type: an aged world's entities gain types
+ * their serial does not hold, with the value init gives).
  */
 typedef struct scenario_population {
     uint32_t type_count; /* the world's types */
@@ -147,81 +149,114 @@ typedef struct scenario_population {
     uint32_t (*types_of)(const void *ctx, uint64_t serial, uint64_t rank);
     void (*init)(const void *ctx, uint64_t serial, ecsb_type type, void *value);
     const void *ctx;
+    bool one_spawn; /* entities are made by one spawn with all their types (level_load) */
 } scenario_population;
 
-/* Serial `serial` of a population: created, given its types one add at a time, as a game
- * builds an entity (so a table layout passes through the intermediate sets), each value written
- * before the next add (a value pointer lasts until the next structural change). */
-static ecsb_status scenario_spawn_serial(world *w, const ecsb_world_order *order, uint64_t serial,
-                                         ecsb_entity *entities, const scenario_population *pop)
+/* Serial `serial`'s types, by its rank in `order`. */
+static uint32_t scenario_types(const scenario_population *pop, const ecsb_world_order *order,
+                               uint64_t serial)
 {
-    const uint32_t types = pop->types_of(pop->ctx, serial, ecsb_rank_of(order, serial));
-    ecsb_status st = entity_create(w, &entities[serial]);
+    return pop->types_of(pop->ctx, serial, ecsb_rank_of(order, serial));
+}
+
+/* An entity with serial `serial`'s types and starting values, its handle into *out: created,
+ * given its types one add at a time, as a game builds an entity (so a table layout passes
+ * through the intermediate sets), each value written before the next add (a value pointer
+ * lasts until the next structural change); or, with one_spawn, made by one spawn. */
+static ecsb_status scenario_spawn(world *w, const scenario_population *pop, uint64_t serial,
+                                  uint32_t types, ecsb_entity *out)
+{
+    if (pop->one_spawn) {
+        ecsb_type list[ECSB_MAX_TYPES];
+        void *values[ECSB_MAX_TYPES];
+        uint32_t count = 0;
+        for (uint32_t j = 0; j < pop->type_count; j++)
+            if (types >> (pop->first_type + j) % pop->type_count & 1)
+                list[count++] = (pop->first_type + j) % pop->type_count;
+        ecsb_status st = spawn(w, list, count, out, values);
+        for (uint32_t j = 0; j < count && st == ECSB_OK; j++)
+            pop->init(pop->ctx, serial, list[j], values[j]);
+        return st;
+    }
+    ecsb_status st = entity_create(w, out);
     for (uint32_t j = 0; j < pop->type_count && st == ECSB_OK; j++) {
         const ecsb_type t = (pop->first_type + j) % pop->type_count;
         void *value;
-        if ((types >> t & 1) && (st = component_add(w, entities[serial], t, &value)) == ECSB_OK)
+        if ((types >> t & 1) && (st = component_add(w, *out, t, &value)) == ECSB_OK)
             pop->init(pop->ctx, serial, t, value);
     }
     return st;
 }
 
+typedef struct scenario_age_ctx {
+    const scenario_population *pop;
+    const ecsb_world_order *order;
+} scenario_age_ctx;
+
+static uint32_t scenario_age_types(const void *ctx, uint64_t serial)
+{
+    const scenario_age_ctx *c = ctx;
+    return scenario_types(c->pop, c->order, serial);
+}
+
 /*
- * An aged world's life (untimed; nothing when order is not aged): ecsb_aging's rounds, each
- * destroying its victims entities[v] (in serial order) and then bearing each again (in the
- * drawn order) by born(ctx, v), which
- * re-creates serial v with its own components and starting values into entities[v].
+ * An aged world's life (untimed; nothing when order is not aged): the events of
+ * scenarios/aging.h played on the world, entities[serial] holding each serial's handle and
+ * newcomers their own. It ends with the n entities alive, each with its serial's types and
+ * starting values (pop), the newcomers all dead.
  */
 static ecsb_status scenario_age(world *w, const ecsb_world_order *order, uint64_t n,
-                                ecsb_entity *entities,
-                                ecsb_status (*born)(void *ctx, uint64_t serial), void *ctx)
+                                ecsb_entity *entities, const scenario_population *pop)
 {
     if (!order->aged_salt)
         return ECSB_OK;
+    const scenario_age_ctx ctx = {pop, order};
     ecsb_aging a;
-    if (!ecsb_aging_start(&a, n, order->aged_salt))
+    if (!ecsb_aging_start(&a, n, order->aged_salt, pop->type_count, scenario_age_types, &ctx))
         return ECSB_ERR_NOMEM;
-    ecsb_status st = ECSB_OK;
-    uint64_t count;
-    const uint32_t *dying;
-    for (const uint32_t *v; st == ECSB_OK && (v = ecsb_aging_next(&a, &count, &dying));) {
-        for (uint64_t j = 0; j < count && st == ECSB_OK; j++)
-            st = entity_destroy(w, entities[dying[j]]);
-        for (uint64_t j = 0; j < count && st == ECSB_OK; j++)
-            st = born(ctx, v[j]);
+    ecsb_entity *newcomers = ecsb_array_alloc(a.wave, sizeof *newcomers);
+    ecsb_status st = newcomers ? ECSB_OK : ECSB_ERR_NOMEM;
+    ecsb_aging_event e;
+    while (st == ECSB_OK && ecsb_aging_next(&a, &e)) {
+        ecsb_entity *h = e.id < n ? &entities[e.id] : &newcomers[e.id - n];
+        void *value;
+        switch (e.kind) {
+        case ECSB_AGING_DIE:
+            st = entity_destroy(w, *h);
+            break;
+        case ECSB_AGING_BORN:
+            st = scenario_spawn(w, pop, e.of, scenario_types(pop, order, e.of), h);
+            break;
+        case ECSB_AGING_ADD:
+            if ((st = component_add(w, *h, e.type, &value)) == ECSB_OK)
+                pop->init(pop->ctx, e.of, e.type, value);
+            break;
+        case ECSB_AGING_REMOVE:
+            st = component_remove(w, *h, e.type);
+            break;
+        }
     }
+    ecsb_array_free(newcomers);
     ecsb_aging_end(&a);
     return st;
 }
 
-typedef struct scenario_populate_ctx {
-    world *w;
-    const ecsb_world_order *order;
-    ecsb_entity *entities;
-    const scenario_population *pop;
-} scenario_populate_ctx;
-
-static ecsb_status scenario_reborn(void *ctx, uint64_t serial)
-{
-    const scenario_populate_ctx *c = ctx;
-    return scenario_spawn_serial(c->w, c->order, serial, c->entities, c->pop);
-}
-
 /*
  * The set-up the scenarios share (untimed): the n entities of `order`, created in its creation
- * order by scenario_spawn_serial (entities[serial] gets each handle), then, in an aged world,
- * its life (scenario_age).
+ * order by scenario_spawn (entities[serial] gets each handle), then, in an aged world, its
+ * life (scenario_age).
  */
 static ecsb_status scenario_populate(world *w, const ecsb_world_order *order, uint64_t n,
                                      ecsb_entity *entities, const scenario_population *pop)
 {
     for (uint64_t k = 0; k < n; k++) {
-        ecsb_status st = scenario_spawn_serial(w, order, ecsb_serial_at(order, k), entities, pop);
+        const uint64_t serial = ecsb_serial_at(order, k);
+        ecsb_status st = scenario_spawn(w, pop, serial, scenario_types(pop, order, serial),
+                                        &entities[serial]);
         if (st != ECSB_OK)
             return st;
     }
-    scenario_populate_ctx ctx = {w, order, entities, pop};
-    return scenario_age(w, order, n, entities, scenario_reborn, &ctx);
+    return scenario_age(w, order, n, entities, pop);
 }
 
 /* A population's init for u32 types: ecsb_u32_start(type, serial). */
@@ -282,7 +317,8 @@ static ecsb_status u32_world_prepare(void **out, uint64_t n, const ecsb_params *
     ecsb_world_order order = {0};
     if (st == ECSB_OK && (!s->entities || !ecsb_world_order_make(&order, n, p, salt)))
         st = ECSB_ERR_NOMEM;
-    const scenario_population pop = {s->types, first_type, types_of, scenario_u32_init, ctx};
+    const scenario_population pop = {s->types, first_type, types_of, scenario_u32_init, ctx,
+                                     false};
     if (st == ECSB_OK)
         st = scenario_populate(&s->w, &order, n, s->entities, &pop);
     ecsb_world_order_free(&order);

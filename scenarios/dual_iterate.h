@@ -5,7 +5,7 @@
  * `b` (int32, never 0); the world declares the query (a, b). Parameters (defs/dual_iterate.h):
  * `match` sets the fraction holding b (1/2 by default: the odd ones), `order=shuffled` draws
  * the creation order and the holders of b from fixed seeds, `order=aged` lives in the regular
- * world first (N deaths and rebirths, scenarios/world_order.h). Timed pass: for every entity
+ * world first (deaths, births and components gained and lost, scenarios/aging.h). Timed pass: for every entity
  * holding both, a += 1.5 * b, through the strategy's query (runs of columns), counting the
  * visits. N/2 matched pairs per pass. The checksum reads every entity's `a` in creation order,
  * then the visit count and the holders of b, so a missed, doubled, extra or mismatched visit
@@ -52,12 +52,21 @@ static ecsb_status dual_iterate_spawn(world *w, uint64_t serial, bool with_b, ec
     return st;
 }
 
-/* An aged world's rebirth of serial `serial` (scenario_age): its own a, and b if it held b. */
-static ecsb_status dual_iterate_reborn(void *state, uint64_t serial)
+/* Its population (scenario_populate): a on every entity, b on the holders; ctx: the match. */
+static uint32_t dual_iterate_types(const void *ctx, uint64_t serial, uint64_t rank)
 {
-    dual_iterate_state *s = state;
-    return dual_iterate_spawn(&s->w, serial, dual_iterate_order_holds_b(&s->order, serial, s->match),
-                              &s->entities[serial]);
+    (void)serial;
+    return 1u << DUAL_ITERATE_A |
+           (uint32_t)dual_iterate_holds_b(rank, *(const double *)ctx) << DUAL_ITERATE_B;
+}
+
+static void dual_iterate_init(const void *ctx, uint64_t serial, ecsb_type type, void *value)
+{
+    (void)ctx;
+    if (type == DUAL_ITERATE_A)
+        *(double *)value = dual_iterate_a0(serial);
+    else
+        *(int32_t *)value = dual_iterate_b0(serial);
 }
 
 static ecsb_status dual_iterate_prepare(void **out, uint64_t n, const ecsb_params *p)
@@ -80,13 +89,10 @@ static ecsb_status dual_iterate_prepare(void **out, uint64_t n, const ecsb_param
     s->match = dual_iterate_match(p);
     if (st == ECSB_OK && (!s->entities || !dual_iterate_order_make(&s->order, n, p)))
         st = ECSB_ERR_NOMEM;
-    for (uint64_t k = 0; k < n && st == ECSB_OK; k++) {
-        uint64_t i = ecsb_serial_at(&s->order, k);
-        st = dual_iterate_spawn(&s->w, i, dual_iterate_order_holds_b(&s->order, i, s->match),
-                                &s->entities[i]);
-    }
+    const scenario_population pop = {2, 0, dual_iterate_types, dual_iterate_init, &s->match,
+                                     false};
     if (st == ECSB_OK)
-        st = scenario_age(&s->w, &s->order, n, s->entities, dual_iterate_reborn, s);
+        st = scenario_populate(&s->w, &s->order, n, s->entities, &pop);
     if (st != ECSB_OK) {
         dual_iterate_release(s);
         return st;

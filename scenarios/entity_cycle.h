@@ -80,7 +80,8 @@ static ecsb_status entity_cycle_prepare(void **out, uint64_t n, const ecsb_param
     if (st == ECSB_OK && (!s->entities || !s->seen || !s->doomed || (shuffled && !s->destroy_at) ||
                           !ecsb_world_order_make(&order, n, p, ENTITY_CYCLE_SALT)))
         st = ECSB_ERR_NOMEM;
-    const scenario_population originals = {2, 0, entity_cycle_types, scenario_u32_init, NULL};
+    const scenario_population originals = {2, 0, entity_cycle_types, scenario_u32_init, NULL,
+                                             false};
     if (st == ECSB_OK)
         st = scenario_populate(&s->w, &order, n, s->entities, &originals);
     ecsb_world_order_free(&order);

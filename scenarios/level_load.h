@@ -11,7 +11,7 @@
  * fixed seed (so which entity ids hold C and D follow no pattern). The pass consumes the
  * set-up: every timed pass starts from an empty world. order=aged: the world has lived before
  * the pass (a level loaded, played and unloaded): the set-up builds the same N entities, ages
- * them (ecsb_aging) and destroys them all in serial order, so the pass loads into a grown world
+ * them (scenarios/aging.h) and destroys them all in serial order, so the pass loads into a grown world
  * whose free lists hand out slots in the order the last level's life left them. Item: entity created (N per pass, with 2.75N component
  * adds). The checksum reads all four types of every entity, then the live entities.
  * Limit: none. The floor writes each value once into arrays of their final size.
@@ -56,18 +56,25 @@ static ecsb_status level_load_spawn(world *w, uint64_t i, ecsb_entity *out)
 
 static ecsb_status level_load_pass(void *state);
 
-static ecsb_status level_load_reborn(void *state, uint64_t serial)
+/* Its population, for an aged world's life: level_load_holds's types, u32 starting values,
+ * each entity made by one spawn as the pass makes them. */
+static uint32_t level_load_types(const void *ctx, uint64_t serial, uint64_t rank)
 {
-    level_load_state *s = state;
-    return level_load_spawn(&s->w, serial, &s->entities[serial]);
+    (void)ctx, (void)rank;
+    uint32_t types = 0;
+    for (uint32_t t = 0; t < LEVEL_LOAD_TYPES; t++)
+        types |= (uint32_t)level_load_holds(serial, t) << t;
+    return types;
 }
 
 /* An aged world's past (untimed): the level loaded, lived in, unloaded. */
 static ecsb_status level_load_live(level_load_state *s)
 {
+    const scenario_population pop = {LEVEL_LOAD_TYPES, 0, level_load_types, scenario_u32_init,
+                                     NULL, true};
     ecsb_status st = level_load_pass(s);
     if (st == ECSB_OK)
-        st = scenario_age(&s->w, &s->order, s->n, s->entities, level_load_reborn, s);
+        st = scenario_age(&s->w, &s->order, s->n, s->entities, &pop);
     for (uint64_t i = 0; i < s->n && st == ECSB_OK; i++)
         st = entity_destroy(&s->w, s->entities[i]);
     return st;

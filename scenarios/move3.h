@@ -77,7 +77,7 @@ static ecsb_status move3_prepare(void **out, uint64_t n, const ecsb_params *p)
     ecsb_world_order order = {0};
     if (st == ECSB_OK && (!s->entities || !ecsb_world_order_make(&order, n, p, MOVE3_SALT)))
         st = ECSB_ERR_NOMEM;
-    const scenario_population bodies = {3, 0, move3_types, move3_init, &s->size};
+    const scenario_population bodies = {3, 0, move3_types, move3_init, &s->size, false};
     if (st == ECSB_OK)
         st = scenario_populate(&s->w, &order, n, s->entities, &bodies);
     ecsb_world_order_free(&order);

@@ -72,7 +72,7 @@ static ecsb_status platformer_prepare(void **out, uint64_t n, const ecsb_params 
         st = ECSB_ERR_NOMEM;
     s->kill_at = order.rank; /* a second drawn permutation, read as round -> serial */
     order.rank = NULL;
-    const scenario_population originals = {1, 0, platformer_types, platformer_init, NULL};
+    const scenario_population originals = {1, 0, platformer_types, platformer_init, NULL, false};
     if (st == ECSB_OK)
         st = scenario_populate(&s->w, &order, n, s->originals, &originals);
     ecsb_world_order_free(&order);

@@ -70,7 +70,7 @@ static ecsb_status random_get_prepare(void **out, uint64_t n, const ecsb_params 
     if (st == ECSB_OK && (!created || !perm || !s->order ||
                           !ecsb_world_order_make(&world_order, n, p, RANDOM_GET_SALT)))
         st = ECSB_ERR_NOMEM;
-    const scenario_population pop = {2, 0, random_get_types, random_get_init, NULL};
+    const scenario_population pop = {2, 0, random_get_types, random_get_init, NULL, false};
     if (st == ECSB_OK && (st = scenario_populate(&s->w, &world_order, n, created, &pop)) == ECSB_OK) {
         ecsb_permutation(perm, n, RANDOM_GET_SEED);
         for (uint64_t k = 0; k < n; k++)

@@ -86,7 +86,7 @@ static uint64_t frame_warmup(uint64_t n, const ecsb_params *p) { frame_world_sha
 /* ---- parameters ----------------------------------------------------------------------- */
 
 static const char *const order_choices[] = {"regular", "shuffled", "aged", NULL};
-#define ORDER_MEANING "the world: regular (in order, i mod k), shuffled (membership and creation order drawn from a fixed seed) or aged (lived in: N deaths at random and rebirths before the pass)"
+#define ORDER_MEANING "the world: regular (in order, i mod k), shuffled (membership and creation order drawn from a fixed seed) or aged (lived in: deaths at random, components gained and lost, births in waves around N, then N as built)"
 #define ORDER_ALL {"order", ORDER_MEANING, 0, 0, 2, true, order_choices, {0, 1, 2}, 3, false, 0}
 #define MATCH {"match", "the fraction of entities holding b (1/2: the odd ones)", 0.5, 1.0 / 256, 1, \
                false, NULL, {1.0 / 256, 1.0 / 64, 1.0 / 16, 1.0 / 4, 1.0 / 2, 1}, 6, true, 0}

@@ -1,8 +1,8 @@
 /*
  * world_order.h — the pseudo-random sequences every scenario draws from (the same for every
  * strategy, floor and limit) and the three worlds of the `order` parameter: regular, shuffled
- * and aged (ecsb_world_order, ecsb_aging). Plain C, no strategy functions: the floors and
- * limits use it too; scenarios/body.h lives an aged world through a strategy's functions.
+ * and aged (ecsb_world_order; an aged world's life in scenarios/aging.h). Plain C, no strategy
+ * functions: the floors and limits use it too.
  */
 #ifndef ECSB_SCENARIOS_WORLD_ORDER_H
 #define ECSB_SCENARIOS_WORLD_ORDER_H
@@ -55,19 +55,19 @@ static inline void ecsb_permutation(uint32_t *perm, uint64_t n, uint64_t seed)
  *   shuffled  both are permutations drawn from fixed seeds (the scenario's salt mixed in), the
  *             same for every strategy, the floor and the limit, so the counts are the same
  *             and no layout sees a pattern it could exploit;
- *   aged      the regular world, then lived in (ecsb_aging): rounds in which a batch of
- *             entities drawn at random dies and is born again with the same components and
- *             values. Membership and values are the regular world's; what changed is where
- *             each entity sits: the slots free lists reissue, the dense positions swap-remove
- *             leaves, the ids that layouts which never reuse one hand out. born_at lists the
- *             live entities in the order of their last birth: the floor lays its arrays out
- *             in it, as creation order in the other worlds.
+ *   aged      the regular world, then lived in (scenarios/aging.h): rounds of deaths drawn
+ *             at random, components gained and lost, births in waves around n, ending with
+ *             the n entities alive as built. Membership and values are the regular world's;
+ *             what changed is where each entity sits: the slots free lists reissue, the
+ *             dense positions swap-remove leaves, the tables rows moved through, the ids that
+ *             layouts which never reuse one hand out.
+ * Floors and limits lay their arrays out by rank (ecsb_serials_by_rank): the order a perfect
+ * layout keeps, the same in every world, so their work does not depend on the world.
  */
 typedef struct ecsb_world_order {
     uint32_t *serial_at; /* k -> the serial created k-th in the build; NULL: k */
     uint32_t *rank;      /* serial -> rank; NULL: the serial */
-    uint32_t *born_at;   /* aged: k -> the serial born k-th among the living; NULL: serial_at */
-    uint64_t aged_salt;  /* aged: the seed of its deaths (0 in the other worlds) */
+    uint64_t aged_salt;  /* aged: the seed of its life (0 in the other worlds) */
 } ecsb_world_order;
 
 #define ECSB_WORLD_ORDER_SEED 0x776f726c642d6f72ull
@@ -76,102 +76,7 @@ static inline void ecsb_world_order_free(ecsb_world_order *o)
 {
     ecsb_array_free(o->serial_at);
     ecsb_array_free(o->rank);
-    ecsb_array_free(o->born_at);
-    o->serial_at = o->rank = o->born_at = NULL;
-}
-
-/*
- * How an aged world lives: ECSB_AGED_ROUNDS rounds, each killing a batch of ceil(n /
- * ECSB_AGED_BATCH_DIV) distinct entities drawn at random and then bearing them again: 2n
- * deaths in all, after which an entity has died with probability 1 - (3/4)^8 = 90 % (with
- * n deaths, a third of the entities never died) and every swap-remove layout has moved
- * survivors into the holes. Deaths come in batches because one death followed by its own
- * birth puts the entity back into the slot it left in every free list that reissues the last
- * freed slot first: batches make free lists hand slots to other entities, as a game's waves
- * of deaths and spawns do. A batch dies in the order drawn (so the holes swap-remove leaves
- * and the order free lists get their slots back in follow no pattern: a batch dying in serial
- * order would hand every layout a structured permutation) and is born again in that order.
- */
-#define ECSB_AGED_ROUNDS 8u
-#define ECSB_AGED_BATCH_DIV 4u
-
-typedef struct ecsb_aging {
-    uint32_t *pool;  /* serials; the first `batch` are the round's victims, in drawn order */
-    uint64_t n, batch, round;
-    ecsb_rng rng;
-} ecsb_aging;
-
-static inline void ecsb_aging_end(ecsb_aging *a)
-{
-    ecsb_array_free(a->pool);
-    a->pool = NULL;
-}
-
-/* Start the aging of a world of n entities (the world order's aged_salt); false: no memory. */
-static inline bool ecsb_aging_start(ecsb_aging *a, uint64_t n, uint64_t salt)
-{
-    *a = (ecsb_aging){.n = n, .batch = (n + ECSB_AGED_BATCH_DIV - 1) / ECSB_AGED_BATCH_DIV,
-                      .rng = {ECSB_WORLD_ORDER_SEED ^ salt ^ 0x61676564ull}};
-    a->pool = ecsb_array_alloc(n, sizeof *a->pool);
-    if (!a->pool) {
-        ecsb_aging_end(a);
-        return false;
-    }
-    for (uint64_t i = 0; i < n; i++)
-        a->pool[i] = (uint32_t)i;
-    return true;
-}
-
-/* The next round's victims: *count of them, *dying in the order they die, the result in the
- * order they are born again (the same: the order drawn); NULL when the world has lived all
- * its rounds. */
-static inline const uint32_t *ecsb_aging_next(ecsb_aging *a, uint64_t *count,
-                                              const uint32_t **dying)
-{
-    if (a->round == ECSB_AGED_ROUNDS || a->n == 0)
-        return NULL;
-    a->round++;
-    for (uint64_t j = 0; j < a->batch; j++) { /* a partial Fisher-Yates: distinct victims */
-        uint64_t k = j + ecsb_rng_below(&a->rng, a->n - j);
-        uint32_t t = a->pool[j];
-        a->pool[j] = a->pool[k];
-        a->pool[k] = t;
-    }
-    *count = a->batch;
-    *dying = a->pool;
-    return a->pool;
-}
-
-/* born_at of an aged world: the survivors in serial order, then the reborn in the order of
- * their last birth. */
-static inline bool ecsb_world_order_age(ecsb_world_order *o, uint64_t n)
-{
-    ecsb_aging a;
-    uint64_t *last = ecsb_array_alloc(n, sizeof *last), count, t = n;
-    o->born_at = ecsb_array_alloc(n, sizeof *o->born_at);
-    bool ok = last && o->born_at && ecsb_aging_start(&a, n, o->aged_salt);
-    if (ok) {
-        for (uint64_t i = 0; i < n; i++)
-            last[i] = i;
-        const uint32_t *dying;
-        for (const uint32_t *v; (v = ecsb_aging_next(&a, &count, &dying));)
-            for (uint64_t j = 0; j < count; j++)
-                last[v[j]] = t++;
-        ecsb_aging_end(&a);
-        /* births are distinct times in [0, t): sort the serials by them (t - n + n slots) */
-        uint32_t *by_time = ecsb_array_alloc(t, sizeof *by_time);
-        ok = by_time != NULL;
-        for (uint64_t i = 0; ok && i < t; i++)
-            by_time[i] = UINT32_MAX;
-        for (uint64_t i = 0; ok && i < n; i++)
-            by_time[last[i]] = (uint32_t)i;
-        for (uint64_t i = 0, k = 0; ok && i < t; i++)
-            if (by_time[i] != UINT32_MAX)
-                o->born_at[k++] = by_time[i];
-        ecsb_array_free(by_time);
-    }
-    ecsb_array_free(last);
-    return ok;
+    o->serial_at = o->rank = NULL;
 }
 
 /* The order for n entities and parameters p, its two permutations drawn from the seeds given
@@ -183,10 +88,6 @@ static inline bool ecsb_world_order_make_seeded(ecsb_world_order *o, uint64_t n,
     *o = (ecsb_world_order){0};
     if (p->v[ECSB_PARAM_ORDER] == ECSB_ORDER_AGED) {
         o->aged_salt = (serial_seed ^ rank_seed) | 1;
-        if (!ecsb_world_order_age(o, n)) {
-            ecsb_world_order_free(o);
-            return false;
-        }
         return true;
     }
     if (p->v[ECSB_PARAM_ORDER] != ECSB_ORDER_SHUFFLED)
@@ -218,15 +119,19 @@ static inline uint64_t ecsb_rank_of(const ecsb_world_order *o, uint64_t serial)
 {
     return o->rank ? o->rank[serial] : serial;
 }
-/* The serial of the k-th live entity in birth order: where a floor puts it. */
-static inline uint64_t ecsb_born_at(const ecsb_world_order *o, uint64_t k)
+/* by_rank[r] = the serial of rank r (an array of n from the shared allocator, the caller
+ * frees it), the order floors and limits lay their arrays out in; NULL when out of memory. */
+static inline uint32_t *ecsb_serials_by_rank(const ecsb_world_order *o, uint64_t n)
 {
-    return o->born_at ? o->born_at[k] : ecsb_serial_at(o, k);
+    uint32_t *by_rank = ecsb_array_alloc(n, sizeof *by_rank);
+    for (uint64_t i = 0; by_rank && i < n; i++)
+        by_rank[ecsb_rank_of(o, i)] = (uint32_t)i;
+    return by_rank;
 }
 /* Whether the living were born in serial order (regular worlds). */
 static inline bool ecsb_world_order_serial(const ecsb_world_order *o)
 {
-    return !o->serial_at && !o->born_at;
+    return !o->serial_at && !o->aged_salt;
 }
 
 #endif

@@ -30,6 +30,8 @@ static struct {
     bool applied;
 } plan;
 
+static uint64_t peak_entities; /* of the world made last */
+
 /* Zeroed stand-ins for values, one per query type's column. */
 static _Alignas(ECSB_MAX_TYPE_ALIGN) unsigned char scratch[ECSB_MAX_QUERY_TYPES]
                                                           [ECSB_MAX_TYPE_SIZE];
@@ -45,6 +47,7 @@ void tst_fault_arm(tst_fault fault, uint64_t at)
 void tst_fault_disarm(void) { plan.fault = TST_FAULT_NONE; }
 uint64_t tst_fault_opportunities(void) { return plan.seen; }
 bool tst_fault_applied(void) { return plan.applied; }
+uint64_t tst_fault_peak_entities(void) { return peak_entities; }
 
 const char *tst_fault_name(tst_fault fault)
 {
@@ -111,6 +114,7 @@ static ecsb_status world_init(world *w, const ecsb_world_config *config)
     }
     w->type_count = config->type_count;
     memcpy(w->type_size, config->type_size, sizeof w->type_size);
+    peak_entities = 0;
     return ECSB_OK;
 }
 
@@ -135,6 +139,8 @@ static ecsb_status track(world *w, ecsb_entity *e)
     }
     w->live[slot] = *e;
     w->slots = slot >= w->slots ? slot + 1 : w->slots;
+    const uint64_t alive = w->ops->entity_count(w->inner);
+    peak_entities = alive > peak_entities ? alive : peak_entities;
     return ECSB_OK;
 }
 

@@ -55,6 +55,8 @@ void tst_fault_arm(tst_fault fault, uint64_t at);
 void tst_fault_disarm(void);
 /* Opportunities of the armed kind seen since it was armed. */
 uint64_t tst_fault_opportunities(void);
+/* The most entities alive at once in the world faulty made last (its peak population). */
+uint64_t tst_fault_peak_entities(void);
 /* Whether the armed mistake was made. */
 bool tst_fault_applied(void);
 /* "a missed visit", ... */

@@ -166,6 +166,9 @@ extern const ecsb_scenario_id tst_scenario_ids[ECSB_SCENARIO_COUNT];
     X(move3_size_reaches_the_bytes_of_every_line)                                    \
     X(worlds_aged_diagnostic_tells_aged_storage_from_id_order)                                 \
     X(worlds_aged_deaths_are_drawn_in_random_order_and_few_never_die)                          \
+    X(worlds_aged_life_gains_and_loses_components_and_ends_as_built)                           \
+    X(worlds_aged_population_rises_and_falls_around_n_and_ends_at_n)                           \
+    X(worlds_aged_prepare_lives_the_life_on_the_world)                                         \
     X(machine_cpuid_decodes_an_intel_leaf_4)                                                   \
     X(machine_cpuid_decodes_an_amd_leaf_8000001d)                                              \
     X(machine_cpuid_brand_and_short_name)

@@ -1,16 +1,18 @@
 /*
- * dual_iterate's floor: a[] for every entity in creation order, b[] packed for the holders in
- * creation order. A regular world whose holders are every k-th entity (match = 1/k: the
- * articles' odd entities at 1/2) walks a[] with stride k; any other world gathers a[] through
- * the holders' positions (at[]), in ascending order. Shared by churn_iterate's floor, which
- * rewrites the values its churn replaces.
+ * dual_iterate's floor: a[] for every entity and b[] packed for the holders, both in rank
+ * order (ecsb_serials_by_rank: creation order in a regular world, the drawn ranks in a
+ * shuffled one, the regular world's in an aged one), so the holders sit where membership puts
+ * them in every world: with match = 1/k (the articles' odd entities at 1/2) the pass walks
+ * a[] with stride k, otherwise through the holders' positions (at[], ascending), the same in
+ * every world. The checksum reads serial s's a at its rank (pos_of). Shared by churn_iterate's
+ * floor, which rewrites the values its churn replaces.
  */
 #include "scenarios/defs/dual_iterate.h"
 typedef struct floor_dual_iterate {
-    double *a;           /* by position: creation order */
+    double *a;           /* by position: rank order */
     int32_t *b;          /* the j-th holder's b */
     uint32_t *at;        /* the j-th holder's position in a[]; NULL when holders are a stride */
-    uint32_t *pos_of;    /* serial -> position in a[]; NULL when the same */
+    uint32_t *pos_of;    /* serial -> position in a[] (its rank); NULL when the same */
     uint64_t *b_index;   /* serial -> its j in b[] (holders only); for churn_iterate */
     uint64_t n, holders, stride, visits;
 } floor_dual_iterate;
@@ -43,28 +45,31 @@ static ecsb_status floor_dual_iterate_prepare(void **out, uint64_t n, const ecsb
     s->n = n;
     s->holders = dual_iterate_holders(n, match);
     double k = 1.0 / match;
-    s->stride = ecsb_world_order_serial(&o) && k == (double)(uint64_t)k ? (uint64_t)k : 0;
+    s->stride = k == (double)(uint64_t)k ? (uint64_t)k : 0;
+    for (uint64_t pos = 0; s->stride && pos < n; pos++) /* holders every k-th, exactly? */
+        if (dual_iterate_holds_b(pos, match) != (pos % s->stride == s->stride - 1))
+            s->stride = 0;
     s->a = ecsb_array_alloc(n, sizeof *s->a);
     s->b = ecsb_array_alloc(s->holders, sizeof *s->b);
     s->b_index = ecsb_array_alloc(n, sizeof *s->b_index);
-    bool ok = s->a && s->b && s->b_index;
+    uint32_t *by_rank = ecsb_serials_by_rank(&o, n);
+    bool ok = s->a && s->b && s->b_index && by_rank;
     if (ok && !s->stride)
         ok = (s->at = ecsb_array_alloc(s->holders, sizeof *s->at)) != NULL;
-    if (ok && !ecsb_world_order_serial(&o))
-        ok = (s->pos_of = ecsb_array_alloc(n, sizeof *s->pos_of)) != NULL;
+    s->pos_of = o.rank; /* serial -> rank: its position */
+    o.rank = NULL;
+    ecsb_world_order_free(&o);
     if (!ok) {
-        ecsb_world_order_free(&o);
+        ecsb_array_free(by_rank);
         floor_dual_iterate_release(s);
         *out = NULL;
         return ECSB_ERR_NOMEM;
     }
     uint64_t j = 0;
     for (uint64_t pos = 0; pos < n; pos++) {
-        uint64_t serial = ecsb_born_at(&o, pos);
+        uint64_t serial = by_rank[pos];
         s->a[pos] = dual_iterate_a0(serial);
-        if (s->pos_of)
-            s->pos_of[serial] = (uint32_t)pos;
-        if (dual_iterate_order_holds_b(&o, serial, match)) {
+        if (dual_iterate_holds_b(pos, match)) {
             s->b[j] = dual_iterate_b0(serial);
             s->b_index[serial] = j;
             if (s->at)
@@ -72,7 +77,7 @@ static ecsb_status floor_dual_iterate_prepare(void **out, uint64_t n, const ecsb
             j++;
         }
     }
-    ecsb_world_order_free(&o);
+    ecsb_array_free(by_rank);
     return ECSB_OK;
 }
 

@@ -1,10 +1,10 @@
-/* platformer's floor: order=regular, a stack of hp values (the two spawns on top of the
- * originals); order=shuffled, the originals' hp by serial, read in the drawn kill order (the
- * spawns die in the round they were born: their values need no storage). */
+/* platformer's floor: a stack of hp values, the two spawns on top of the originals, and the
+ * originals laid out in the order they die (the newest on top in a regular world, the drawn
+ * kill order in a shuffled one): each round's victim is on top in every world, so the work
+ * is the same in every world, as a layout that kept them in kill order would make it. */
 #include "scenarios/defs/platformer.h"
 typedef struct floor_platformer {
-    int32_t *hp;
-    uint32_t *kill_at; /* round -> serial (shuffled); NULL: regular */
+    int32_t *hp; /* hp[k]: the original that dies in round count - 1 - k, then the spawns */
     uint64_t n, count, sum, kills;
 } floor_platformer;
 
@@ -13,7 +13,6 @@ static void floor_platformer_release(void *state)
     floor_platformer *s = state;
     if (s) {
         ecsb_array_free(s->hp);
-        ecsb_array_free(s->kill_at);
     }
     ecsb_array_free(s);
 }
@@ -26,16 +25,16 @@ static ecsb_status floor_platformer_prepare(void **out, uint64_t n, const ecsb_p
     s->hp = ecsb_array_alloc(n + 2, sizeof *s->hp);
     ecsb_world_order order = {0};
     bool ok = s->hp && ecsb_world_order_make(&order, n, p, PLATFORMER_SALT);
-    s->kill_at = order.rank; /* the body's kill order */
-    order.rank = NULL;
-    ecsb_world_order_free(&order);
     if (!ok) {
+        ecsb_world_order_free(&order);
         floor_platformer_release(s);
         *out = NULL;
         return ECSB_ERR_NOMEM;
     }
-    for (uint64_t i = 0; i < n; i++)
-        s->hp[i] = platformer_original_hp(i);
+    const uint32_t *kill_at = order.rank; /* the body's kill order: round -> serial */
+    for (uint64_t k = 0; k < n; k++)
+        s->hp[k] = platformer_original_hp(kill_at ? kill_at[n - 1 - k] : k);
+    ecsb_world_order_free(&order);
     s->n = s->count = n;
     return ECSB_OK;
 }
@@ -52,21 +51,10 @@ static ecsb_status floor_platformer_pass(void *state)
     floor_platformer *s = state;
     int32_t *restrict hp = s->hp;
     uint64_t sum = s->sum, top = s->count;
-    if (s->kill_at) {
-        const uint32_t *restrict kill_at = s->kill_at;
-        for (uint64_t round = 0; round < top; round++)
-            sum += (uint32_t)hp[kill_at[round]] * ecsb_weight(3 * round) +
-                   (uint32_t)platformer_spawn_hp(round, 0) * ecsb_weight(3 * round + 1) +
-                   (uint32_t)platformer_spawn_hp(round, 1) * ecsb_weight(3 * round + 2);
-        s->kills += 3 * top;
-        s->count = 0;
-        s->sum = sum;
-        return ECSB_OK;
-    }
     for (uint64_t round = 0; round < s->n; round++) {
         hp[top] = platformer_spawn_hp(round, 0);     /* e1 at top, e2 at top + 1 */
         hp[top + 1] = platformer_spawn_hp(round, 1);
-        /* the newest original dies, then e1, then e2 (each weighted by its kill number) */
+        /* the round's original (on top) dies, then e1, then e2 (each weighted by its kill) */
         sum += (uint32_t)hp[top - 1] * ecsb_weight(3 * round);
         hp[top - 1] = hp[top];                       /* close the gap: e1, e2 shift down */
         hp[top] = hp[top + 1];

@@ -1,11 +1,11 @@
 /* dual_iterate's limit: the a values of the holders of b packed beside their b values (in
- * creation order); the other entities' a values apart, untouched by the pass. Shared by
- * churn_iterate. */
+ * rank order, as the floor: the same in every world); the other entities' a values apart,
+ * untouched by the pass. Shared by churn_iterate. */
 #include "scenarios/defs/dual_iterate.h"
 typedef struct limit_dual_iterate {
     double *matched_a; /* the j-th holder's a at j */
     int32_t *b;        /* the j-th holder's b at j */
-    double *other_a;   /* the other entities' a, in creation order */
+    double *other_a;   /* the other entities' a, in rank order */
     uint64_t *where;   /* serial -> 2 * index + 1 in matched_a/b, or 2 * index in other_a */
     uint64_t n, holders, visits;
 } limit_dual_iterate;
@@ -47,16 +47,18 @@ static ecsb_status limit_dual_iterate_prepare(void **out, uint64_t n, const ecsb
     s->b = ecsb_array_alloc(s->holders, sizeof *s->b);
     s->other_a = ecsb_array_alloc(n - s->holders, sizeof *s->other_a);
     s->where = ecsb_array_alloc(n, sizeof *s->where);
-    if (!s->matched_a || !s->b || !s->other_a || !s->where) {
+    uint32_t *by_rank = ecsb_serials_by_rank(&o, n);
+    if (!s->matched_a || !s->b || !s->other_a || !s->where || !by_rank) {
         ecsb_world_order_free(&o);
+        ecsb_array_free(by_rank);
         limit_dual_iterate_release(s);
         *out = NULL;
         return ECSB_ERR_NOMEM;
     }
     uint64_t j = 0, other = 0;
     for (uint64_t k = 0; k < n; k++) {
-        uint64_t i = ecsb_born_at(&o, k);
-        if (dual_iterate_order_holds_b(&o, i, match)) {
+        uint64_t i = by_rank[k];
+        if (dual_iterate_holds_b(k, match)) {
             s->where[i] = 2 * j + 1;
             s->b[j++] = dual_iterate_b0(i);
         } else {
@@ -64,6 +66,7 @@ static ecsb_status limit_dual_iterate_prepare(void **out, uint64_t n, const ecsb
         }
         *limit_dual_iterate_a(s, i) = dual_iterate_a0(i);
     }
+    ecsb_array_free(by_rank);
     ecsb_world_order_free(&o);
     return ECSB_OK;
 }
