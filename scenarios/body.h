@@ -167,7 +167,7 @@ static ecsb_status scenario_spawn(world *w, const scenario_population *pop, uint
                                   uint32_t types, ecsb_entity *out)
 {
     if (pop->one_spawn) {
-        ecsb_type list[ECSB_MAX_TYPES];
+        ecsb_type list[ECSB_MAX_TYPES] = {0}; /* gcc -O1 (test build) thought it unset */
         void *values[ECSB_MAX_TYPES];
         uint32_t count = 0;
         for (uint32_t j = 0; j < pop->type_count; j++)

@@ -176,7 +176,7 @@ expect_usage_error "run takes 3 or 4 arguments" run
 expect_usage_error "run takes 3 or 4 arguments" run platformer
 expect_usage_error "run takes 3 or 4 arguments" run platformer floor
 expect_usage_error "is not name=value" run platformer floor 10 1 extra
-expect_usage_error "run takes 3 or 4 arguments" run platformer floor 10 1 order=regular order=regular order=regular order=regular order=regular
+expect_usage_error "run takes 3 or 4 arguments" run platformer floor 10 1 order=regular order=regular order=regular order=regular order=regular order=regular
 expect_usage_error "unknown scenario 'nope'; valid: platformer" run nope floor 10
 expect_usage_error "unknown scenario ''" run "" floor 10
 expect_usage_error "unknown strategy 'nope'; valid: floor | " run platformer nope 10
