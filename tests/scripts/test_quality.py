@@ -127,15 +127,24 @@ class Banner(unittest.TestCase):
                             run], capture_output=True, text=True)
         self.assertEqual(r.returncode, 2)
 
-    def test_each_threshold_alone_makes_a_run_too_disturbed(self):
+    def test_the_sentinel_decides_whether_the_machine_is_to_blame(self):
         run = load_run(self.clean)
         base = ecsb_quality.quality(run)
-        for key, value in (("wide", (6, 55)), ("disturbed", 50), ("rows", (4, 6))):
-            q = dict(base, **{key: value})
-            self.assertEqual(ecsb_quality.verdict_of(q), "too disturbed", key)
-        for key, value in (("wide", (5, 55)), ("disturbed", 49), ("rows", (3, 6))):
-            q = dict(base, **{key: value})
-            self.assertNotEqual(ecsb_quality.verdict_of(q), "too disturbed", key)
+        reps = base["repetitions"]
+        some = int(reps * ecsb_quality.SOME_DISTURBED) + 1  # just over SOME_DISTURBED
+        self.assertEqual(ecsb_quality.verdict_of(dict(base, disturbed=int(reps * 0.1) + 1)),
+                         "too disturbed")
+        self.assertNotEqual(ecsb_quality.verdict_of(dict(base, disturbed=int(reps * 0.1))),
+                            "too disturbed")
+        for key, value in (("wide", (6, 55)), ("rows", (4, 6))):
+            # wide lines or undecided rows: the machine's doing only where the sentinel saw it
+            self.assertEqual(ecsb_quality.verdict_of(dict(base, **{key: value}, disturbed=some)),
+                             "too disturbed", key)
+            self.assertEqual(ecsb_quality.verdict_of(dict(base, **{key: value}, disturbed=0)),
+                             "undecided", key)
+        for key, value in (("wide", (5, 55)), ("rows", (3, 6))):
+            q = dict(base, **{key: value}, disturbed=some)
+            self.assertNotIn(ecsb_quality.verdict_of(q), ("too disturbed", "undecided"), key)
         self.assertEqual(ecsb_quality.verdict_of(dict(base, wide=(2, 55))), "disturbed")
 
     def test_the_sentinel_range_from_the_context_alone(self):
