@@ -18,6 +18,9 @@ RUN_DIR/results.csv (metric time_per_item). Regenerate the committed table with
     make bench STRATEGIES=archetype,flecs,paged_sparse_set,owning_group,entt SIZES=4000,65536
     python3 scripts/library_table.py results/<id> > /tmp/table.md
 
+With --summary: one row per scenario, the ratios in the regular world at the largest N up to
+65,536 that every pair ran (the README's table).
+
 Exit 2 with a message when RUN_DIR has no results.csv or it lacks the columns used.
 """
 import csv
@@ -75,11 +78,33 @@ def table(times):
     return "\n".join(lines).lstrip("\n")
 
 
+def summary(times):
+    """One row per scenario (the README's table): each pair's ratio (library / design) in the
+    regular world (order=regular, the other parameters at their defaults: the params of the
+    design's row with the fewest words) at the largest N both sides ran up to 65,536."""
+    strategies = {k[3] for k in times}
+    pairs = [p for p in PAIRS if p[0] in strategies and p[1] in strategies]
+    head = "| scenario | N | " + " | ".join(f"{l} / {d}" for d, l in pairs) + " |"
+    lines = [head, "| --- | ---: |" + " ---: |" * len(pairs)]
+    for scenario in sorted({k[0] for k in times}):
+        cells = [(p, n) for (sc, p, n, st) in times if sc == scenario and "order=regular" in p
+                 and n <= 65536 and all((sc, p, n, x) in times for pair in pairs for x in pair)]
+        if not cells:
+            continue
+        params, n = max(cells, key=lambda c: (-len(c[0]), c[1]))
+        ratios = [times[(scenario, params, n, l)] / times[(scenario, params, n, d)]
+                  for d, l in pairs]
+        lines.append(f"| {scenario} | {n:,} | " + " | ".join(f"{r:.2f}" for r in ratios) + " |")
+    return "\n".join(lines)
+
+
 def main(argv):
-    if len(argv) != 2:
-        print("usage: library_table.py RUN_DIR (a results/<id> folder)", file=sys.stderr)
+    if len(argv) not in (2, 3) or (len(argv) == 3 and argv[1] != "--summary"):
+        print("usage: library_table.py [--summary] RUN_DIR (a results/<id> folder)",
+              file=sys.stderr)
         return 2
-    print(table(load(argv[1])))
+    times = load(argv[-1])
+    print(summary(times) if len(argv) == 3 else table(times))
     return 0
 
 

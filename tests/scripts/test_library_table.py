@@ -51,6 +51,19 @@ class LibraryTable(unittest.TestCase):
         self.assertNotIn("add_remove", group)  # owning_group has no such cell
         self.assertIn("Not in this run: archetype vs flecs.", text)
 
+    def test_summary_row_per_scenario_in_the_regular_world(self):
+        from library_table import summary
+        rows = {}
+        for n, a, b in ((4000, 2.0, 3.0), (65536, 1.0, 4.0), (1048576, 1.0, 9.0)):
+            rows[("dual_iterate", "order=regular;match=0.5", n, "archetype")] = a
+            rows[("dual_iterate", "order=regular;match=0.5", n, "flecs")] = b
+        rows[("dual_iterate", "order=aged;match=0.5", 65536, "archetype")] = 1.0
+        rows[("dual_iterate", "order=aged;match=0.5", 65536, "flecs")] = 100.0
+        text = summary(rows)
+        self.assertIn("| scenario | N | flecs / archetype |", text)
+        # the largest N up to 65,536, regular world: 4 / 1
+        self.assertIn("| dual_iterate | 65,536 | 4.00 |", text)
+
     def test_missing_results_is_a_usage_error(self):
         with tempfile.TemporaryDirectory() as tmp:
             p = subprocess.run([PYTHON, os.path.join(TOP, "scripts", "library_table.py"), tmp],
