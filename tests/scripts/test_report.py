@@ -232,13 +232,16 @@ class Report(unittest.TestCase):
         self.assertRegex(table, r"\| \*runner-up, 90 % CI\* \| "
                                 r"1\.75 \(1\.[0-9]+–1\.[0-9]+\) faster \|")
 
-    def test_report_of_the_reference_run_stays_under_40_kb(self):
-        run = os.path.join(TOP, "results", "20261127T120006Z-vm")
+    def test_report_of_the_reference_run_stays_under_45_kb(self):
+        import ecsb_findings as F
+        run = os.path.join(TOP, F.Findings(F.FINDINGS).runs[0])
         if not os.path.exists(os.path.join(run, "raw.json")):
             self.skipTest("no reference run with raw.json")
         r = subprocess.run([PYTHON, os.path.join(TOP, "scripts", "report.py"), run, "-o", "-"],
                            capture_output=True, text=True)
-        self.assertLess(len(r.stdout.encode()), 40_000)  # 40 KB, decimal: the stricter reading
+        # 45 KB, decimal: 40 KB until the two libraries added two rows to each of the 39 case
+        # tables (42.5 KB for results/20261128T142604Z-vm)
+        self.assertLess(len(r.stdout.encode()), 45_000)
 
     def test_per_strategy_paragraphs_come_from_the_data(self):
         _, md, _ = self.report(HOLDS)
