@@ -50,7 +50,7 @@ if [[ $group == gbench-version ]]; then
 fi
 case $group in
   build) packages=(gcc g++ make libbenchmark-dev) ;;
-  test) packages=(libcmocka-dev valgrind clang libclang-rt-14-dev python3 python3-scipy
+  test) packages=(libcmocka-dev valgrind clang libclang-rt-14-dev lld python3 python3-scipy
     python3-statsmodels gnuplot-nox fonts-dejavu-core hyperfine libbenchmark-tools
     chromium python3-jinja2 python3-markdown) ;;
   bench) packages=(python3 python3-scipy python3-statsmodels gnuplot-nox fonts-dejavu-core) ;;
@@ -62,7 +62,7 @@ case $group in
     python3-statsmodels gnuplot-nox fonts-dejavu-core hyperfine libbenchmark-tools
     chromium python3-jinja2 python3-markdown) ;;
   all) packages=(gcc g++ make libbenchmark-dev libbenchmark-tools python3 python3-scipy
-    python3-statsmodels gnuplot-nox fonts-dejavu-core hyperfine libcmocka-dev valgrind clang libclang-rt-14-dev lcov
+    python3-statsmodels gnuplot-nox fonts-dejavu-core hyperfine libcmocka-dev valgrind clang libclang-rt-14-dev lld lcov
     chromium python3-jinja2 python3-markdown) ;;
   *)
     echo "setup.sh: unknown group '$group'; valid: build test bench plots compare hyperfine cachegrind coverage all gbench-version" >&2
@@ -75,6 +75,8 @@ esac
 case $group in plots) packages+=(python3-scipy python3-statsmodels) ;; esac
 case $group in test | bench | plots | coverage | all) packages+=(python3-jinja2 python3-markdown) ;; esac
 case $group in test | coverage | all) packages+=(chromium) ;; esac
+# clang joins the entt strategy's C and C++ halves with LTO through lld (Makefile LTO_R).
+case $group in build | bench) [[ ${CC:-cc} == *clang* ]] && packages+=(lld) ;; esac
 
 # ---- a system without apt-get: check by trying, say what is missing by purpose ------------
 cc=${CC:-cc} cxx=${CXX:-c++}
@@ -113,6 +115,7 @@ check_by_trying() {
       hyperfine) command -v hyperfine >/dev/null || need "hyperfine (whole-process timings)" ;;
       valgrind) command -v valgrind >/dev/null || need "valgrind (memcheck and cachegrind)" ;;
       lcov) command -v lcov >/dev/null || need "lcov (make coverage)" ;;
+      lld) command -v ld.lld >/dev/null || need "lld (clang's linker: the entt strategy's LTO join)" ;;
       chromium) command -v chromium >/dev/null || need "chromium (renders the pages in the tests)" ;;
       python3-jinja2) python3 -c 'import jinja2' 2>/dev/null || need "Jinja2 for Python 3 (the pages)" ;;
       python3-markdown) python3 -c 'import markdown' 2>/dev/null || need "Markdown for Python 3 (the pages)" ;;
