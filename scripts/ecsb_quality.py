@@ -44,10 +44,9 @@ TOO_UNDECIDED = 0.50
 QUIET_WIDE = 0.02      # a quiet machine: 0.6 % and 1.1 % in two back-to-back reference runs
 SOME_DISTURBED = 0.05  # a quiet AMD VM's make bench: 3.0 % of first timings disturbed (load 0.7)
 WHAT_TO_DO = "close other programs; rerun"
-UNDECIDED_ADVICE = ("the machine was quiet: the rows without a clear pick hold layouts closer "
-                    "than the run's repetitions can tell apart (choose.md lists them); read them "
-                    "as level, or time those cells again with more repetitions "
-                    "(make bench ECSB_BENCH_ARGS=--benchmark_repetitions=9)")
+UNDECIDED_ADVICE = ("the undecided rows hold layouts closer than the repetitions can tell: "
+                    "read them as level, or add repetitions (make bench "
+                    "ECSB_BENCH_ARGS=--benchmark_repetitions=9)")
 
 
 def _duration(seconds):
@@ -218,7 +217,7 @@ def banner_markdown(run_dir, run=None):
     if q["verdict"] == "too disturbed":
         text += f". **What to do: {what_to_do(run_context(run_dir, run))}.**"
     elif q["verdict"] == "undecided":
-        text += f". {UNDECIDED_ADVICE[0].upper()}{UNDECIDED_ADVICE[1:]}."
+        text += ". Undecided rows: layouts too close to tell apart."
     return text
 
 
