@@ -46,7 +46,7 @@ static void print_strategies(FILE *out)
 static void short_usage(FILE *out)
 {
     fprintf(out, "usage: ecsbench list [--json]\n"
-                 "       ecsbench run <scenario> <strategy> <N> [passes] [name=value ...]\n"
+                 "       ecsbench run <scenario> <strategy> <N> [passes] [name=value ...] [--spans]\n"
                  "       ecsbench bench [--ecsb_* and --benchmark_* flags]\n"
                  "       ecsbench age <scenario> <strategy> <N> [name=value ...]\n"
                  "       ecsbench machine [--out=FILE] [--quick] [--max-set=BYTES] | --fingerprint\n"
@@ -64,7 +64,7 @@ static void usage(FILE *out)
             "      [library: name version]), reference (floor, limit) and\n"
             "      scenario (name, summary, what one item is); --json: one JSON object with\n"
             "      every scenario's item, flags, limit, default sizes and parameters\n"
-            "  ecsbench run <scenario> <strategy> <N> [passes] [name=value ...]\n"
+            "  ecsbench run <scenario> <strategy> <N> [passes] [name=value ...] [--spans]\n"
             "      run one scenario as bench times it (the same engine and warm-up): untimed\n"
             "      set-up, the scenario's untimed warm-up passes (frame: until its slots have\n"
             "      turned over), then `passes` timed passes (default 1; a scenario whose pass\n"
@@ -72,7 +72,9 @@ static void usage(FILE *out)
             "      exactly: checksum=<16 hex digits> seconds=<float> (seconds = the timed\n"
             "      passes in total). Every strategy must print the floor's checksum for the\n"
             "      same scenario, N and passes. A run estimated to take over %.0f s says so\n"
-            "      on stderr and shows its progress.\n"
+            "      on stderr and shows its progress. --spans: each timed span (passes\n"
+            "      between two clock reads) on stderr, in order, as `span first=<pass, from\n"
+            "      0> passes=<count> seconds_per_pass=<float>`: is the world steady?\n"
             "        <scenario>  ",
             ECSB_RUN_NOTICE_SECONDS);
     print_scenarios(out);
@@ -267,12 +269,29 @@ static int cmd_list(int argc, char **argv)
 
 static int cmd_run(int argc, char **argv)
 {
+    /* --spans, anywhere after <N>: each timed span's time per pass on stderr */
+    bool spans = false;
+    for (int i = 5; i < argc; i++)
+        if (strcmp(argv[i], "--spans") == 0) {
+            if (spans) {
+                fprintf(stderr, "ecsbench: --spans given twice; give it once\n");
+                return 2;
+            }
+            spans = true;
+            memmove(&argv[i], &argv[i + 1], (size_t)(argc - i) * sizeof *argv);
+            argc--;
+            i--;
+        } else if (strncmp(argv[i], "--", 2) == 0) {
+            fprintf(stderr, "ecsbench: run has one option, --spans, not '%s'\n", argv[i]);
+            return 2;
+        }
     /* [passes] is the 4th argument unless it is a name=value */
     int first_param = argc >= 6 && !strchr(argv[5], '=') ? 6 : 5;
     if (argc < 5 || argc - first_param > (int)ECSB_MAX_PARAMS) {
         fprintf(stderr, "ecsbench: run takes 3 or 4 arguments and at most %u name=value, got %d\n",
                 ECSB_MAX_PARAMS, argc - 2);
-        fprintf(stderr, "usage: ecsbench run <scenario> <strategy> <N> [passes] [name=value ...]\n"
+        fprintf(stderr, "usage: ecsbench run <scenario> <strategy> <N> [passes] [name=value ...] "
+                        "[--spans]\n"
                         "  <scenario>  ");
         print_scenarios(stderr);
         fprintf(stderr, "\n  <strategy>  ");
@@ -337,7 +356,7 @@ static int cmd_run(int argc, char **argv)
                 "make bench leaves larger N out\n",
                 scenario, strategy, cap, why);
     ecsb_run_result r;
-    if (ecsb_run_scenario(impl, s, n, &params, passes, true, &r) != ECSB_OK) {
+    if (ecsb_run_scenario(impl, s, n, &params, passes, true, spans ? stderr : NULL, &r) != ECSB_OK) {
         fprintf(stderr, "ecsbench: %s on %s at N=%" PRIu64 ": %s failed: %s\n", scenario,
                 strategy, n, r.step, ecsb_status_str(r.status));
         return 1;

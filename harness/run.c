@@ -118,12 +118,27 @@ typedef struct run_watch {
     bool on, announced;
     double first_at, last;
     uint64_t first_done, total;
+    FILE *spans;                  /* NULL, or where each span's line goes */
+    uint64_t span_done;           /* timed passes and seconds at the previous span's end */
+    double span_timed;
 } run_watch;
+
+static void span_line(run_watch *w, uint64_t done, double timed)
+{
+    if (!w->spans || done <= w->span_done)
+        return;
+    fprintf(w->spans, "span first=%" PRIu64 " passes=%" PRIu64 " seconds_per_pass=%.9g\n",
+            w->span_done, done - w->span_done,
+            (timed - w->span_timed) / (double)(done - w->span_done));
+    w->span_done = done;
+    w->span_timed = timed;
+}
 
 static void watch_update(void *ctx, uint64_t done, uint64_t total, double timed)
 {
     run_watch *w = ctx;
     (void)total;
+    span_line(w, done, timed);
     if (!w->on || done >= w->total || done == 0)
         return;
     double now = ecsb_now();
@@ -157,11 +172,11 @@ static void watch_update(void *ctx, uint64_t done, uint64_t total, double timed)
 }
 
 ecsb_status ecsb_run_scenario(const ecsb_scenario_impl *impl, ecsb_scenario_id s, uint64_t n,
-                              const ecsb_params *p, uint64_t passes, bool progress,
+                              const ecsb_params *p, uint64_t passes, bool progress, FILE *spans,
                               ecsb_run_result *r)
 {
     *r = (ecsb_run_result){.status = ECSB_OK, .step = ""};
-    run_watch w = {.on = progress, .total = passes ? passes : 1};
+    run_watch w = {.on = progress, .total = passes ? passes : 1, .spans = spans};
     /* The engine bench uses, with the warm-up bench uses: one world, adaptive spans. */
     ecsb_warmup warm = ecsb_warmup_decide(s, n, p);
     if (!warm.fits)

@@ -89,10 +89,13 @@ typedef struct ecsb_run_result {
  * (ecsb_warmup_decide), then `passes` timed passes (a scenario whose pass consumes its set-up
  * is prepared afresh, untimed, for each: warm-up worlds, then batches sized by the time of a
  * pass), then checksum and release. With `progress` set, a run that will take long says so on
- * stderr, then shows its progress. Returns result->status.
+ * stderr, then shows its progress. With `spans` not NULL, every timed span (passes between
+ * two clock reads) is written to it as one line, `span first=<its first timed pass, from 0>
+ * passes=<count> seconds_per_pass=<float>`, in order: how the world's time per pass moves
+ * through the run (frame_steady_check.py reads it). Returns result->status.
  */
 ecsb_status ecsb_run_scenario(const ecsb_scenario_impl *impl, ecsb_scenario_id s, uint64_t n,
-                              const ecsb_params *p, uint64_t passes, bool progress,
+                              const ecsb_params *p, uint64_t passes, bool progress, FILE *spans,
                               ecsb_run_result *result);
 
 /* Runs longer than this (estimated after the first passes) announce themselves. */

@@ -171,6 +171,24 @@ real=$("$bin" run dual_iterate floor 4194304 20 | sed -E 's/.*seconds=//')
 awk -v a="$per" -v r="$real" 'BEGIN { exit !(a > 0 && a < 5 * r / 20 && a > r / 20 / 5) }' ||
   fail "run's estimate: $per s a pass announced, $real s for 20 passes measured"
 
+# --spans: one line per timed span on stderr, in order, covering the timed passes exactly once
+# (a frame run: its warm-up is timed in part, and those spans are not timed passes); stdout as
+# without it; anywhere after N
+"$bin" run frame floor 300 9 order=aged --spans >"$tmp/out" 2>"$tmp/err" || fail "run --spans failed"
+grep -qE '^checksum=[0-9a-f]{16} seconds=' "$tmp/out" || fail "run --spans: stdout $(head -c 200 "$tmp/out")"
+awk 'BEGIN { want = 0 }
+     /^span / { if ($0 !~ /^span first=[0-9]+ passes=[0-9]+ seconds_per_pass=[0-9.e+-]+$/) exit 1
+                split($2, f, "="); split($3, p, "=")
+                if (f[2] != want || p[2] < 1) exit 1; want += p[2]; lines++ }
+     END { exit !(lines >= 1 && want == 9) }' "$tmp/err" ||
+  fail "run --spans: spans do not cover passes 0..8 in order: $(head -c 400 "$tmp/err")"
+a=$("$bin" run frame floor 300 --spans 9 order=aged 2>/dev/null)
+[ "${a%% *}" = "$(sed -E 's/ .*//' "$tmp/out")" ] || fail "run --spans before passes: checksum $a"
+"$bin" run frame floor 300 9 order=aged 2>"$tmp/err2" >/dev/null
+! grep -q '^span ' "$tmp/err2" || fail "run without --spans printed spans"
+expect_usage_error "--spans given twice" run frame floor 300 9 --spans --spans
+expect_usage_error "run has one option, --spans, not '--span'" run frame floor 300 9 --span
+
 # ---- error paths: exit 2 with a message ---------------------------------------------------
 expect_usage_error "run takes 3 or 4 arguments" run
 expect_usage_error "run takes 3 or 4 arguments" run platformer

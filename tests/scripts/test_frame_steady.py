@@ -1,0 +1,134 @@
+"""scripts/frame_steady_check.py against a stand-in ecsbench whose `run ... --spans` prints
+made-up spans: `steady` keeps 1 ms a frame, `drifting` slows to 1.3 ms from frame 150,
+`spiky` has one span in five at 5 ms (a neighbour: the window medians ignore it), `settling`
+starts at 1.3 ms and is steady from frame 50 (early window slow: ratio 0.77). Only the
+default frame lines of the run are checked (a parameter sweep's line and other scenarios are
+not); the verdict is the late/early ratio; bad input exits 2."""
+import csv
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPT = os.path.join(HERE, "..", "..", "scripts", "frame_steady_check.py")
+PYTHON = os.environ.get("PYTHON", "/usr/bin/python3")
+
+FAKE = r'''#!/usr/bin/python3
+import json, sys
+if sys.argv[1:3] == ["list", "--json"]:
+    print(json.dumps({"scenarios": [{"name": "frame", "params": [
+        {"name": "order", "default": "regular"}, {"name": "churn", "default": 0.01}]}]}))
+    sys.exit(0)
+scenario, strategy, n, passes = sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+assert sys.argv[1] == "run" and scenario == "frame" and "--spans" in sys.argv, sys.argv
+if strategy == "broken":
+    print("ecsbench: frame on broken at N=100: pass failed: out of memory", file=sys.stderr)
+    sys.exit(1)
+total = 0.0
+for first in range(0, passes, 10):
+    per = 1e-3
+    if strategy == "drifting" and first >= 150:
+        per = 1.3e-3
+    if strategy == "spiky" and first % 50 == 30:
+        per = 5e-3
+    if strategy == "settling" and first < 50:
+        per = 1.3e-3
+    total += 10 * per
+    print(f"span first={first} passes=10 seconds_per_pass={per:.9g}", file=sys.stderr)
+print(f"checksum=0123456789abcdef seconds={total:.9f}")
+'''
+
+
+class FrameSteadyCheck(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.fake = os.path.join(cls.tmp.name, "ecsbench")
+        with open(cls.fake, "w") as f:
+            f.write(FAKE)
+        os.chmod(cls.fake, 0o755)
+        cls.run_dir = os.path.join(cls.tmp.name, "run")
+        os.mkdir(cls.run_dir)
+        head = ["scenario", "strategy", "n", "metric", "unit", "median", "params"]
+        rows = [["frame", s, "100", "seconds_per_pass", "s", "0.001", "order=regular;churn=0.01"]
+                for s in ("steady", "drifting", "spiky", "settling")]
+        rows += [["frame", "steady", "100", "seconds_per_pass", "s", "0.001", "order=aged;churn=0.01"],
+                 ["frame", "swept", "100", "seconds_per_pass", "s", "0.001", "order=regular;churn=0.5"],
+                 ["frame", "steady", "100", "time_per_item", "ns", "5", "order=regular;churn=0.01"],
+                 ["dual_iterate", "other", "100", "seconds_per_pass", "s", "0.001", ""]]
+        with open(os.path.join(cls.run_dir, "results.csv"), "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(head)
+            w.writerows(rows)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def check(self, *args):
+        return subprocess.run([PYTHON, SCRIPT, "--ecsbench", self.fake, "--rounds", "2", *args],
+                              capture_output=True, text=True)
+
+    def line(self, out, name):
+        found = [l for l in out.splitlines() if l.split()[:1] == [f"frame/{name}"]]
+        self.assertEqual(len(found), 1, out)
+        return found[0].split()
+
+    def test_verdicts(self):
+        r = self.check(self.run_dir)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertEqual(self.line(r.stdout, "steady/100/order=regular")[1], "1.000")
+        self.assertNotIn("NOT STEADY", " ".join(self.line(r.stdout, "steady/100/order=regular")))
+        drifting = self.line(r.stdout, "drifting/100/order=regular")
+        self.assertEqual(drifting[1], "1.300")
+        self.assertEqual(drifting[-2:], ["NOT", "STEADY"])
+        self.assertEqual(self.line(r.stdout, "spiky/100/order=regular")[1], "1.000")
+        self.assertEqual(self.line(r.stdout, "settling/100/order=regular")[1], "0.769")
+        self.assertIn("NOT STEADY", " ".join(self.line(r.stdout, "settling/100/order=regular")))
+        self.assertNotIn("swept", r.stdout)   # a sweep's line is not the default frame
+        self.assertNotIn("other", r.stdout)   # not frame
+        self.assertIn("3 of 5 lines steady", r.stdout)
+
+    def test_selection_and_windows(self):
+        r = self.check(self.run_dir, "--strategies", "steady,spiky")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("3 of 3 lines steady", r.stdout)
+        r = self.check(self.run_dir, "--strategies", "steady", "--orders", "aged")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("1 of 1 lines steady", r.stdout)
+        # settling is slow for frames 0-50: an early window of 100 frames holds 5 slow spans
+        # and 5 steady ones (median 1.15 ms), one of 20 frames only slow ones
+        r = self.check(self.run_dir, "--strategies", "settling", "--early", "100")
+        self.assertEqual(self.line(r.stdout, "settling/100/order=regular")[1], "0.870")
+        # --limit wide enough lets it pass
+        r = self.check(self.run_dir, "--strategies", "drifting", "--limit", "0.35")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+
+    def test_bad_input(self):
+        for args, fragment in ((["/nonexistent"], "no results.csv"),
+                               ([self.run_dir, "--sizes", "x"], "--sizes=x"),
+                               ([self.run_dir, "--early", "250", "--late", "100"], "fit in --passes"),
+                               ([self.run_dir, "--rounds", "0"], "--rounds 1 or more"),
+                               ([self.run_dir, "--sizes", "7"], "no frame lines"),
+                               ([self.run_dir, "--passes", "15", "--early", "5", "--late", "3"], "no span starts")):
+            r = self.check(*args)
+            self.assertEqual(r.returncode, 2, (args, r.stdout, r.stderr))
+            self.assertIn(fragment, r.stderr, args)
+        with open(os.path.join(self.run_dir, "results.csv"), "a", newline="") as f:
+            csv.writer(f).writerow(["frame", "broken", "100", "seconds_per_pass", "s", "0.001",
+                                    "order=shuffled;churn=0.01"])
+        try:
+            r = self.check(self.run_dir, "--orders", "shuffled")
+            self.assertEqual(r.returncode, 2)
+            self.assertIn("out of memory", r.stderr)
+        finally:
+            with open(os.path.join(self.run_dir, "results.csv")) as f:
+                keep = [l for l in f if ",broken," not in l]
+            with open(os.path.join(self.run_dir, "results.csv"), "w") as f:
+                f.writelines(keep)
+
+
+if __name__ == "__main__":
+    unittest.main()
