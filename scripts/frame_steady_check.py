@@ -16,7 +16,10 @@ NOT STEADY: its world was still changing when make bench timed it; exit 1 when a
 Also printed, for reading only: the run's median against the processes' median time per
 frame over all PASSES frames (bench/run): it moves with the machine between the two.
 
-Usage: scripts/frame_steady_check.py RUN_DIR [--sizes 65536,...] [--strategies a,b]
+RUN_DIR "-" checks lines no run has (frame at 1M, which make bench does not time): then
+--sizes, --strategies and --orders name them all, and the bench columns are empty.
+
+Usage: scripts/frame_steady_check.py RUN_DIR|- [--sizes 65536,...] [--strategies a,b]
        [--orders regular,...] [--passes 300] [--early 20] [--late 100] [--rounds 3]
        [--limit 0.10] [--ecsbench build/ecsbench]
 Exit 0 when every line is steady, 1 when one is not, 2 on bad arguments.
@@ -127,7 +130,12 @@ def main():
         fail("want --passes 2 or more, --rounds 1 or more, --limit above 0, and --early and "
              "--late 1 or more that fit in --passes together")
     keep = lambda text: {s for s in text.split(",") if s}
-    lines = frame_lines(a.run_dir, frame_defaults(a.ecsbench), sizes, keep(a.strategies), keep(a.orders))
+    if a.run_dir == "-":
+        if not (sizes and a.strategies and a.orders):
+            fail("without a run (RUN_DIR -), give --sizes, --strategies and --orders")
+        lines = {(st, n, o): None for st in keep(a.strategies) for n in sizes for o in keep(a.orders)}
+    else:
+        lines = frame_lines(a.run_dir, frame_defaults(a.ecsbench), sizes, keep(a.strategies), keep(a.orders))
     if not lines:
         fail(f"no frame lines in {a.run_dir} at the sizes, strategies and worlds asked")
     order = sorted(lines, key=lambda k: (k[1], k[2], k[0]))
@@ -149,8 +157,9 @@ def main():
         flag = "" if abs(ratio - 1) <= a.limit else "  NOT STEADY"
         bad += bool(flag)
         spread = f"{min(ratios[k]):.3f}-{max(ratios[k]):.3f}"
-        print(f"{f'frame/{strategy}/{n}/order={world}':48} {ratio:10.3f} {spread:>13} "
-              f"{lines[k] * 1e3:9.3f} {ran * 1e3:9.3f} {lines[k] / ran:9.3f}{flag}")
+        bench = (f"{lines[k] * 1e3:9.3f} {ran * 1e3:9.3f} {lines[k] / ran:9.3f}" if lines[k]
+                 else f"{'-':>9} {ran * 1e3:9.3f} {'-':>9}")
+        print(f"{f'frame/{strategy}/{n}/order={world}':48} {ratio:10.3f} {spread:>13} {bench}{flag}")
     print(f"{len(order) - bad} of {len(order)} lines steady: frames {a.passes - a.late}-{a.passes} "
           f"within {a.limit:.0%} of the first {a.early} (bench/run is for reading only: it moves "
           "with the machine between the run and now)")

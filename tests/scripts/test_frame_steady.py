@@ -106,6 +106,16 @@ class FrameSteadyCheck(unittest.TestCase):
         r = self.check(self.run_dir, "--strategies", "drifting", "--limit", "0.35")
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
 
+    def test_without_a_run(self):
+        r = self.check("-", "--sizes", "100,200", "--strategies", "steady,drifting", "--orders", "aged")
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("2 of 4 lines steady", r.stdout)
+        self.assertEqual(self.line(r.stdout, "steady/200/order=aged")[1:3], ["1.000", "1.000-1.000"])
+        self.assertEqual(self.line(r.stdout, "drifting/100/order=aged")[3], "-")
+        r = self.check("-", "--sizes", "100", "--strategies", "steady")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("give --sizes, --strategies and --orders", r.stderr)
+
     def test_bad_input(self):
         for args, fragment in ((["/nonexistent"], "no results.csv"),
                                ([self.run_dir, "--sizes", "x"], "--sizes=x"),
