@@ -10,7 +10,7 @@
  * Defaults (the budget: the full suite in 5 minutes on a 2-core VM with every strategy
  * registered, both world orders): each scenario's default sizes up to DEFAULT_LARGEST (frame:
  * 16,384, ecsb_default_largest; the
- * larger ones, 262,144 .. 4,194,304, with --ecsb_large: every repetition builds and warms its
+ * larger ones, 262,144 .. 4,194,304 (frame: 65,536), with --ecsb_large: every repetition builds and warms its
  * 1M-4M worlds afresh, so they take several times the rest; --ecsb_plan estimates both); the
  * slowest line of a cell times at least DEFAULT_MIN_TIME of passes per repetition (and at
  * least 3 passes, or 0.25 s of passes where they are long, after the scenario's warm-up:

@@ -95,7 +95,10 @@ def mean_per_frame(spans):
 def one_run(a, strategy, n, order):
     """(late/early, seconds per frame over the whole run) of one --spans process."""
     cmd = [a.ecsbench, "run", "frame", strategy, str(n), str(a.passes), f"order={order}", "--spans"]
-    out = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    except OSError as e:  # e.g. the binary rebuilt under a long check: copy it elsewhere first
+        fail(f"cannot run {a.ecsbench}: {e.strerror}")
     spans = [(int(m[1]), int(m[2]), float(m[3]))
              for m in (SPAN.match(line) for line in out.stderr.splitlines()) if m]
     if out.returncode != 0 or not spans:

@@ -126,6 +126,15 @@ class FrameSteadyCheck(unittest.TestCase):
             r = self.check(*args)
             self.assertEqual(r.returncode, 2, (args, r.stdout, r.stderr))
             self.assertIn(fragment, r.stderr, args)
+        # the binary gone unrunnable between list and run (rebuilt under a long check)
+        vanishing = os.path.join(self.tmp.name, "vanishing")
+        with open(vanishing, "w") as f:
+            f.write(FAKE.replace("    sys.exit(0)\n", "    os.chmod(sys.argv[0], 0o644); sys.exit(0)\n", 1)
+                    .replace("import json, sys", "import json, os, sys"))
+        os.chmod(vanishing, 0o755)
+        r = self.check(self.run_dir, "--ecsbench", vanishing)
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn(f"cannot run {vanishing}", r.stderr)
         with open(os.path.join(self.run_dir, "results.csv"), "a", newline="") as f:
             csv.writer(f).writerow(["frame", "broken", "100", "seconds_per_pass", "s", "0.001",
                                     "order=shuffled;churn=0.01"])
