@@ -28,6 +28,8 @@ static struct {
     tst_fault fault;
     uint64_t at, seen;
     bool applied;
+    bool counting; /* tst_fault_count_all: every kind's opportunities counted, none taken */
+    uint64_t seen_of[TST_FAULT_COUNT];
 } plan;
 
 static uint64_t peak_entities; /* of the world made last */
@@ -42,10 +44,26 @@ void tst_fault_arm(tst_fault fault, uint64_t at)
     plan.at = at;
     plan.seen = 0;
     plan.applied = false;
+    plan.counting = false;
 }
 
-void tst_fault_disarm(void) { plan.fault = TST_FAULT_NONE; }
+void tst_fault_count_all(void)
+{
+    tst_fault_arm(TST_FAULT_NONE, 0);
+    plan.counting = true;
+    memset(plan.seen_of, 0, sizeof plan.seen_of);
+}
+
+void tst_fault_disarm(void)
+{
+    plan.fault = TST_FAULT_NONE;
+    plan.counting = false;
+}
 uint64_t tst_fault_opportunities(void) { return plan.seen; }
+uint64_t tst_fault_opportunities_of(tst_fault fault)
+{
+    return (unsigned)fault < TST_FAULT_COUNT ? plan.seen_of[fault] : 0;
+}
 bool tst_fault_applied(void) { return plan.applied; }
 uint64_t tst_fault_peak_entities(void) { return peak_entities; }
 
@@ -74,9 +92,17 @@ const char *tst_fault_name(tst_fault fault)
     return (unsigned)fault < TST_FAULT_COUNT ? names[fault] : "?";
 }
 
-/* True when this is the opportunity of `fault` to spoil (counting it when `fault` is armed). */
+/* Whether `fault` is armed, or counted with every other kind: its opportunities are sought. */
+static bool armed(tst_fault fault) { return plan.fault == fault || plan.counting; }
+
+/* True when this is the opportunity of `fault` to spoil (counting it when `fault` is armed,
+ * or when every kind is counted: then never). */
 static bool spoil(tst_fault fault)
 {
+    if (plan.counting) {
+        plan.seen_of[fault]++;
+        return false;
+    }
     if (plan.fault != fault || plan.seen++ != plan.at)
         return false;
     plan.applied = true;
@@ -202,11 +228,13 @@ ECSB_INLINE ecsb_status component_add(world *w, ecsb_entity e, ecsb_type t, void
     if (spoil(TST_FAULT_ADD_MISS)) {
         w->ops->component_remove(w->inner, e, t);
         *value_out = zeroed(0);
-    } else if (plan.fault == TST_FAULT_ADD_LOSE) {
-        lose_another(w, e, t, TST_FAULT_ADD_LOSE);
-    } else if (plan.fault == TST_FAULT_TAG_LOSE) {
-        lose_tag(w, e, t);
-        *value_out = w->ops->component_get(w->inner, e, t); /* (the row may have moved) */
+    } else {
+        if (armed(TST_FAULT_ADD_LOSE))
+            lose_another(w, e, t, TST_FAULT_ADD_LOSE);
+        if (armed(TST_FAULT_TAG_LOSE)) {
+            lose_tag(w, e, t);
+            *value_out = w->ops->component_get(w->inner, e, t); /* (the row may have moved) */
+        }
     }
     return ECSB_OK;
 }
@@ -237,9 +265,9 @@ ECSB_INLINE ecsb_status component_remove(world *w, ecsb_entity e, ecsb_type t)
     if (component_has(w, e, t) && spoil(TST_FAULT_REMOVE_MISS))
         return ECSB_OK;
     ecsb_status st = w->ops->component_remove(w->inner, e, t);
-    if (st == ECSB_OK && plan.fault == TST_FAULT_REMOVE_LOSE)
+    if (st == ECSB_OK && armed(TST_FAULT_REMOVE_LOSE))
         lose_another(w, e, t, TST_FAULT_REMOVE_LOSE);
-    if (st == ECSB_OK && plan.fault == TST_FAULT_TAG_LOSE)
+    if (st == ECSB_OK && armed(TST_FAULT_TAG_LOSE))
         lose_tag(w, e, t);
     return st;
 }
@@ -265,7 +293,7 @@ ECSB_INLINE void *component_get(world *w, ecsb_entity e, ecsb_type t)
                                                                                      : NULL;
     if (spoil(TST_FAULT_GET_MISS))
         return NULL;
-    if (plan.fault == TST_FAULT_GET_SWAP) {
+    if (armed(TST_FAULT_GET_SWAP)) {
         void *other = other_holder_value(w, e, t);
         if (other && spoil(TST_FAULT_GET_SWAP))
             return other;

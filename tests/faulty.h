@@ -51,10 +51,15 @@ extern const ecsb_strategy ecsb_strategy_faulty;
 
 /* Make the mistake `fault` at its opportunity number `at` (UINT64_MAX: only count them). */
 void tst_fault_arm(tst_fault fault, uint64_t at);
-/* Stop injecting. */
+/* Make no mistake, but count the opportunities of every kind at once (the counts a run armed
+ * with each kind at UINT64_MAX would give, in one run). */
+void tst_fault_count_all(void);
+/* Stop injecting (and counting). */
 void tst_fault_disarm(void);
 /* Opportunities of the armed kind seen since it was armed. */
 uint64_t tst_fault_opportunities(void);
+/* Opportunities of `fault` seen since tst_fault_count_all. */
+uint64_t tst_fault_opportunities_of(tst_fault fault);
 /* The most entities alive at once in the world faulty made last (its peak population). */
 uint64_t tst_fault_peak_entities(void);
 /* Whether the armed mistake was made. */
