@@ -22,6 +22,7 @@
 #include "harness/gbench.h"
 #include "harness/machine.h"
 #include "harness/runner.h"
+#include "harness/steady.h"
 
 static const char floor_summary[] =
     "the same work on plain arrays: each scenario's arithmetic on packed C arrays in the "
@@ -49,6 +50,7 @@ static void short_usage(FILE *out)
                  "       ecsbench run <scenario> <strategy> <N> [passes] [name=value ...] [--spans]\n"
                  "       ecsbench bench [--ecsb_* and --benchmark_* flags]\n"
                  "       ecsbench age <scenario> <strategy> <N> [name=value ...]\n"
+                 "       ecsbench steady <scenario> <strategy> <N> [older] [name=value ...]\n"
                  "       ecsbench machine [--out=FILE] [--quick] [--max-set=BYTES] | --fingerprint\n"
                  "       ecsbench help\n");
 }
@@ -97,6 +99,14 @@ static void usage(FILE *out)
             "      pairs=<count> fingerprint=<hex>; e.g. order=aged (worlds: order=regular,\n"
             "      in order, i mod k; shuffled, membership and creation order drawn; aged,\n"
             "      lived in)\n"
+            "  ecsbench steady <scenario> <strategy> <N> [older] [name=value ...]\n"
+            "      is the world bench times steady? Two worlds built alike, one given the\n"
+            "      warm-up bench gives, the other `older` passes more (default 300); then\n"
+            "      their passes timed in turn (young, old, old, young, ...: the machine's\n"
+            "      moods cost both alike): young=<s a pass> old=<s a pass>\n"
+            "      ratio=<old/young, median of the pairs> pairs=<count> older=<K>, then\n"
+            "      young_checksum=<hex> old_checksum=<hex> (run's with passes = pairs\n"
+            "      and older + pairs)\n"
             "  ecsbench machine [--out=FILE] [--quick] [--max-set=BYTES] | --fingerprint\n"
             "      the machine, as machine.json (docs/machine.md): CPUID fingerprint, caches,\n"
             "      the clock as measured, read/write/read-modify-write bandwidth and dependent\n"
@@ -390,6 +400,8 @@ int main(int argc, char **argv)
         return ecsb_bench_main(argc, argv);
     if (strcmp(argv[1], "age") == 0)
         return ecsb_cmd_age(argc, argv);
+    if (strcmp(argv[1], "steady") == 0)
+        return ecsb_cmd_steady(argc, argv);
     if (strcmp(argv[1], "machine") == 0)
         return ecsb_cmd_machine(argc, argv);
     if (argv[1][0] == '-')
@@ -397,7 +409,8 @@ int main(int argc, char **argv)
                 "ecsbench: flags go after a subcommand: the suite is `ecsbench bench %s ...`\n",
                 argv[1]);
     else
-        fprintf(stderr, "ecsbench: unknown subcommand '%s'; valid: list, run, bench, age, machine, help\n",
+        fprintf(stderr, "ecsbench: unknown subcommand '%s'; valid: list, run, bench, age, steady, machine, "
+                "help\n",
                 argv[1]);
     short_usage(stderr);
     return 2;

@@ -3,25 +3,21 @@
 
 For each frame line of a run (results/<id>/results.csv: every strategy and the floor, every
 world, the sizes asked, frame's default parameters), ROUNDS processes of
-`ecsbench run frame <strategy> <N> PASSES order=<world> --spans` (300 frames by default, after
-the same warm-up make bench gives: the turnover frames). Each process's spans give its time per
-frame over its first EARLY timed frames (what make bench times: a few frames after the
-warm-up) and over its last LATE frames (frames 200-300: a world 300 frames older). Their ratio,
-late/early, is taken inside one process, a fraction of a second apart, so most of the machine's
-state cancels (on a shared VM it moves the same line's time by up to 1.6x between runs minutes
-apart); each window's figure is the median of its spans' times per frame, and the line's ratio
-the median over its rounds. A line whose ratio is off 1 by more than LIMIT (10 %) is
-NOT STEADY: its world was still changing when make bench timed it; exit 1 when any is.
-
-Also printed, for reading only: the run's median against the processes' median time per
-frame over all PASSES frames (bench/run): it moves with the machine between the two.
+`ecsbench steady frame <strategy> <N> OLDER order=<world>`: two worlds built alike, a young one
+given the warm-up make bench gives (the turnover frames) and an old one OLDER frames more (300
+by default), then their frames timed in turn, young, old, old, young, ... Each process's ratio
+(old/young, the median of its pairs) is taken frame beside frame, so a neighbour that slows
+the machine for a while slows both sides of the pairs it covers (on a shared VM the same line's
+time moves by up to 1.6x between runs minutes apart); the line's ratio is the median over its
+rounds. A line whose ratio is off 1 by more than LIMIT (10 %) is NOT STEADY: the world make
+bench times is not the one 300 frames later; exit 1 when any is.
 
 RUN_DIR "-" checks lines no run has (frame at 1M, which make bench does not time): then
---sizes, --strategies and --orders name them all, and the bench columns are empty.
+--sizes, --strategies and --orders name them all.
 
 Usage: scripts/frame_steady_check.py RUN_DIR|- [--sizes 65536,...] [--strategies a,b]
-       [--orders regular,...] [--passes 300] [--early 20] [--late 100] [--rounds 3]
-       [--limit 0.10] [--ecsbench build/ecsbench]
+       [--orders regular,...] [--older 300] [--rounds 5] [--limit 0.10]
+       [--ecsbench build/ecsbench]
 Exit 0 when every line is steady, 1 when one is not, 2 on bad arguments.
 """
 import argparse
@@ -33,7 +29,7 @@ import statistics
 import subprocess
 import sys
 
-SPAN = re.compile(r"^span first=(\d+) passes=(\d+) seconds_per_pass=([0-9.eE+-]+)$")
+STEADY = re.compile(r"^young=([0-9.eE+-]+) old=([0-9.eE+-]+) ratio=([0-9.eE+-]+) pairs=\d+ older=\d+$")
 
 
 def fail(message):
@@ -81,34 +77,17 @@ def frame_lines(run_dir, defaults, sizes, strategies, orders):
     return lines
 
 
-def window(spans, start, end):
-    """The median seconds per frame of the spans that start in frames [start, end): a span
-    a neighbour slowed moves a median less than a mean."""
-    inside = [per for first, _, per in spans if start <= first < end]
-    return statistics.median(inside) if inside else None
-
-
-def mean_per_frame(spans):
-    return sum(passes * per for _, passes, per in spans) / sum(passes for _, passes, _ in spans)
-
-
 def one_run(a, strategy, n, order):
-    """(late/early, seconds per frame over the whole run) of one --spans process."""
-    cmd = [a.ecsbench, "run", "frame", strategy, str(n), str(a.passes), f"order={order}", "--spans"]
+    """old/young of one `ecsbench steady` process."""
+    cmd = [a.ecsbench, "steady", "frame", strategy, str(n), str(a.older), f"order={order}"]
     try:
         out = subprocess.run(cmd, capture_output=True, text=True, check=False)
     except OSError as e:  # e.g. the binary rebuilt under a long check: copy it elsewhere first
         fail(f"cannot run {a.ecsbench}: {e.strerror}")
-    spans = [(int(m[1]), int(m[2]), float(m[3]))
-             for m in (SPAN.match(line) for line in out.stderr.splitlines()) if m]
-    if out.returncode != 0 or not spans:
-        fail(f"{' '.join(cmd)} failed: {out.stderr.strip()[-300:]}")
-    early = window(spans, 0, a.early)
-    late = window(spans, a.passes - a.late, a.passes)
-    if early is None or late is None:
-        fail(f"{' '.join(cmd)}: no span starts in the first {a.early} or the last {a.late} frames "
-             "(its spans are longer: give more --passes or wider windows)")
-    return late / early, mean_per_frame(spans)
+    m = STEADY.match(out.stdout.strip().split("\n")[0])
+    if out.returncode != 0 or not m:
+        fail(f"{' '.join(cmd)} failed: {(out.stderr.strip() or out.stdout.strip())[-300:]}")
+    return float(m[3])
 
 
 def main():
@@ -117,9 +96,7 @@ def main():
     ap.add_argument("--sizes", default="", help="comma-separated N (default: every frame size of the run)")
     ap.add_argument("--strategies", default="", help="comma-separated (default: every line of the run)")
     ap.add_argument("--orders", default="", help="comma-separated worlds (default: all)")
-    ap.add_argument("--passes", type=int, default=300)
-    ap.add_argument("--early", type=int, default=20, help="frames after the warm-up, as make bench times")
-    ap.add_argument("--late", type=int, default=100, help="the run's last frames")
+    ap.add_argument("--older", type=int, default=300, help="frames the old world lives beyond the warm-up")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--limit", type=float, default=0.10)
     ap.add_argument("--ecsbench", default="build/ecsbench")
@@ -128,10 +105,8 @@ def main():
         sizes = {int(s) for s in a.sizes.split(",") if s}
     except ValueError:
         fail(f"--sizes={a.sizes}: want comma-separated whole numbers")
-    if a.passes < 2 or a.rounds < 1 or a.limit <= 0 or a.early < 1 or a.late < 1 \
-            or a.early + a.late > a.passes:
-        fail("want --passes 2 or more, --rounds 1 or more, --limit above 0, and --early and "
-             "--late 1 or more that fit in --passes together")
+    if a.older < 1 or a.rounds < 1 or a.limit <= 0:
+        fail("want --older and --rounds 1 or more and --limit above 0")
     keep = lambda text: {s for s in text.split(",") if s}
     if a.run_dir == "-":
         if not (sizes and a.strategies and a.orders):
@@ -143,29 +118,23 @@ def main():
         fail(f"no frame lines in {a.run_dir} at the sizes, strategies and worlds asked")
     order = sorted(lines, key=lambda k: (k[1], k[2], k[0]))
     ratios = {k: [] for k in order}
-    whole = {k: [] for k in order}
     for _ in range(a.rounds):  # rounds outermost: a line's processes are spread over the check
         for k in order:
-            r, w = one_run(a, *k)
-            ratios[k].append(r)
-            whole[k].append(w)
+            ratios[k].append(one_run(a, *k))
     bad = 0
-    print(f"late = frames {a.passes - a.late}-{a.passes}, early = frames 0-{a.early} after the warm-up, "
-          f"median of {a.rounds} process(es) each")
-    print(f"{'line':48} {'late/early':>10} {'spread':>13} {'bench ms':>9} {'run ms':>9} {'bench/run':>9}")
+    print(f"old/young: a world {a.older} frames older than the one make bench times, frame beside "
+          f"frame; median of {a.rounds} process(es)")
+    print(f"{'line':48} {'old/young':>9} {'spread':>13} {'bench ms':>9}")
     for k in order:
         strategy, n, world = k
         ratio = statistics.median(ratios[k])
-        ran = statistics.median(whole[k])
         flag = "" if abs(ratio - 1) <= a.limit else "  NOT STEADY"
         bad += bool(flag)
         spread = f"{min(ratios[k]):.3f}-{max(ratios[k]):.3f}"
-        bench = (f"{lines[k] * 1e3:9.3f} {ran * 1e3:9.3f} {lines[k] / ran:9.3f}" if lines[k]
-                 else f"{'-':>9} {ran * 1e3:9.3f} {'-':>9}")
-        print(f"{f'frame/{strategy}/{n}/order={world}':48} {ratio:10.3f} {spread:>13} {bench}{flag}")
-    print(f"{len(order) - bad} of {len(order)} lines steady: frames {a.passes - a.late}-{a.passes} "
-          f"within {a.limit:.0%} of the first {a.early} (bench/run is for reading only: it moves "
-          "with the machine between the run and now)")
+        bench = f"{lines[k] * 1e3:9.3f}" if lines[k] else f"{'-':>9}"
+        print(f"{f'frame/{strategy}/{n}/order={world}':48} {ratio:9.3f} {spread:>13} {bench}{flag}")
+    print(f"{len(order) - bad} of {len(order)} lines steady: {a.older} frames older within "
+          f"{a.limit:.0%} of the world make bench times")
     return 1 if bad else 0
 
 

@@ -189,6 +189,24 @@ a=$("$bin" run frame floor 300 --spans 9 order=aged 2>/dev/null)
 expect_usage_error "--spans given twice" run frame floor 300 9 --spans --spans
 expect_usage_error "run has one option, --spans, not '--span'" run frame floor 300 9 --span
 
+# steady: two worlds, the young one as run leaves it after `pairs` passes, the old one `older`
+# passes more (their checksums are run's), one line of times and one of checksums
+"$bin" steady frame archetype 300 40 order=aged >"$tmp/out" 2>"$tmp/err" || fail "steady failed: $(cat "$tmp/err")"
+grep -qE '^young=[0-9.e+-]+ old=[0-9.e+-]+ ratio=[0-9.]+ pairs=21 older=40$' "$tmp/out" ||
+  fail "steady's first line: $(head -c 300 "$tmp/out")"
+young=$("$bin" run frame archetype 300 21 order=aged | sed -E 's/checksum=([0-9a-f]+) .*/\1/')
+old=$("$bin" run frame archetype 300 61 order=aged | sed -E 's/checksum=([0-9a-f]+) .*/\1/')
+grep -qx "young_checksum=$young old_checksum=$old" "$tmp/out" ||
+  fail "steady's worlds are not run's after 21 and 61 passes ($young, $old): $(tail -1 "$tmp/out")"
+expect_usage_error "steady takes a scenario, a strategy and N" steady frame floor
+expect_usage_error "unknown scenario" steady nope floor 10
+expect_usage_error "unknown strategy" steady frame nope 10
+expect_usage_error "builds a fresh world for every pass" steady level_load floor 10
+expect_usage_error "bad N" steady frame floor 0
+expect_usage_error "bad older: a decimal integer 1..100000" steady frame floor 10 0
+expect_usage_error "bad older" steady frame floor 10 100001
+expect_usage_error "order=old is not valid" steady frame floor 10 order=old
+
 # ---- error paths: exit 2 with a message ---------------------------------------------------
 expect_usage_error "run takes 3 or 4 arguments" run
 expect_usage_error "run takes 3 or 4 arguments" run platformer
@@ -205,7 +223,7 @@ done
 for p in 0 -1 abc 1000001 "" 2x; do
   expect_usage_error "bad passes '$p'; passes is a decimal integer 1..1000000" run dual_iterate floor 10 "$p"
 done
-expect_usage_error "unknown subcommand 'foo'; valid: list, run, bench, age, machine, help" foo
+expect_usage_error "unknown subcommand 'foo'; valid: list, run, bench, age, steady, machine, help" foo
 # age: how aged a world is (1 in id order, about 0.5 in none); bad arguments exit 2
 expect_usage_error "age takes a scenario, a strategy and N" age dual_iterate sparse_set
 expect_usage_error "unknown scenario" age nope sparse_set 10

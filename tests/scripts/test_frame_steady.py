@@ -1,9 +1,10 @@
-"""scripts/frame_steady_check.py against a stand-in ecsbench whose `run ... --spans` prints
-made-up spans: `steady` keeps 1 ms a frame, `drifting` slows to 1.3 ms from frame 150,
-`spiky` has one span in five at 5 ms (a neighbour: the window medians ignore it), `settling`
-starts at 1.3 ms and is steady from frame 50 (early window slow: ratio 0.77). Only the
+"""scripts/frame_steady_check.py against a stand-in ecsbench whose `steady` prints made-up
+ratios: `steady` 1.0 in every process, `drifting` 1.3 (its world slower 300 frames on),
+`spiky` 1.0 but 3.0 in one process of five (a neighbour: the median over processes ignores
+it), `settling` 0.77 (faster older: the world make bench times had not settled). Only the
 default frame lines of the run are checked (a parameter sweep's line and other scenarios are
-not); the verdict is the late/early ratio; bad input exits 2."""
+not); the verdict is the median ratio against --limit; --older reaches the binary; bad input
+exits 2."""
 import csv
 import os
 import subprocess
@@ -16,28 +17,23 @@ SCRIPT = os.path.join(HERE, "..", "..", "scripts", "frame_steady_check.py")
 PYTHON = os.environ.get("PYTHON", "/usr/bin/python3")
 
 FAKE = r'''#!/usr/bin/python3
-import json, sys
+import json, os, sys
 if sys.argv[1:3] == ["list", "--json"]:
     print(json.dumps({"scenarios": [{"name": "frame", "params": [
         {"name": "order", "default": "regular"}, {"name": "churn", "default": 0.01}]}]}))
     sys.exit(0)
-scenario, strategy, n, passes = sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
-assert sys.argv[1] == "run" and scenario == "frame" and "--spans" in sys.argv, sys.argv
+scenario, strategy, n, older = sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+assert sys.argv[1] == "steady" and scenario == "frame" and sys.argv[6].startswith("order="), sys.argv
 if strategy == "broken":
-    print("ecsbench: frame on broken at N=100: pass failed: out of memory", file=sys.stderr)
+    print("ecsbench: steady frame on broken at N=100: pass failed: out of memory", file=sys.stderr)
     sys.exit(1)
-total = 0.0
-for first in range(0, passes, 10):
-    per = 1e-3
-    if strategy == "drifting" and first >= 150:
-        per = 1.3e-3
-    if strategy == "spiky" and first % 50 == 30:
-        per = 5e-3
-    if strategy == "settling" and first < 50:
-        per = 1.3e-3
-    total += 10 * per
-    print(f"span first={first} passes=10 seconds_per_pass={per:.9g}", file=sys.stderr)
-print(f"checksum=0123456789abcdef seconds={total:.9f}")
+ratio = {"drifting": 1.0 + 0.3 * min(older, 300) / 300, "settling": 0.77}.get(strategy, 1.0)
+if strategy == "spiky":  # the third process of each line is the disturbed one
+    count = os.path.join(os.path.dirname(sys.argv[0]), f"spiky.{n}.{sys.argv[6]}")
+    calls = int(open(count).read()) + 1 if os.path.exists(count) else 1
+    open(count, "w").write(str(calls))
+    ratio = 3.0 if calls % 5 == 3 else 1.0
+print(f"young=0.001 old={0.001 * ratio:.9g} ratio={ratio:.4f} pairs=21 older={older}")
 '''
 
 
@@ -77,31 +73,36 @@ class FrameSteadyCheck(unittest.TestCase):
         return found[0].split()
 
     def test_verdicts(self):
-        r = self.check(self.run_dir)
+        for name in os.listdir(self.tmp.name):  # spiky's process count starts again
+            if name.startswith("spiky."):
+                os.remove(os.path.join(self.tmp.name, name))
+        r = self.check(self.run_dir, "--rounds", "5")
         self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
-        self.assertEqual(self.line(r.stdout, "steady/100/order=regular")[1], "1.000")
-        self.assertNotIn("NOT STEADY", " ".join(self.line(r.stdout, "steady/100/order=regular")))
+        steady = self.line(r.stdout, "steady/100/order=regular")
+        self.assertEqual(steady[1:4], ["1.000", "1.000-1.000", "1.000"])  # ratio, spread, bench ms
+        self.assertNotIn("NOT STEADY", " ".join(steady))
         drifting = self.line(r.stdout, "drifting/100/order=regular")
         self.assertEqual(drifting[1], "1.300")
         self.assertEqual(drifting[-2:], ["NOT", "STEADY"])
-        self.assertEqual(self.line(r.stdout, "spiky/100/order=regular")[1], "1.000")
-        self.assertEqual(self.line(r.stdout, "settling/100/order=regular")[1], "0.769")
+        spiky = self.line(r.stdout, "spiky/100/order=regular")
+        self.assertEqual(spiky[1:3], ["1.000", "1.000-3.000"])
+        self.assertNotIn("NOT STEADY", " ".join(spiky))
+        self.assertEqual(self.line(r.stdout, "settling/100/order=regular")[1], "0.770")
         self.assertIn("NOT STEADY", " ".join(self.line(r.stdout, "settling/100/order=regular")))
         self.assertNotIn("swept", r.stdout)   # a sweep's line is not the default frame
         self.assertNotIn("other", r.stdout)   # not frame
         self.assertIn("3 of 5 lines steady", r.stdout)
 
-    def test_selection_and_windows(self):
+    def test_selection_older_and_limit(self):
         r = self.check(self.run_dir, "--strategies", "steady,spiky")
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         self.assertIn("3 of 3 lines steady", r.stdout)
         r = self.check(self.run_dir, "--strategies", "steady", "--orders", "aged")
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         self.assertIn("1 of 1 lines steady", r.stdout)
-        # settling is slow for frames 0-50: an early window of 100 frames holds 5 slow spans
-        # and 5 steady ones (median 1.15 ms), one of 20 frames only slow ones
-        r = self.check(self.run_dir, "--strategies", "settling", "--early", "100")
-        self.assertEqual(self.line(r.stdout, "settling/100/order=regular")[1], "0.870")
+        # --older reaches the binary: drifting's world is 1.1x slower 100 frames on
+        r = self.check(self.run_dir, "--strategies", "drifting", "--older", "100")
+        self.assertEqual(self.line(r.stdout, "drifting/100/order=regular")[1], "1.100")
         # --limit wide enough lets it pass
         r = self.check(self.run_dir, "--strategies", "drifting", "--limit", "0.35")
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
@@ -111,7 +112,7 @@ class FrameSteadyCheck(unittest.TestCase):
         self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
         self.assertIn("2 of 4 lines steady", r.stdout)
         self.assertEqual(self.line(r.stdout, "steady/200/order=aged")[1:3], ["1.000", "1.000-1.000"])
-        self.assertEqual(self.line(r.stdout, "drifting/100/order=aged")[3], "-")
+        self.assertEqual(self.line(r.stdout, "drifting/100/order=aged")[3], "-")  # no bench ms
         r = self.check("-", "--sizes", "100", "--strategies", "steady")
         self.assertEqual(r.returncode, 2)
         self.assertIn("give --sizes, --strategies and --orders", r.stderr)
@@ -119,10 +120,10 @@ class FrameSteadyCheck(unittest.TestCase):
     def test_bad_input(self):
         for args, fragment in ((["/nonexistent"], "no results.csv"),
                                ([self.run_dir, "--sizes", "x"], "--sizes=x"),
-                               ([self.run_dir, "--early", "250", "--late", "100"], "fit in --passes"),
-                               ([self.run_dir, "--rounds", "0"], "--rounds 1 or more"),
-                               ([self.run_dir, "--sizes", "7"], "no frame lines"),
-                               ([self.run_dir, "--passes", "15", "--early", "5", "--late", "3"], "no span starts")):
+                               ([self.run_dir, "--older", "0"], "--older and --rounds 1 or more"),
+                               ([self.run_dir, "--rounds", "0"], "--older and --rounds 1 or more"),
+                               ([self.run_dir, "--limit", "0"], "--limit above 0"),
+                               ([self.run_dir, "--sizes", "7"], "no frame lines")):
             r = self.check(*args)
             self.assertEqual(r.returncode, 2, (args, r.stdout, r.stderr))
             self.assertIn(fragment, r.stderr, args)
