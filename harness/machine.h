@@ -94,6 +94,8 @@ extern const ecsb_kernel_desc ecsb_kernels[ECSB_KERNEL_COUNT];
 typedef struct ecsb_spread {
     double median, min, max;
 } ecsb_spread;
+/* The median, least and greatest of v[0 .. count) (count >= 1); sorts v. */
+ecsb_spread ecsb_spread_of(double *v, unsigned count);
 
 enum { ECSB_MACHINE_MAX_SETS = 24 };
 

@@ -141,7 +141,7 @@ static int cmp_double(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-static ecsb_spread spread_of(double *v, unsigned count)
+ecsb_spread ecsb_spread_of(double *v, unsigned count)
 {
     qsort(v, count, sizeof *v, cmp_double);
     ecsb_spread s = {count % 2 ? v[count / 2] : 0.5 * (v[count / 2 - 1] + v[count / 2]), v[0],
@@ -181,7 +181,7 @@ static ecsb_spread measure_kernel(ecsb_kernel k, void *buf, size_t bytes, unsign
         double t = now() - start;
         v[r] = per_element * (double)window * (double)calls / t / 1e9;
     }
-    return spread_of(v, reps);
+    return ecsb_spread_of(v, reps);
 }
 
 /* ns per dependent load through one cycle over every 64-byte line of `bytes` (a power of 2):
@@ -211,7 +211,7 @@ static ecsb_spread measure_latency(void *buf, size_t bytes, unsigned reps, doubl
         v[r] = (now() - start) * 1e9 / (double)count;
     }
     sink += at;
-    return spread_of(v, reps);
+    return ecsb_spread_of(v, reps);
 }
 
 /* MHz of a run of dependent adds lasting about `seconds`, timed in chunks of 2^14 loop turns
@@ -275,7 +275,7 @@ bool ecsb_machine_measure(const ecsb_machine_settings *s, ecsb_machine_measures 
     for (unsigned r = 0; r < reps; r++)
         mhz[r] = clock_once(s->min_seconds * 5, &tsc);
     m->tsc_mhz = tsc;
-    m->clock = spread_of(mhz, reps);
+    m->clock = ecsb_spread_of(mhz, reps);
     m->clock_mhz = m->clock.max;
 
     m->set_count = ecsb_machine_working_sets(s->max_bytes, m->sets, ECSB_MACHINE_MAX_SETS);

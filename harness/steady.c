@@ -18,9 +18,9 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "harness/machine.h"
 #include "harness/runner.h"
 #include "harness/steady.h"
 
@@ -32,18 +32,6 @@ static int steady_usage(const char *why)
             "1..%u (default %u)\n",
             why, STEADY_MAX_OLDER, STEADY_DEFAULT_OLDER);
     return 2;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 static ecsb_status timed_pass(const ecsb_scenario_impl *impl, void *state, double *seconds)
@@ -88,9 +76,9 @@ static ecsb_status measure(const ecsb_scenario_impl *impl, uint64_t n, const ecs
         }
     if (st != ECSB_OK)
         return st;
-    *young = median(t[0], STEADY_PAIRS);
-    *old = median(t[1], STEADY_PAIRS);
-    *ratio = median(r, STEADY_PAIRS);
+    *young = ecsb_spread_of(t[0], STEADY_PAIRS).median;
+    *old = ecsb_spread_of(t[1], STEADY_PAIRS).median;
+    *ratio = ecsb_spread_of(r, STEADY_PAIRS).median;
     return ECSB_OK;
 }
 
