@@ -104,16 +104,18 @@ static bool world_defaults(ecsb_scenario_id id, const ecsb_params *p)
 
 /*
  * The largest size parameter set p is checked at: 65,536 at the defaults (but CAPPED_SIZE),
- * 4000 at every other set, but AGED_FRAME_SIZE in frame's aged world away from its defaults. prepare lives an aged
- * frame world in by frame itself, frame_turnover_frames of them (about 2 / churn: 200 at the
- * default churn, 2000 at 0.001), twice per set (the floor's and the strategy's) and again for
- * the second pass: at 4000 those sets were 27 of flat_map's 36 s of CPU in this test. The
- * aged world at its defaults stays at 4000 with every other world; at 1000 each other aged
- * set still lives 200 frames or more (every churn but 0.001, which rounds to no churn there,
- * as churn 0 is everywhere, and whose slow turnover 0.003 keeps: 1 death a frame, ~500
- * frames).
+ * 4000 at every other set, but less in frame's aged world away from its defaults. prepare
+ * lives an aged frame world in by frame itself, frame_turnover_frames of them (about
+ * 2 / churn: 200 at the default churn, 2000 at 0.001), twice per set (the floor's and the
+ * strategy's): at 4000 those sets were 27 of flat_map's 36 s of CPU in this test. The aged
+ * world at its defaults stays at 4000 with every other world. The churn sweep's aged sets
+ * (churn is what changes the life) run at AGED_FRAME_CHURN_SIZE, where every churn but 0.001
+ * (which rounds to no churn there, as churn 0 is everywhere) still turns the world over:
+ * 0.003 at 1 death a frame, ~500 frames. The other parameters' aged sets (types, transform,
+ * parented: the world's shape) at AGED_FRAME_SIZE: 1 death a frame, 150-300 frames.
  */
-#define AGED_FRAME_SIZE 1000
+#define AGED_FRAME_CHURN_SIZE 1000
+#define AGED_FRAME_SIZE 300
 /* The largest size at the defaults where the strategy caps the scenario at 65,536 or under
  * (ECSB_STRATEGY_CAPS: its set-up is O(N^2) there, as flat_map's churn_iterate, where the
  * check at 65,536 took 16 s of CPU of this test, and its frame): make bench runs it up to the
@@ -127,8 +129,10 @@ static uint64_t largest_size(ecsb_scenario_id id, size_t set, const ecsb_params 
         return cap && cap <= 65536 ? CAPPED_SIZE : UINT64_MAX;
     }
     if (id == ECSB_SCENARIO_frame && p->v[ECSB_PARAM_ORDER] == ECSB_ORDER_AGED &&
-        !world_defaults(id, p))
-        return AGED_FRAME_SIZE;
+        !world_defaults(id, p)) {
+        ecsb_params d = ecsb_params_default(id);
+        return p->v[FRAME_CHURN] != d.v[FRAME_CHURN] ? AGED_FRAME_CHURN_SIZE : AGED_FRAME_SIZE;
+    }
     return 4000;
 }
 
