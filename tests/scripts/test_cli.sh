@@ -113,7 +113,7 @@ for s in doc["scenarios"]:
         continue
     if not all(isinstance(s[k], bool) for k in ("consumes_setup", "changes_structure", "has_limit")):
         bad.append(f"{s['name']}: flags not booleans")
-    if s["default_sizes"] not in (sweep, [4000, 65536, 1048576], [4000, 16384, 65536, 262144]):
+    if s["default_sizes"] not in (sweep, [4000, 65536, 1048576], [4000, 16384, 65536]):
         bad.append(f"{s['name']}: default_sizes {s['default_sizes']}")
     if not s["item"] or not s["summary"]:
         bad.append(f"{s['name']}: no item or summary")
