@@ -10,7 +10,8 @@ by default), then their frames timed in turn, young, old, old, young, ... Each p
 the machine for a while slows both sides of the pairs it covers (on a shared VM the same line's
 time moves by up to 1.6x between runs minutes apart); the line's ratio is the median over its
 rounds. A line whose ratio is off 1 by more than LIMIT (10 %) is NOT STEADY: the world make
-bench times is not the one 300 frames later; exit 1 when any is.
+bench times is not the one 300 frames later; exit 1 when any is. Each process's ratio is also
+printed on stderr as it comes (a check at 1M takes about 4 minutes a line and round).
 
 RUN_DIR "-" checks lines no run has (frame at 1M, which make bench does not time): then
 --sizes, --strategies and --orders name them all.
@@ -118,9 +119,12 @@ def main():
         fail(f"no frame lines in {a.run_dir} at the sizes, strategies and worlds asked")
     order = sorted(lines, key=lambda k: (k[1], k[2], k[0]))
     ratios = {k: [] for k in order}
-    for _ in range(a.rounds):  # rounds outermost: a line's processes are spread over the check
+    for r in range(a.rounds):  # rounds outermost: a line's processes are spread over the check
         for k in order:
             ratios[k].append(one_run(a, *k))
+            # as it goes, on stderr: a long check (1M) stopped early still leaves its figures
+            print(f"round {r + 1}/{a.rounds}: frame/{k[0]}/{k[1]}/order={k[2]} {ratios[k][-1]:.4f}",
+                  file=sys.stderr, flush=True)
     bad = 0
     print(f"old/young: a world {a.older} frames older than the one make bench times, frame beside "
           f"frame; median of {a.rounds} process(es)")

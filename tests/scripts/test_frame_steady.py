@@ -92,6 +92,10 @@ class FrameSteadyCheck(unittest.TestCase):
         self.assertNotIn("swept", r.stdout)   # a sweep's line is not the default frame
         self.assertNotIn("other", r.stdout)   # not frame
         self.assertIn("3 of 5 lines steady", r.stdout)
+        # each process as it comes, on stderr: 5 rounds of 5 lines
+        progress = [l for l in r.stderr.splitlines() if l.startswith("round ")]
+        self.assertEqual(len(progress), 25, r.stderr)
+        self.assertIn("round 3/5: frame/spiky/100/order=regular 3.0000", progress)
 
     def test_selection_older_and_limit(self):
         r = self.check(self.run_dir, "--strategies", "steady,spiky")
