@@ -2,18 +2,20 @@
  * steady.c — `ecsbench steady <scenario> <strategy> <N> [older] [name=value ...]`: is the
  * world make bench times the steady one? Two worlds are built alike (the scenario's prepare);
  * the *young* one gets the warm-up make bench gives (ecsb_warmup_decide), the *old* one that
- * warm-up and `older` passes more (default 300). Then their passes are timed in turn, one pass
- * at a time in the order young, old, old, young, ... (ABBA: a machine speeding up or slowing
- * down through the check costs both alike), STEADY_PAIRS pairs. Prints one line:
+ * warm-up and `older` passes more (default 300). Then their passes are timed in turn, in blocks
+ * of STEADY_BLOCK passes whose first is untimed (the world's data back in cache, as in make
+ * bench, which times one world's passes back to back), in the order young, old, old, young,
+ * ... (ABBA: a machine speeding up or slowing down through the check costs both alike),
+ * STEADY_PAIRS pairs of blocks. Prints two lines:
  *   young=<seconds per pass> old=<seconds per pass> ratio=<old/young> pairs=<count> older=<K>
  *   young_checksum=<hex> old_checksum=<hex>
- * young and old are the medians of their passes; ratio is the median of the pairs' ratios;
- * the checksums are the worlds' at the end, those of `ecsbench run <same> P` with P = pairs
- * and P = older + pairs (so a test can tell that each world lived what it says). A
+ * young and old are the medians of their blocks' times per pass; ratio is the median of the
+ * pairs' ratios; the checksums are the worlds' at the end, those of `ecsbench run <same> P`
+ * with P = pairs x STEADY_BLOCK and P = older + that (a test can tell that each world lived
+ * what it says). A
  * neighbour that slows the machine for a while slows both worlds of the pairs it covers, so
  * the ratio holds where two processes' times would not (frame_steady_check.py reads it).
- * Each world's passes run after a pass of the other, so both start with the other's data in
- * cache: compare ratio, not the times, with make bench's. A scenario whose pass consumes its
+ * A scenario whose pass consumes its
  * set-up (a fresh world each pass) has no age: exit 2.
  */
 #include <inttypes.h>
@@ -34,11 +36,14 @@ static int steady_usage(const char *why)
     return 2;
 }
 
-static ecsb_status timed_pass(const ecsb_scenario_impl *impl, void *state, double *seconds)
+/* One block on a world: a pass untimed, then the rest timed; *seconds per timed pass. */
+static ecsb_status timed_block(const ecsb_scenario_impl *impl, void *state, double *seconds)
 {
-    double t0 = ecsb_now();
     ecsb_status st = impl->pass(state);
-    *seconds = ecsb_now() - t0;
+    double t0 = ecsb_now();
+    for (unsigned i = 1; i < STEADY_BLOCK && st == ECSB_OK; i++)
+        st = impl->pass(state);
+    *seconds = (ecsb_now() - t0) / (STEADY_BLOCK - 1);
     return st;
 }
 
@@ -62,9 +67,9 @@ static ecsb_status measure(const ecsb_scenario_impl *impl, uint64_t n, const ecs
     *step = "pass";
     for (size_t i = 0; i < STEADY_PAIRS && st == ECSB_OK; i++) {
         int first = (int)(i % 2); /* young, old | old, young | ... */
-        st = timed_pass(impl, world[first], &t[first][i]);
+        st = timed_block(impl, world[first], &t[first][i]);
         if (st == ECSB_OK)
-            st = timed_pass(impl, world[1 - first], &t[1 - first][i]);
+            st = timed_block(impl, world[1 - first], &t[1 - first][i]);
         if (st == ECSB_OK)
             r[i] = t[0][i] > 0 ? t[1][i] / t[0][i] : 1;
     }

@@ -2,10 +2,13 @@
 #ifndef ECSB_STEADY_H
 #define ECSB_STEADY_H
 
-/* Pairs of passes timed (a young world's, an old world's): about as many passes as make bench
- * times of a frame world after its warm-up, so the young world stays young. Odd: an exact
+/* Pairs of blocks timed (a young world's, an old world's), each block STEADY_BLOCK passes of
+ * one world, the first untimed (it brings the world's data back into cache, so every timed
+ * pass runs after a pass of its own world, as in make bench). 33 passes of the young world in
+ * all: about as many as make bench times after its warm-up, so it stays young. Odd: an exact
  * median. */
-#define STEADY_PAIRS 21u
+#define STEADY_PAIRS 11u
+#define STEADY_BLOCK 3u
 #define STEADY_DEFAULT_OLDER 300u
 #define STEADY_MAX_OLDER 100000u
 

@@ -189,15 +189,15 @@ a=$("$bin" run frame floor 300 --spans 9 order=aged 2>/dev/null)
 expect_usage_error "--spans given twice" run frame floor 300 9 --spans --spans
 expect_usage_error "run has one option, --spans, not '--span'" run frame floor 300 9 --span
 
-# steady: two worlds, the young one as run leaves it after `pairs` passes, the old one `older`
-# passes more (their checksums are run's), one line of times and one of checksums
+# steady: two worlds, the young one as run leaves it after 3 x `pairs` passes (blocks of 3),
+# the old one `older` passes more (their checksums are run's), a line of times, one of checksums
 "$bin" steady frame archetype 300 40 order=aged >"$tmp/out" 2>"$tmp/err" || fail "steady failed: $(cat "$tmp/err")"
-grep -qE '^young=[0-9.e+-]+ old=[0-9.e+-]+ ratio=[0-9.]+ pairs=21 older=40$' "$tmp/out" ||
+grep -qE '^young=[0-9.e+-]+ old=[0-9.e+-]+ ratio=[0-9.]+ pairs=11 older=40$' "$tmp/out" ||
   fail "steady's first line: $(head -c 300 "$tmp/out")"
-young=$("$bin" run frame archetype 300 21 order=aged | sed -E 's/checksum=([0-9a-f]+) .*/\1/')
-old=$("$bin" run frame archetype 300 61 order=aged | sed -E 's/checksum=([0-9a-f]+) .*/\1/')
+young=$("$bin" run frame archetype 300 33 order=aged | sed -E 's/checksum=([0-9a-f]+) .*/\1/')
+old=$("$bin" run frame archetype 300 73 order=aged | sed -E 's/checksum=([0-9a-f]+) .*/\1/')
 grep -qx "young_checksum=$young old_checksum=$old" "$tmp/out" ||
-  fail "steady's worlds are not run's after 21 and 61 passes ($young, $old): $(tail -1 "$tmp/out")"
+  fail "steady's worlds are not run's after 33 and 73 passes ($young, $old): $(tail -1 "$tmp/out")"
 expect_usage_error "steady takes a scenario, a strategy and N" steady frame floor
 expect_usage_error "unknown scenario" steady nope floor 10
 expect_usage_error "unknown strategy" steady frame nope 10
