@@ -12,11 +12,10 @@
  * young and old are the medians of their blocks' times per pass; ratio is the median of the
  * pairs' ratios; the checksums are the worlds' at the end, those of `ecsbench run <same> P`
  * with P = pairs x STEADY_BLOCK and P = older + that (a test can tell that each world lived
- * what it says). A
- * neighbour that slows the machine for a while slows both worlds of the pairs it covers, so
- * the ratio holds where two processes' times would not (frame_steady_check.py reads it).
- * A scenario whose pass consumes its
- * set-up (a fresh world each pass) has no age: exit 2.
+ * what it says). A neighbour that slows the machine for a while slows both worlds of the
+ * pairs it covers, so the ratio holds where two processes' times would not
+ * (frame_steady_check.py reads it). A scenario whose pass consumes its set-up (a fresh world
+ * each pass) has no age: exit 2.
  */
 #include <inttypes.h>
 #include <stdio.h>
